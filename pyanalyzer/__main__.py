@@ -1,0 +1,5 @@
+"""``python -m pyanalyzer`` runs the ``pref`` tool."""
+
+from .cli import main
+
+main()

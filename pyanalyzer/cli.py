@@ -1,0 +1,118 @@
+"""The ``pref`` command-line tool.
+
+Bad input never gives a traceback: one line naming the offending token on
+standard error, and exit status 2.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from typing import NoReturn
+
+import click
+
+from .diagram import diagram
+from .engines import ENGINE_NAMES, make_backend
+from .errors import PrefInputError
+from .layout_io import parse_one_line, read_layout
+from .solve import solve
+
+INPUT_ERROR = 2
+
+
+def fail(message: str) -> NoReturn:
+    """Print one line to standard error and exit with status 2."""
+    click.echo(f"pref: error: {message}", err=True)
+    sys.exit(INPUT_ERROR)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="pref-solver")
+def main() -> None:
+    """Exact double-dummy analysis of Preferans layouts."""
+
+
+def _batch_lines(path: str) -> Iterator[tuple[int, str]]:
+    try:
+        handle = sys.stdin if path == "-" else open(path, encoding="utf-8")  # noqa: SIM115
+    except OSError as error:
+        fail(f"cannot read batch file {path!r}: {error.strerror}")
+    with handle:
+        for number, raw in enumerate(handle, start=1):
+            text = raw.strip()
+            if text and not text.startswith("#"):
+                yield number, text
+
+
+@main.command("solve")
+@click.argument("layout", required=False)
+@click.option("--cards", "show_cards", is_flag=True,
+              help="List every legal card of the player to move with its result.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (JSON Lines with --batch).")
+@click.option("--batch", "batch_file", metavar="FILE",
+              help="Solve one one-line layout per line of FILE ('-' for standard input).")
+@click.option("--engine", type=click.Choice(ENGINE_NAMES), default="fast", show_default=True,
+              help="fast: the Cython engine; reference: the plain minimax used as test oracle.")
+@click.option("--no-line", is_flag=True, help="Skip the best line (faster in batches).")
+def solve_command(layout: str | None, show_cards: bool, as_json: bool, batch_file: str | None,
+                  engine: str, no_line: bool) -> None:
+    """Solve LAYOUT: a layout file, or a one-line layout in quotes.
+
+    \b
+    Examples:
+      pref solve layouts/kovalevskaya.txt
+      pref solve "contract=6s declarer=S lead=W S=As,7s W=7h,8h E=7d,Kh" --cards
+      pref solve --batch deals.txt --json > results.jsonl
+    """
+    if (layout is None) == (batch_file is None):
+        fail("give either a LAYOUT or --batch FILE")
+    backend = make_backend(engine)
+    if batch_file is not None:
+        _run_batch(batch_file, backend, as_json, show_cards or as_json, not no_line)
+        return
+    try:
+        parsed = read_layout(layout)
+    except PrefInputError as error:
+        fail(str(error))
+    try:
+        result = solve(parsed, backend, cards=show_cards or as_json, line=not no_line)
+    except KeyboardInterrupt:
+        click.echo("pref: interrupted.", err=True)
+        sys.exit(130)
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
+        return
+    click.echo(diagram(parsed))
+    click.echo("")
+    click.echo(str(result))
+    click.echo("")
+    click.echo(f"[{result.engine} engine: {result.nodes:,} nodes, {result.seconds:.3f} s]")
+
+
+def _run_batch(path: str, backend, as_json: bool, cards: bool, line: bool) -> None:
+    """Each result is written (and flushed) as soon as it is known; Ctrl-C keeps what is done."""
+    try:
+        for number, text in _batch_lines(path):
+            try:
+                result = solve(parse_one_line(text), backend, cards=cards, line=line)
+            except PrefInputError as error:
+                record = {"error": str(error), "line": number}
+                if as_json:
+                    click.echo(json.dumps(record, ensure_ascii=False))
+                else:
+                    click.echo(f"line {number}: error: {error}")
+                continue
+            if as_json:
+                click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
+            else:
+                click.echo(f"line {number}: {result.verdict()}")
+            sys.stdout.flush()
+    except KeyboardInterrupt:
+        click.echo("pref: interrupted; the results above are complete.", err=True)
+        sys.exit(130)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

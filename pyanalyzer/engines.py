@@ -1,0 +1,109 @@
+"""The solvers behind the analyzers, behind one small interface.
+
+* ``fast``: the Cython engine in ``solver/`` (the default);
+* ``reference``: the plain minimax of :mod:`pyanalyzer.reference`, the oracle.
+
+Both take a position in the engine's primitive terms (see
+:mod:`pyanalyzer.reference`) and answer the same three questions: the value,
+each legal card's value, and one optimal line.
+"""
+
+from __future__ import annotations
+
+from .reference import ReferencePosition, ReferenceSolver
+
+ENGINE_NAMES = ("fast", "reference")
+
+
+class ReferenceBackend:
+    """The plain Python minimax. Its memo is kept while the rules stay the same."""
+
+    name = "reference"
+
+    def __init__(self) -> None:
+        self._solver: ReferenceSolver | None = None
+        self.nodes = 0
+
+    def _for(self, position: ReferencePosition) -> ReferenceSolver:
+        solver = self._solver
+        if solver is None or not _same_rules(solver, position):
+            solver = self._solver = ReferenceSolver.for_position(position)
+        return solver
+
+    def _counted(self, position: ReferencePosition, method: str):
+        solver = self._for(position)
+        before = solver.nodes
+        result = getattr(solver, method)(position)
+        self.nodes += solver.nodes - before
+        return result
+
+    def solve(self, position: ReferencePosition) -> int:
+        return self._counted(position, "solve")
+
+    def card_values(self, position: ReferencePosition) -> dict[int, int]:
+        return self._counted(position, "card_values")
+
+    def best_line(self, position: ReferencePosition) -> list[int]:
+        return self._counted(position, "best_line")
+
+    def clear(self) -> None:
+        self._solver = None
+
+
+def _same_rules(solver: ReferenceSolver, position: ReferencePosition) -> bool:
+    return (solver.suit_masks == tuple(position.suit_masks) and solver.trump == position.trump
+            and solver.must_trump == position.must_trump
+            and solver.declarer_side == tuple(position.declarer_side)
+            and solver.maximize == position.maximize)
+
+
+class FastBackend:
+    """The Cython engine, with its fixed-size transposition table kept warm between calls."""
+
+    name = "fast"
+
+    def __init__(self, tt_size_mb: int = 64) -> None:
+        from solver import Engine
+
+        self._engine = Engine(tt_size_mb=tt_size_mb)
+        self.nodes = 0
+
+    def _counted(self, position: ReferencePosition, method: str):
+        self._engine.reset_stats()
+        result = getattr(self._engine, method)(position)
+        self.nodes += self._engine.stats["nodes"]
+        return result
+
+    def solve(self, position: ReferencePosition) -> int:
+        return self._counted(position, "solve")
+
+    def card_values(self, position: ReferencePosition) -> dict[int, int]:
+        return self._counted(position, "card_values")
+
+    def best_line(self, position: ReferencePosition) -> list[int]:
+        return self._counted(position, "best_line")
+
+    @property
+    def table_bytes(self) -> int:
+        return self._engine.tt_bytes
+
+    def clear(self) -> None:
+        self._engine.clear()
+
+
+def fast_engine_available() -> bool:
+    try:
+        import solver  # noqa: F401
+        from solver import Engine  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def make_backend(name: str = "fast", tt_size_mb: int = 64):
+    """A backend by name: ``fast`` (the Cython engine) or ``reference``."""
+    if name == "reference":
+        return ReferenceBackend()
+    if name == "fast":
+        return FastBackend(tt_size_mb=tt_size_mb)
+    raise ValueError(f"unknown engine {name!r}; choose from {', '.join(ENGINE_NAMES)}")

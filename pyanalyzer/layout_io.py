@@ -1,0 +1,206 @@
+"""The two text formats of a layout: the layout file and the one-line form.
+
+Layout file: ``key: value`` header lines and one line per hand; ``#`` starts a
+comment line::
+
+    title: Kovalevskaya's misère
+    contract: misere
+    declarer: S
+    lead: E
+    W: ♠AK ♣QJ10 ♦A ♥AKQ10
+    E: ♠QJ ♣97 ♦KQJ10 ♥J7
+    S: ♠10987 ♣8 ♦987 ♥98
+
+One-line form (for batches): ``key=value`` tokens separated by spaces; a value
+with spaces is quoted (``title="A study"``); cards inside a value are separated
+by commas::
+
+    contract=6s declarer=S lead=S S=As,Ks W=7h,8h E=7d,8d
+
+Keys: ``game`` (default preferans), ``contract``, ``declarer``, ``lead``,
+``talon``, ``discard``, ``played`` (cards of the current trick in play order,
+starting with the leader's), ``title``, ``source``, and one key per seat.
+
+>>> layout = parse_layout("contract=misere declarer=S lead=W S=7s W=8s,9h E=Ad")
+Traceback (most recent call last):
+...
+pyanalyzer.errors.LayoutError: wrong hand sizes: W has 2 cards (S 1, W 2, E 1); every hand must have the same number
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+from .contract import Contract
+from .errors import LayoutError
+from .hand import Hand
+from .layout import Layout
+from .notation import format_card, format_cards, parse_cards
+from .rules import rules_for
+
+HEADER_KEYS = ("title", "source", "game", "contract", "declarer", "lead", "talon", "discard")
+CARD_KEYS = ("talon", "discard", "played")
+ALL_KEYS = HEADER_KEYS + ("played",)
+
+_ONE_LINE_START = re.compile(r"^\s*[A-Za-z_]+\s*=")
+
+
+def layout_from_fields(fields: dict[str, str]) -> Layout:
+    """Build a layout from ``key -> text`` pairs (keys as in both formats)."""
+    rules = rules_for(fields.get("game", "preferans"))
+    hands: dict[str, Hand] = {}
+    for key, value in fields.items():
+        if key in ALL_KEYS:
+            continue
+        if key.upper() in rules.seats:
+            hands[key.upper()] = Hand.parse(value, rules.deck)
+            continue
+        raise LayoutError(
+            f"unknown key {key!r}: expected one of {', '.join(ALL_KEYS)} "
+            f"or a seat ({', '.join(rules.seats)})", key
+        )
+    if "contract" not in fields:
+        raise LayoutError("missing contract: add e.g. contract=6s or contract=misere", "contract")
+    contract = Contract.parse(fields["contract"], rules)
+
+    def seat_or_none(key: str) -> str | None:
+        return rules.seat(fields[key]) if fields.get(key) else None
+
+    cards = {key: tuple(parse_cards(fields.get(key, ""), rules.deck)) for key in CARD_KEYS}
+    layout = Layout(
+        hands=hands,
+        contract=contract,
+        declarer=seat_or_none("declarer"),
+        lead=seat_or_none("lead"),
+        talon=cards["talon"],
+        discard=cards["discard"],
+        played=cards["played"],
+        title=fields.get("title"),
+        source=fields.get("source"),
+        rules=rules,
+    )
+    if layout.tricks_left == 0:
+        raise LayoutError("the hands are empty: there is no trick left to play", "hands")
+    return layout
+
+
+def _add_field(fields: dict[str, str], key: str, value: str) -> None:
+    key = key.strip()
+    normal = key.lower() if key.lower() in ALL_KEYS else key.upper()
+    if normal in fields:
+        raise LayoutError(f"key {key!r} is given twice", key)
+    fields[normal] = value.strip()
+
+
+def parse_one_line(text: str) -> Layout:
+    """Read the one-line form ``key=value key=value ...``.
+
+    >>> parse_one_line("contract=7h declarer=W lead=E S=As W=Ah E=Ks").tricks_left
+    1
+    """
+    try:
+        tokens = shlex.split(text, comments=False, posix=True)
+    except ValueError as error:
+        raise LayoutError(f"cannot read the line: {error}", text) from None
+    fields: dict[str, str] = {}
+    for token in tokens:
+        key, sep, value = token.partition("=")
+        if not sep or not key:
+            raise LayoutError(f"expected key=value, got {token!r}", token)
+        _add_field(fields, key, value)
+    return layout_from_fields(fields)
+
+
+def parse_layout_file_text(text: str) -> Layout:
+    """Read the layout file format (``key: value`` lines)."""
+    fields: dict[str, str] = {}
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, sep, value = line.partition(":")
+        if not sep or not key.strip() or " " in key.strip():
+            raise LayoutError(f"expected 'key: value', got {line!r}", line)
+        _add_field(fields, key, value)
+    return layout_from_fields(fields)
+
+
+def parse_layout(text: str) -> Layout:
+    """Read a layout in either format (the one-line form starts with ``key=``)."""
+    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+    if len(lines) == 1 and _ONE_LINE_START.match(lines[0]):
+        return parse_one_line(lines[0])
+    return parse_layout_file_text(text)
+
+
+def read_layout(argument: str) -> Layout:
+    """A layout from a file path, or from the text itself if it is not a file."""
+    path = Path(argument)
+    if "=" not in argument and "\n" not in argument:
+        if not path.is_file():
+            raise LayoutError(f"no such layout file {argument!r}", argument)
+        try:
+            return parse_layout(path.read_text(encoding="utf-8"))
+        except UnicodeDecodeError:
+            raise LayoutError(f"layout file {argument!r} is not UTF-8 text", argument) from None
+    return parse_layout(argument)
+
+
+def _quote(value: str) -> str:
+    if value and re.fullmatch(r"[^\s\"'\\]+", value):
+        return value
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def format_one_line(layout: Layout) -> str:
+    """The one-line form, in ASCII card codes; parses back to an equal layout."""
+    parts = []
+    if layout.rules.game != "preferans":
+        parts.append(f"game={layout.rules.game}")
+    parts.append(f"contract={layout.contract.code}")
+    if layout.declarer:
+        parts.append(f"declarer={layout.declarer}")
+    parts.append(f"lead={layout.lead}")
+    for seat in layout.seats:
+        parts.append(f"{seat}={layout.hands[seat].compact()}")
+    for key in CARD_KEYS:
+        cards = getattr(layout, key)
+        if cards:
+            parts.append(f"{key}={','.join(c.code for c in cards)}")
+    for key in ("title", "source"):
+        value = getattr(layout, key)
+        if value:
+            parts.append(f"{key}={_quote(value)}")
+    return " ".join(parts)
+
+
+def format_layout_file(layout: Layout, style: str = "symbols") -> str:
+    """The layout file format; parses back to an equal layout."""
+    lines = []
+    for key in ("title", "source"):
+        value = getattr(layout, key)
+        if value:
+            lines.append(f"{key}: {value}")
+    if layout.rules.game != "preferans":
+        lines.append(f"game: {layout.rules.game}")
+    lines.append(f"contract: {layout.contract.code}")
+    if layout.declarer:
+        lines.append(f"declarer: {layout.declarer}")
+    lines.append(f"lead: {layout.lead}")
+    for key in ("talon", "discard"):
+        cards = getattr(layout, key)
+        if cards:
+            lines.append(f"{key}: {' '.join(format_card_list(cards, style))}")
+    for seat in layout.seats:
+        lines.append(f"{seat}: {format_cards(layout.hands[seat], style)}")
+    if layout.played:
+        lines.append(f"played: {' '.join(format_card_list(layout.played, style))}")
+    return "\n".join(lines) + "\n"
+
+
+def format_card_list(cards, style: str = "symbols") -> list[str]:
+    """Cards one by one, in the given order (for talon, discard and played)."""
+    return [format_card(c, style) for c in cards]
+

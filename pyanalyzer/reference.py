@@ -1,0 +1,246 @@
+"""The reference solver: plain, exact minimax over every legal card.
+
+It is deliberately simple (alpha-beta with a memo of bounds at trick
+boundaries, nothing else) so that it is obviously correct. It is the oracle the
+fast engine in ``solver/`` is tested against, and it is used by
+``pref solve --engine reference``.
+
+The position is given in the engine's primitive terms, shared by every game:
+
+* ``hands``: one bit mask of cards per seat, seats numbered in play order
+  (seat ``i + 1`` plays after seat ``i``);
+* ``suit_masks``: the cards of each suit; inside a suit a higher bit is a
+  higher card, so the rank order of the game is encoded by the numbering;
+* ``trump``: index into ``suit_masks``, or ``None`` for no trump;
+* ``must_trump``: a player void in the suit led must trump if he can
+  (Preferans, Thousand); otherwise any card (Whist);
+* ``leader`` and ``played``: the seat that led the current trick and the cards
+  played to it so far, in order (empty at a trick boundary);
+* ``declarer_side``: one flag per seat, true for the declarer and his partner;
+* ``maximize``: true if the declarer's side wants as many tricks as possible
+  (trick contracts), false for misère.
+
+The value is the number of the remaining tricks (the current one included)
+taken by the declarer's side with best play by all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+
+def iter_bits(mask: int):
+    """Yield the indices of the set bits of ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+@dataclass
+class ReferencePosition:
+    """A position in the engine's primitive terms (see the module docstring)."""
+
+    hands: tuple[int, ...]
+    suit_masks: tuple[int, ...]
+    trump: int | None
+    must_trump: bool
+    leader: int
+    played: tuple[int, ...]
+    declarer_side: tuple[bool, ...]
+    maximize: bool
+
+    @property
+    def seats(self) -> int:
+        return len(self.hands)
+
+    @property
+    def to_move(self) -> int:
+        return (self.leader + len(self.played)) % self.seats
+
+    @property
+    def tricks_left(self) -> int:
+        cards = sum(bin(h).count("1") for h in self.hands) + len(self.played)
+        return cards // self.seats
+
+
+@dataclass
+class ReferenceSolver:
+    """Exact minimax for one position family (same seats, suits and rules).
+
+    The memo is kept between calls, so per-card values and the best line reuse
+    the work of the first solve.
+    """
+
+    suit_masks: tuple[int, ...]
+    trump: int | None
+    must_trump: bool
+    declarer_side: tuple[bool, ...]
+    maximize: bool
+    nodes: int = 0
+    memo: dict = field(default_factory=dict)
+
+    @classmethod
+    def for_position(cls, position: ReferencePosition) -> ReferenceSolver:
+        return cls(
+            suit_masks=tuple(position.suit_masks),
+            trump=position.trump,
+            must_trump=position.must_trump,
+            declarer_side=tuple(position.declarer_side),
+            maximize=position.maximize,
+        )
+
+    # -- rules ---------------------------------------------------------------
+
+    def suit_of(self, card: int) -> int:
+        bit = 1 << card
+        for suit, mask in enumerate(self.suit_masks):
+            if mask & bit:
+                return suit
+        raise ValueError(f"card {card} is in no suit")
+
+    def legal_moves(self, hand: int, played: Sequence[int]) -> int:
+        """The cards of ``hand`` that may be played to the current trick."""
+        if not played:
+            return hand
+        follow = hand & self.suit_masks[self.suit_of(played[0])]
+        if follow:
+            return follow
+        if self.must_trump and self.trump is not None:
+            trumps = hand & self.suit_masks[self.trump]
+            if trumps:
+                return trumps
+        return hand
+
+    def trick_winner(self, leader: int, played: Sequence[int]) -> int:
+        """The seat that wins a complete trick led by ``leader``."""
+        best = 0
+        best_suit = self.suit_of(played[0])
+        for i in range(1, len(played)):
+            suit = self.suit_of(played[i])
+            beats = (suit == best_suit and played[i] > played[best]) or (
+                suit == self.trump and best_suit != self.trump
+            )
+            if beats:
+                best, best_suit = i, suit
+        return (leader + best) % len(played)
+
+    # -- search --------------------------------------------------------------
+
+    def solve(self, position: ReferencePosition) -> int:
+        """Declarer's side's tricks from ``position`` with best play by all."""
+        self._check(position)
+        hi = position.tricks_left
+        return self._search(tuple(position.hands), position.leader, tuple(position.played), -1, hi + 1)
+
+    def card_values(self, position: ReferencePosition) -> dict[int, int]:
+        """For each legal card of the player to move, the value after it is played."""
+        self._check(position)
+        seat = position.to_move
+        hands = list(position.hands)
+        values = {}
+        for card in iter_bits(self.legal_moves(hands[seat], position.played)):
+            child = list(hands)
+            child[seat] &= ~(1 << card)
+            values[card] = self._value_after(tuple(child), position.leader, position.played + (card,))
+        return values
+
+    def best_line(self, position: ReferencePosition) -> list[int]:
+        """One optimal play to the end: at each turn the first card keeping the value."""
+        self._check(position)
+        hands = list(position.hands)
+        leader, played = position.leader, tuple(position.played)
+        target = self.solve(position)
+        line: list[int] = []
+        while any(hands) or played:
+            seat = (leader + len(played)) % len(hands)
+            for card in iter_bits(self.legal_moves(hands[seat], played)):
+                child = list(hands)
+                child[seat] &= ~(1 << card)
+                if self._value_after(tuple(child), leader, played + (card,)) == target:
+                    break
+            else:  # pragma: no cover - the value is always kept by some card
+                raise AssertionError("no card keeps the minimax value")
+            line.append(card)
+            hands = child
+            played += (card,)
+            if len(played) == len(hands):
+                winner = self.trick_winner(leader, played)
+                target -= int(self.declarer_side[winner])
+                leader, played = winner, ()
+        return line
+
+    def _check(self, position: ReferencePosition) -> None:
+        same = (
+            tuple(position.suit_masks) == self.suit_masks
+            and position.trump == self.trump
+            and position.must_trump == self.must_trump
+            and tuple(position.declarer_side) == self.declarer_side
+            and position.maximize == self.maximize
+        )
+        if not same:
+            raise ValueError("position does not belong to this solver's rules")
+
+    def _value_after(self, hands: tuple[int, ...], leader: int, played: tuple[int, ...]) -> int:
+        cards = sum(bin(h).count("1") for h in hands) + len(played)
+        hi = -(-cards // len(hands))
+        return self._search(hands, leader, played, -1, hi + 1)
+
+    def _search(self, hands: tuple[int, ...], leader: int, played: tuple[int, ...],
+                alpha: int, beta: int) -> int:
+        """Fail-soft alpha-beta; the value counts the declarer side's tricks."""
+        self.nodes += 1
+        seats = len(hands)
+        if len(played) == seats:
+            winner = self.trick_winner(leader, played)
+            gain = int(self.declarer_side[winner])
+            if not any(hands):
+                return gain
+            return gain + self._search(hands, winner, (), alpha - gain, beta - gain)
+
+        key = None
+        if not played:
+            key = (hands, leader)
+            lower, upper = self.memo.get(key, (0, bin(hands[0]).count("1")))
+            if lower >= beta:
+                return lower
+            if upper <= alpha:
+                return upper
+            if lower == upper:
+                return lower
+            alpha, beta = max(alpha, lower), min(beta, upper)
+        window_alpha, window_beta = alpha, beta
+
+        seat = (leader + len(played)) % seats
+        wants_more = self.declarer_side[seat] == self.maximize
+        best = -1 if wants_more else 1 << 30
+        for card in iter_bits(self.legal_moves(hands[seat], played)):
+            child = hands[:seat] + (hands[seat] & ~(1 << card),) + hands[seat + 1:]
+            value = self._search(child, leader, played + (card,), alpha, beta)
+            if wants_more:
+                if value > best:
+                    best = value
+                    alpha = max(alpha, value)
+            elif value < best:
+                best = value
+                beta = min(beta, value)
+            if alpha >= beta:
+                break
+
+        if key is not None:
+            # Fail-soft bounds: outside the window the result bounds the value.
+            lower, upper = self.memo.get(key, (0, bin(hands[0]).count("1")))
+            if best <= window_alpha:
+                upper = min(upper, best)
+            elif best >= window_beta:
+                lower = max(lower, best)
+            else:
+                lower = upper = best
+            self.memo[key] = (lower, upper)
+        return best
+
+
+def reference_tricks(position: ReferencePosition) -> int:
+    """Solve one position from scratch with the reference solver."""
+    return ReferenceSolver.for_position(position).solve(position)

@@ -1,0 +1,250 @@
+"""``solve``: the double-dummy result of an open layout.
+
+For a trick contract: the declarer's tricks with best play by all. For misère:
+the tricks the defenders force on the declarer. For all-pass: the fewest
+tricks each player can guarantee against the other two.
+
+>>> from pyanalyzer.layout_io import parse_layout
+>>> layout = parse_layout("contract=6s declarer=S lead=W S=As,7s W=7h,8h E=7d,Kh")
+>>> result = solve(layout, engine="reference")
+>>> result.declarer_tricks, result.defender_tricks
+(1, 1)
+>>> print(result.verdict())
+South takes 1 of the 2 tricks left, the defenders 1.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from .cards import Card
+from .engines import make_backend
+from .layout import Layout
+from .notation import format_card
+
+
+@dataclass
+class Trick:
+    """One trick of a line: who led, the cards in play order and the winner."""
+
+    leader: str
+    cards: list[Card]
+    seats: list[str]
+    winner: str | None  # None while the trick is incomplete
+
+
+def line_to_tricks(layout: Layout, line: list[Card]) -> list[Trick]:
+    """Split a line of play from ``layout`` into tricks (the first may be the current one)."""
+    tricks: list[Trick] = []
+    position = layout
+    seats: list[str] = list(layout.played_by())
+    cards: list[Card] = list(layout.played)
+    leader = layout.lead
+    for card in line:
+        seats.append(position.to_move)
+        cards.append(card)
+        position = position.after(card)
+        if not position.played:
+            tricks.append(Trick(leader, cards, seats, position.lead))
+            leader, cards, seats = position.lead, [], []
+    if cards:
+        tricks.append(Trick(leader, cards, seats, None))
+    return tricks
+
+
+def format_tricks(tricks: list[Trick], start: int = 1, style: str = "symbols") -> list[str]:
+    """``1. E ♦10  S ♦9  W ♦A  -> W`` per trick."""
+    lines = []
+    for number, trick in enumerate(tricks, start=start):
+        plays = "  ".join(f"{s} {format_card(c, style)}" for s, c in zip(trick.seats, trick.cards))
+        won = f"  -> {trick.winner}" if trick.winner else ""
+        lines.append(f"{number:>2}. {plays}{won}")
+    return lines
+
+
+@dataclass
+class Solution:
+    """The result of :func:`solve` for a trick contract or misère."""
+
+    layout: Layout
+    declarer_tricks: int
+    line: list[Card]
+    cards: dict[Card, int] | None
+    nodes: int
+    seconds: float
+    engine: str
+    tricks: list[Trick] = field(default_factory=list)
+
+    @property
+    def tricks_left(self) -> int:
+        return self.layout.tricks_left
+
+    @property
+    def defender_tricks(self) -> int:
+        return self.tricks_left - self.declarer_tricks
+
+    @property
+    def is_full_deal(self) -> bool:
+        return self.tricks_left == self.layout.rules.hand_size and not self.layout.played
+
+    def verdict(self) -> str:
+        """One plain sentence with the answer."""
+        layout = self.layout
+        name = layout.rules.seat_name(layout.declarer)
+        n, left = self.declarer_tricks, self.tricks_left
+        if layout.contract.is_misere:
+            if not self.is_full_deal:
+                return (f"The defenders force {n} of the {left} tricks left on {name}"
+                        + (" (the misère stays clean from here)." if n == 0 else "."))
+            if n == 0:
+                return f"Clean misère: the defenders cannot force a trick on {name}."
+            return f"The defenders catch {name}'s misère for {_tricks(n)}."
+        if not self.is_full_deal:
+            return (f"{name} takes {n} of the {left} tricks left, "
+                    f"the defenders {self.defender_tricks}.")
+        level = layout.contract.level
+        outcome = (f"{layout.contract} makes" + (f" with {_tricks(n - level, 'overtrick')}"
+                                                  if n > level else "")
+                   if n >= level else f"{layout.contract} goes down by {_tricks(level - n)}")
+        return f"{name} takes {n} tricks, the defenders {self.defender_tricks}: {outcome}."
+
+    def __str__(self) -> str:
+        out = [self.verdict()]
+        if self.cards is not None:
+            out.append("")
+            mover = self.layout.rules.seat_name(self.layout.to_move)
+            what = "tricks forced on the declarer" if self.layout.contract.is_misere else (
+                "declarer's tricks")
+            out.append(f"{mover} to play; {what} after each card:")
+            for card, value in sorted(self.cards.items(), key=lambda kv: (kv[0].suit_number,
+                                                                          -kv[0].rank_number)):
+                mark = "  best" if value == self.declarer_tricks else ""
+                out.append(f"  {format_card(card):<4} {value}{mark}")
+        if self.tricks:
+            out.append("")
+            out.append("Best play:")
+            out.extend("  " + line for line in format_tricks(self.tricks))
+        return "\n".join(out)
+
+    def to_dict(self) -> dict:
+        """The JSON object of ``pref solve --json`` (a stable interface)."""
+        from .layout_io import format_one_line
+
+        return {
+            "layout": format_one_line(self.layout),
+            "contract": self.layout.contract.code,
+            "declarer": self.layout.declarer,
+            "to_move": self.layout.to_move,
+            "tricks_left": self.tricks_left,
+            "declarer_tricks": self.declarer_tricks,
+            "defender_tricks": self.defender_tricks,
+            "cards": None if self.cards is None else {c.code: v for c, v in self.cards.items()},
+            "line": [c.code for c in self.line],
+            "verdict": self.verdict(),
+            "engine": self.engine,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+        }
+
+
+@dataclass
+class AllPassSolution:
+    """All-pass: each seat's guaranteed minimum and the line that achieves it."""
+
+    layout: Layout
+    guaranteed: dict[str, int]
+    lines: dict[str, list[Card]]
+    cards: dict[Card, int] | None
+    nodes: int
+    seconds: float
+    engine: str
+
+    def verdict(self) -> str:
+        names = self.layout.rules.seat_name
+        parts = ", ".join(f"{names(s)} {_tricks(n)}" for s, n in self.guaranteed.items())
+        return f"All-pass, talon closed: the fewest tricks each player can guarantee: {parts}."
+
+    def __str__(self) -> str:
+        out = [self.verdict()]
+        if self.cards is not None:
+            seat = self.layout.to_move
+            out.append("")
+            name = self.layout.rules.seat_name(seat)
+            out.append(f"{name} to play; {name}'s guaranteed tricks after each card:")
+            for card, value in sorted(self.cards.items(), key=lambda kv: (kv[0].suit_number,
+                                                                          -kv[0].rank_number)):
+                mark = "  best" if value == self.guaranteed[seat] else ""
+                out.append(f"  {format_card(card):<4} {value}{mark}")
+        for seat, line in self.lines.items():
+            out.append("")
+            out.append(f"Line holding {seat} to {_tricks(self.guaranteed[seat])}:")
+            tricks = line_to_tricks(self.layout, line)
+            out.extend("  " + text for text in format_tricks(tricks))
+        return "\n".join(out)
+
+    def to_dict(self) -> dict:
+        from .layout_io import format_one_line
+
+        return {
+            "layout": format_one_line(self.layout),
+            "contract": "allpass",
+            "to_move": self.layout.to_move,
+            "tricks_left": self.layout.tricks_left,
+            "talon_rule": "closed",
+            "guaranteed": self.guaranteed,
+            "lines": {s: [c.code for c in line] for s, line in self.lines.items()},
+            "cards": None if self.cards is None else {c.code: v for c, v in self.cards.items()},
+            "verdict": self.verdict(),
+            "engine": self.engine,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+        }
+
+
+def _tricks(n: int, word: str = "trick") -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def solve(layout: Layout, engine: str | object = "fast", cards: bool = True,
+          line: bool = True) -> Solution | AllPassSolution:
+    """Solve ``layout`` exactly with best play by all.
+
+    ``engine`` is ``"fast"`` (the Cython engine), ``"reference"`` (the plain
+    minimax) or a backend object from :func:`pyanalyzer.engines.make_backend`
+    (to keep its table warm across many layouts). ``cards`` adds the value of
+    every legal card of the player to move; ``line`` adds one best line.
+    """
+    backend = make_backend(engine) if isinstance(engine, str) else engine
+    deck = layout.rules.deck
+    start_nodes, start = backend.nodes, time.perf_counter()
+    if layout.contract.is_allpass:
+        return _solve_allpass(layout, backend, cards, line, start_nodes, start)
+
+    position = layout.position()
+    value = backend.solve(position)
+    card_values = None
+    if cards:
+        card_values = {deck.from_index(i): v for i, v in backend.card_values(position).items()}
+    best = [deck.from_index(i) for i in backend.best_line(position)] if line else []
+    seconds = time.perf_counter() - start
+    return Solution(layout, value, best, card_values, backend.nodes - start_nodes, seconds,
+                    backend.name, line_to_tricks(layout, best) if line else [])
+
+
+def _solve_allpass(layout, backend, cards, line, start_nodes, start) -> AllPassSolution:
+    # Each seat alone against the other two: a misère-like search per seat.
+    deck = layout.rules.deck
+    guaranteed, lines = {}, {}
+    for seat in layout.seats:
+        position = layout.position(side=seat)
+        guaranteed[seat] = backend.solve(position)
+        if line:
+            lines[seat] = [deck.from_index(i) for i in backend.best_line(position)]
+    card_values = None
+    if cards:
+        position = layout.position(side=layout.to_move)
+        card_values = {deck.from_index(i): v for i, v in backend.card_values(position).items()}
+    seconds = time.perf_counter() - start
+    return AllPassSolution(layout, guaranteed, lines, card_values, backend.nodes - start_nodes,
+                           seconds, backend.name)
