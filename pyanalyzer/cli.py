@@ -63,7 +63,7 @@ def solve_command(layout: str | None, show_cards: bool, as_json: bool, batch_fil
     \b
     Examples:
       pref solve layouts/kovalevskaya.txt
-      pref solve "contract=6s declarer=S lead=W S=As,7s W=7h,8h E=7d,Kh" --cards
+      pref solve "contract=6s declarer=S lead=W S=As,7d W=7h,8h E=Ad,Kh" --cards
       pref solve --batch deals.txt --json > results.jsonl
     """
     if (layout is None) == (batch_file is None):

@@ -105,10 +105,10 @@ class Layout:
         rules = self.rules
         for name, cards, size in (("talon", self.talon, rules.talon_size),
                                   ("discard", self.discard, rules.discard_size)):
-            if len(cards) not in (0, size):
-                raise LayoutError(
-                    f"{name} must have {size} cards, not {len(cards)}", name
-                )
+            # All-pass turns the talon up card by card: a part of it may be left.
+            allowed = range(size + 1) if name == "talon" and self.contract.is_allpass else (0, size)
+            if len(cards) not in allowed:
+                raise LayoutError(f"{name} must have {size} cards, not {len(cards)}", name)
 
     def _check_sizes(self) -> None:
         rules = self.rules
@@ -140,7 +140,7 @@ class Layout:
         if not self.played:
             return
         rules = self.rules
-        led_suit = self.played[0].suit_number
+        led_suit = self.led_suit
         trump = self.trump_number
         for seat, card in zip(self.played_by(), self.played):
             hand = self.hands[seat]
@@ -164,6 +164,11 @@ class Layout:
     @property
     def seats(self) -> tuple[str, ...]:
         return self.rules.seats
+
+    @property
+    def talon_tricks(self) -> tuple[Card, ...]:
+        """All-pass with an open talon: the talon cards that fix the suit of the first tricks."""
+        return self.talon if self.contract.is_allpass else ()
 
     @property
     def trump_number(self) -> int | None:
@@ -216,7 +221,15 @@ class Layout:
             played=tuple(c.index for c in self.played),
             declarer_side=tuple(s == counted for s in seats),
             maximize=self.contract.kind == "tricks",
+            talon_leads=tuple(c.index for c in self.talon_tricks),
         )
+
+    @property
+    def led_suit(self) -> int | None:
+        """The suit number the current trick must follow (a talon card's suit in all-pass)."""
+        if self.talon_tricks:
+            return self.talon_tricks[0].suit_number
+        return self.played[0].suit_number if self.played else None
 
     def after(self, card: Card) -> Layout:
         """The layout after the player to move plays ``card`` (which must be legal)."""
@@ -228,14 +241,28 @@ class Layout:
             raise IllegalPlayError(f"illegal card {card.code!r}: {seat} must follow suit or trump",
                                    card.code)
         hands[seat] = hands[seat].without(card)
-        played, lead = self.played + (card,), self.lead
+        played, lead, talon = self.played + (card,), self.lead, self.talon
         if len(played) == len(self.rules.seats):
-            lead, played = self.trick_winner(played), ()
-        return Layout(hands, self.contract, self.declarer, lead, self.talon, self.discard,
+            if self.talon_tricks:  # the same player plays first again; one talon card is used
+                talon = talon[1:]
+            else:
+                lead = self.trick_winner(played)
+            played = ()
+        return Layout(hands, self.contract, self.declarer, lead, talon, self.discard,
                       played, self.title, self.source, self.rules)
 
-    def trick_winner(self, trick: Sequence[Card]) -> str:
-        """The seat that wins ``trick``, a full trick led by this layout's ``lead``."""
+    def trick_winner(self, trick: Sequence[Card]) -> str | None:
+        """The seat that wins ``trick``, a full trick led by this layout's ``lead``.
+
+        In a talon trick of all-pass the highest card of the talon card's suit
+        wins; if nobody followed, nobody takes the trick (None).
+        """
+        seats = self.rules.seats
+        first = seats.index(self.lead)
+        if self.talon_tricks:
+            suit = self.talon_tricks[0].suit_number
+            following = [(c.rank_number, i) for i, c in enumerate(trick) if c.suit_number == suit]
+            return seats[(first + max(following)[1]) % len(seats)] if following else None
         trump = self.trump_number
         best = 0
         for i, card in enumerate(trick[1:], start=1):
@@ -245,15 +272,15 @@ class Layout:
                     best = i
             elif card.suit_number == trump:
                 best = i
-        seats = self.rules.seats
-        return seats[(seats.index(self.lead) + best) % len(seats)]
+        return seats[(first + best) % len(seats)]
 
     def legal_cards(self) -> list[Card]:
         """The cards the player to move may play, in display order."""
         hand = self.hands[self.to_move]
-        if not self.played:
+        led = self.led_suit
+        if led is None:
             return list(hand)
-        follow = hand.cards_of_suit(self.played[0].suit_number)
+        follow = hand.cards_of_suit(led)
         if follow:
             return follow
         trump = self.trump_number

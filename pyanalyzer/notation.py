@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterable
 
 from .cards import Card, Deck
-from .errors import DuplicateCardError, NotationError, UnknownCardError
+from .errors import DuplicateCardError, UnknownCardError
 
 SUIT_SYMBOLS = {"♠": "s", "♤": "s", "♣": "c", "♧": "c", "♦": "d", "♢": "d", "♥": "h", "♡": "h"}
 RUSSIAN_RANKS = {"Т": "A", "К": "K", "Д": "Q", "В": "J"}

@@ -40,7 +40,14 @@ def iter_bits(mask: int):
 
 @dataclass
 class ReferencePosition:
-    """A position in the engine's primitive terms (see the module docstring)."""
+    """A position in the engine's primitive terms (see the module docstring).
+
+    ``talon_leads`` (all-pass with an open talon) are the talon cards still to
+    be turned up, in order: each fixes the suit of one trick to which every
+    seat plays in turn starting with ``leader``; the highest card of that suit
+    takes it (with ``talon_must_beat``, only if it beats the talon card), nobody
+    takes it if nobody follows, and ``leader`` leads again after it.
+    """
 
     hands: tuple[int, ...]
     suit_masks: tuple[int, ...]
@@ -50,6 +57,8 @@ class ReferencePosition:
     played: tuple[int, ...]
     declarer_side: tuple[bool, ...]
     maximize: bool
+    talon_leads: tuple[int, ...] = ()
+    talon_must_beat: bool = False
 
     @property
     def seats(self) -> int:
@@ -78,6 +87,8 @@ class ReferenceSolver:
     must_trump: bool
     declarer_side: tuple[bool, ...]
     maximize: bool
+    talon_leads: tuple[int, ...] = ()
+    talon_must_beat: bool = False
     nodes: int = 0
     memo: dict = field(default_factory=dict)
 
@@ -89,6 +100,8 @@ class ReferenceSolver:
             must_trump=position.must_trump,
             declarer_side=tuple(position.declarer_side),
             maximize=position.maximize,
+            talon_leads=tuple(getattr(position, "talon_leads", ())),
+            talon_must_beat=getattr(position, "talon_must_beat", False),
         )
 
     # -- rules ---------------------------------------------------------------
@@ -100,8 +113,11 @@ class ReferenceSolver:
                 return suit
         raise ValueError(f"card {card} is in no suit")
 
-    def legal_moves(self, hand: int, played: Sequence[int]) -> int:
+    def legal_moves(self, hand: int, played: Sequence[int], talon_card: int | None = None) -> int:
         """The cards of ``hand`` that may be played to the current trick."""
+        if talon_card is not None:  # a talon trick: follow the talon card's suit, else anything
+            follow = hand & self.suit_masks[self.suit_of(talon_card)]
+            return follow or hand
         if not played:
             return hand
         follow = hand & self.suit_masks[self.suit_of(played[0])]
@@ -113,8 +129,18 @@ class ReferenceSolver:
                 return trumps
         return hand
 
-    def trick_winner(self, leader: int, played: Sequence[int]) -> int:
-        """The seat that wins a complete trick led by ``leader``."""
+    def trick_winner(self, leader: int, played: Sequence[int],
+                     talon_card: int | None = None) -> int | None:
+        """The seat that wins a complete trick led by ``leader`` (None: nobody, talon trick)."""
+        if talon_card is not None:
+            suit = self.suit_of(talon_card)
+            floor = talon_card if self.talon_must_beat else -1
+            best = None
+            for i, card in enumerate(played):
+                if self.suit_of(card) == suit and card > floor:
+                    if best is None or card > played[best]:
+                        best = i
+            return None if best is None else (leader + best) % len(played)
         best = 0
         best_suit = self.suit_of(played[0])
         for i in range(1, len(played)):
@@ -126,13 +152,15 @@ class ReferenceSolver:
                 best, best_suit = i, suit
         return (leader + best) % len(played)
 
+    def _talon_card(self, talon: int) -> int | None:
+        return self.talon_leads[talon] if talon < len(self.talon_leads) else None
+
     # -- search --------------------------------------------------------------
 
     def solve(self, position: ReferencePosition) -> int:
         """Declarer's side's tricks from ``position`` with best play by all."""
         self._check(position)
-        hi = position.tricks_left
-        return self._search(tuple(position.hands), position.leader, tuple(position.played), -1, hi + 1)
+        return self._value(tuple(position.hands), position.leader, tuple(position.played), 0)
 
     def card_values(self, position: ReferencePosition) -> dict[int, int]:
         """For each legal card of the player to move, the value after it is played."""
@@ -140,25 +168,27 @@ class ReferenceSolver:
         seat = position.to_move
         hands = list(position.hands)
         values = {}
-        for card in iter_bits(self.legal_moves(hands[seat], position.played)):
+        legal = self.legal_moves(hands[seat], position.played, self._talon_card(0))
+        for card in iter_bits(legal):
             child = list(hands)
             child[seat] &= ~(1 << card)
-            values[card] = self._value_after(tuple(child), position.leader, position.played + (card,))
+            values[card] = self._value(tuple(child), position.leader, position.played + (card,), 0)
         return values
 
     def best_line(self, position: ReferencePosition) -> list[int]:
         """One optimal play to the end: at each turn the first card keeping the value."""
         self._check(position)
         hands = list(position.hands)
-        leader, played = position.leader, tuple(position.played)
+        leader, played, talon = position.leader, tuple(position.played), 0
         target = self.solve(position)
         line: list[int] = []
         while any(hands) or played:
             seat = (leader + len(played)) % len(hands)
-            for card in iter_bits(self.legal_moves(hands[seat], played)):
+            talon_card = self._talon_card(talon)
+            for card in iter_bits(self.legal_moves(hands[seat], played, talon_card)):
                 child = list(hands)
                 child[seat] &= ~(1 << card)
-                if self._value_after(tuple(child), leader, played + (card,)) == target:
+                if self._value(tuple(child), leader, played + (card,), talon) == target:
                     break
             else:  # pragma: no cover - the value is always kept by some card
                 raise AssertionError("no card keeps the minimax value")
@@ -166,9 +196,14 @@ class ReferenceSolver:
             hands = child
             played += (card,)
             if len(played) == len(hands):
-                winner = self.trick_winner(leader, played)
-                target -= int(self.declarer_side[winner])
-                leader, played = winner, ()
+                winner = self.trick_winner(leader, played, talon_card)
+                if winner is not None:
+                    target -= int(self.declarer_side[winner])
+                if talon_card is None:
+                    leader = winner
+                else:
+                    talon += 1
+                played = ()
         return line
 
     def _check(self, position: ReferencePosition) -> None:
@@ -178,30 +213,38 @@ class ReferenceSolver:
             and position.must_trump == self.must_trump
             and tuple(position.declarer_side) == self.declarer_side
             and position.maximize == self.maximize
+            and tuple(getattr(position, "talon_leads", ())) == self.talon_leads
+            and getattr(position, "talon_must_beat", False) == self.talon_must_beat
         )
         if not same:
             raise ValueError("position does not belong to this solver's rules")
 
-    def _value_after(self, hands: tuple[int, ...], leader: int, played: tuple[int, ...]) -> int:
+    def _value(self, hands: tuple[int, ...], leader: int, played: tuple[int, ...],
+               talon: int) -> int:
         cards = sum(bin(h).count("1") for h in hands) + len(played)
         hi = -(-cards // len(hands))
-        return self._search(hands, leader, played, -1, hi + 1)
+        return self._search(hands, leader, played, talon, -1, hi + 1)
 
     def _search(self, hands: tuple[int, ...], leader: int, played: tuple[int, ...],
-                alpha: int, beta: int) -> int:
+                talon: int, alpha: int, beta: int) -> int:
         """Fail-soft alpha-beta; the value counts the declarer side's tricks."""
         self.nodes += 1
         seats = len(hands)
+        talon_card = self._talon_card(talon)
         if len(played) == seats:
-            winner = self.trick_winner(leader, played)
-            gain = int(self.declarer_side[winner])
+            winner = self.trick_winner(leader, played, talon_card)
+            gain = 0 if winner is None else int(self.declarer_side[winner])
             if not any(hands):
                 return gain
-            return gain + self._search(hands, winner, (), alpha - gain, beta - gain)
+            if talon_card is None:
+                leader = winner
+            else:  # after a talon trick the same player leads (or plays first) again
+                talon += 1
+            return gain + self._search(hands, leader, (), talon, alpha - gain, beta - gain)
 
         key = None
         if not played:
-            key = (hands, leader)
+            key = (hands, leader, talon)
             lower, upper = self.memo.get(key, (0, bin(hands[0]).count("1")))
             if lower >= beta:
                 return lower
@@ -215,9 +258,9 @@ class ReferenceSolver:
         seat = (leader + len(played)) % seats
         wants_more = self.declarer_side[seat] == self.maximize
         best = -1 if wants_more else 1 << 30
-        for card in iter_bits(self.legal_moves(hands[seat], played)):
+        for card in iter_bits(self.legal_moves(hands[seat], played, talon_card)):
             child = hands[:seat] + (hands[seat] & ~(1 << card),) + hands[seat + 1:]
-            value = self._search(child, leader, played + (card,), alpha, beta)
+            value = self._search(child, leader, played + (card,), talon, alpha, beta)
             if wants_more:
                 if value > best:
                     best = value

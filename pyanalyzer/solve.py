@@ -5,7 +5,7 @@ the tricks the defenders force on the declarer. For all-pass: the fewest
 tricks each player can guarantee against the other two.
 
 >>> from pyanalyzer.layout_io import parse_layout
->>> layout = parse_layout("contract=6s declarer=S lead=W S=As,7s W=7h,8h E=7d,Kh")
+>>> layout = parse_layout("contract=6s declarer=S lead=W S=As,7d W=7h,8h E=Ad,Kh")
 >>> result = solve(layout, engine="reference")
 >>> result.declarer_tricks, result.defender_tricks
 (1, 1)
@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 
 from .cards import Card
-from .engines import make_backend
+from .engines import ReferenceBackend, make_backend
 from .layout import Layout
 from .notation import format_card
 
@@ -31,7 +31,8 @@ class Trick:
     leader: str
     cards: list[Card]
     seats: list[str]
-    winner: str | None  # None while the trick is incomplete
+    complete: bool
+    winner: str | None  # None: incomplete, or an all-pass talon trick nobody took
 
 
 def line_to_tricks(layout: Layout, line: list[Card]) -> list[Trick]:
@@ -40,16 +41,16 @@ def line_to_tricks(layout: Layout, line: list[Card]) -> list[Trick]:
     position = layout
     seats: list[str] = list(layout.played_by())
     cards: list[Card] = list(layout.played)
-    leader = layout.lead
     for card in line:
         seats.append(position.to_move)
         cards.append(card)
+        if len(cards) == len(layout.seats):
+            leader = position.lead
+            tricks.append(Trick(leader, cards, seats, True, position.trick_winner(cards)))
+            cards, seats = [], []
         position = position.after(card)
-        if not position.played:
-            tricks.append(Trick(leader, cards, seats, position.lead))
-            leader, cards, seats = position.lead, [], []
     if cards:
-        tricks.append(Trick(leader, cards, seats, None))
+        tricks.append(Trick(position.lead, cards, seats, False, None))
     return tricks
 
 
@@ -58,7 +59,9 @@ def format_tricks(tricks: list[Trick], start: int = 1, style: str = "symbols") -
     lines = []
     for number, trick in enumerate(tricks, start=start):
         plays = "  ".join(f"{s} {format_card(c, style)}" for s, c in zip(trick.seats, trick.cards))
-        won = f"  -> {trick.winner}" if trick.winner else ""
+        won = ""
+        if trick.complete:
+            won = f"  -> {trick.winner}" if trick.winner else "  -> nobody"
         lines.append(f"{number:>2}. {plays}{won}")
     return lines
 
@@ -160,10 +163,19 @@ class AllPassSolution:
     seconds: float
     engine: str
 
+    @property
+    def talon_rule(self) -> str:
+        return "open" if self.layout.talon_tricks else "closed"
+
     def verdict(self) -> str:
         names = self.layout.rules.seat_name
         parts = ", ".join(f"{names(s)} {_tricks(n)}" for s, n in self.guaranteed.items())
-        return f"All-pass, talon closed: the fewest tricks each player can guarantee: {parts}."
+        if self.talon_rule == "open":
+            talon = " ".join(format_card(c) for c in self.layout.talon)
+            rule = f"talon {talon} turned up for the first tricks"
+        else:
+            rule = "no talon tricks"
+        return f"All-pass ({rule}): the fewest tricks each player can guarantee: {parts}."
 
     def __str__(self) -> str:
         out = [self.verdict()]
@@ -191,7 +203,7 @@ class AllPassSolution:
             "contract": "allpass",
             "to_move": self.layout.to_move,
             "tricks_left": self.layout.tricks_left,
-            "talon_rule": "closed",
+            "talon_rule": self.talon_rule,
             "guaranteed": self.guaranteed,
             "lines": {s: [c.code for c in line] for s, line in self.lines.items()},
             "cards": None if self.cards is None else {c.code: v for c, v in self.cards.items()},
@@ -235,6 +247,10 @@ def solve(layout: Layout, engine: str | object = "fast", cards: bool = True,
 def _solve_allpass(layout, backend, cards, line, start_nodes, start) -> AllPassSolution:
     # Each seat alone against the other two: a misère-like search per seat.
     deck = layout.rules.deck
+    if layout.talon_tricks and backend.name != "reference":
+        # Only the reference solver plays the talon-led tricks so far.
+        backend = ReferenceBackend()
+        start_nodes = 0
     guaranteed, lines = {}, {}
     for seat in layout.seats:
         position = layout.position(side=seat)
