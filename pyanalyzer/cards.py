@@ -92,8 +92,10 @@ class Deck:
 
     def card(self, rank: str, suit: str) -> Card:
         """The card with rank letter ``rank`` and suit letter ``suit`` (ASCII, as in ``Card.code``)."""
-        s = next(i for i, x in enumerate(self.suits) if x.letter == suit.lower())
-        r = next(i for i, x in enumerate(self.ranks) if x.letter == rank.upper())
+        s = next((i for i, x in enumerate(self.suits) if x.letter == suit.lower()), None)
+        r = next((i for i, x in enumerate(self.ranks) if x.letter == rank.upper()), None)
+        if s is None or r is None:
+            raise ValueError(f"no card {rank}{suit} in the {self.name} deck")
         return self._cards[s * len(self.ranks) + r]
 
     def from_index(self, index: int) -> Card:

@@ -93,25 +93,31 @@ def solve_command(layout: str | None, show_cards: bool, as_json: bool, batch_fil
 
 def _run_batch(path: str, backend, as_json: bool, cards: bool, line: bool) -> None:
     """Each result is written (and flushed) as soon as it is known; Ctrl-C keeps what is done."""
+    lines = list(_batch_lines(path))
+    progress = sys.stderr.isatty()
+    done = 0
     try:
-        for number, text in _batch_lines(path):
+        for number, text in lines:
             try:
                 result = solve(parse_one_line(text), backend, cards=cards, line=line)
             except PrefInputError as error:
                 record = {"error": str(error), "line": number}
-                if as_json:
-                    click.echo(json.dumps(record, ensure_ascii=False))
-                else:
-                    click.echo(f"line {number}: error: {error}")
-                continue
-            if as_json:
-                click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
+                output = json.dumps(record, ensure_ascii=False) if as_json else (
+                    f"line {number}: error: {error}")
             else:
-                click.echo(f"line {number}: {result.verdict()}")
+                output = json.dumps(result.to_dict(), ensure_ascii=False) if as_json else (
+                    f"line {number}: {result.verdict()}")
+            click.echo(output)
             sys.stdout.flush()
+            done += 1
+            if progress:
+                click.echo(f"\r[{done}/{len(lines)} layouts]", err=True, nl=False)
     except KeyboardInterrupt:
-        click.echo("pref: interrupted; the results above are complete.", err=True)
+        click.echo(f"\npref: interrupted after {done} of {len(lines)} layouts; "
+                   "the results written are complete.", err=True)
         sys.exit(130)
+    if progress:
+        click.echo("", err=True)
 
 
 if __name__ == "__main__":  # pragma: no cover

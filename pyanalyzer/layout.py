@@ -90,6 +90,7 @@ class Layout:
             place(self.hands[seat], seat)
         place(self.played, "played")
         place(self.discard, "discard")
+        played_by = dict(zip(self.played, self.played_by()))
         # The declarer took the talon: its cards may now be in his hand or discard.
         seen_talon: set[Card] = set()
         for card in self.talon:
@@ -97,6 +98,8 @@ class Layout:
                 raise DuplicateCardError(f"card {card.code!r} is twice in the talon", card.code)
             seen_talon.add(card)
             owner = where.get(card)
+            if owner == "played":
+                owner = played_by[card]
             if owner is not None and owner not in (self.declarer, "discard"):
                 raise DuplicateCardError(
                     f"card {card.code!r} is in both the talon and {owner}", card.code
@@ -126,13 +129,13 @@ class Layout:
             detail = ", ".join(f"{s} {len(self.hands[s])}" for s in rules.seats)
             note = " after the played cards" if self.played else ""
             raise LayoutError(
-                f"wrong hand sizes: {odd} has {len(self.hands[odd])} cards{note} "
+                f"wrong hand sizes: {odd} has {_cards(len(self.hands[odd]))}{note} "
                 f"({detail}); every hand must have the same number", odd
             )
         if counts[0] > rules.hand_size:
             seat = rules.seats[0]
             raise LayoutError(
-                f"wrong hand sizes: {seat} has {len(self.hands[seat])} cards; "
+                f"wrong hand sizes: {seat} has {_cards(len(self.hands[seat]))}; "
                 f"a {rules.game} hand has at most {rules.hand_size}", seat
             )
 
@@ -300,3 +303,7 @@ class Layout:
         from .layout_io import format_one_line
 
         return f"parse_layout({format_one_line(self)!r})"
+
+
+def _cards(n: int) -> str:
+    return f"{n} card" + ("" if n == 1 else "s")

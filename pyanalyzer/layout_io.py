@@ -87,9 +87,10 @@ def layout_from_fields(fields: dict[str, str]) -> Layout:
 
 
 def _add_field(fields: dict[str, str], key: str, value: str) -> None:
+    """Header keys are stored in lower case; other keys (seats) as typed, for precise errors."""
     key = key.strip()
-    normal = key.lower() if key.lower() in ALL_KEYS else key.upper()
-    if normal in fields:
+    normal = key.lower() if key.lower() in ALL_KEYS else key
+    if any(k.lower() == normal.lower() for k in fields):
         raise LayoutError(f"key {key!r} is given twice", key)
     fields[normal] = value.strip()
 

@@ -92,8 +92,8 @@ def parse_cards(text: str, deck: Deck) -> list[Card]:
             cards.append(card)
 
     for token in _TOKEN_SPLIT.split(text.strip()):
-        if not token:
-            continue
+        if not token or (token == "-" and current_suit is None):
+            continue  # nothing, or "-" for a whole empty hand
         # 1. rank then suit: "Js", "10d", "ТК" is not this (no suit at the end)
         last = _suit_letter(token[-1])
         if last is not None and len(token) >= 2 and _suit_letter(token[0]) is None:
