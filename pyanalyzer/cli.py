@@ -16,7 +16,7 @@ import click
 from .diagram import diagram
 from .engines import ENGINE_NAMES, make_backend
 from .errors import PrefInputError
-from .layout_io import parse_one_line, read_layout
+from .layout_io import format_layout_file, format_one_line, parse_one_line, read_layout
 from .solve import solve
 
 INPUT_ERROR = 2
@@ -46,6 +46,36 @@ def _batch_lines(path: str) -> Iterator[tuple[int, str]]:
                 yield number, text
 
 
+NOTATION_OPTION = click.option(
+    "--notation", type=click.Choice(["symbols", "letters", "russian"]), default="symbols",
+    show_default=True, help="How cards are written: ♠10, Ts, or Russian letters (♠Т = ace of spades).")
+
+
+@main.command("show")
+@click.argument("layout")
+@click.option("--one-line", is_flag=True, help="Print the layout in the one-line form.")
+@click.option("--file-format", is_flag=True, help="Print the layout in the layout file format.")
+@NOTATION_OPTION
+def show_command(layout: str, one_line: bool, file_format: bool, notation: str) -> None:
+    """Check LAYOUT and print it: as a diagram, or converted to the other text format.
+
+    \b
+    Examples:
+      pref show layouts/kovalevskaya.txt --one-line
+      pref show "contract=7c declarer=S lead=S S=As,7c W=Ts,Jc E=9s,Tc" --file-format
+    """
+    try:
+        parsed = read_layout(layout)
+    except PrefInputError as error:
+        fail(str(error))
+    if one_line:
+        click.echo(format_one_line(parsed))
+    elif file_format:
+        click.echo(format_layout_file(parsed, notation), nl=False)
+    else:
+        click.echo(diagram(parsed, notation))
+
+
 @main.command("solve")
 @click.argument("layout", required=False)
 @click.option("--cards", "show_cards", is_flag=True,
@@ -56,8 +86,9 @@ def _batch_lines(path: str) -> Iterator[tuple[int, str]]:
 @click.option("--engine", type=click.Choice(ENGINE_NAMES), default="fast", show_default=True,
               help="fast: the Cython engine; reference: the plain minimax used as test oracle.")
 @click.option("--no-line", is_flag=True, help="Skip the best line (faster in batches).")
+@NOTATION_OPTION
 def solve_command(layout: str | None, show_cards: bool, as_json: bool, batch_file: str | None,
-                  engine: str, no_line: bool) -> None:
+                  engine: str, no_line: bool, notation: str) -> None:
     """Solve LAYOUT: a layout file, or a one-line layout in quotes.
 
     \b
@@ -84,9 +115,9 @@ def solve_command(layout: str | None, show_cards: bool, as_json: bool, batch_fil
     if as_json:
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
         return
-    click.echo(diagram(parsed))
+    click.echo(diagram(parsed, notation))
     click.echo("")
-    click.echo(str(result))
+    click.echo(result.format(notation))
     click.echo("")
     click.echo(f"[{result.engine} engine: {result.nodes:,} nodes, {result.seconds:.3f} s]")
 

@@ -113,6 +113,10 @@ class Solution:
         return f"{name} takes {n} tricks, the defenders {self.defender_tricks}: {outcome}."
 
     def __str__(self) -> str:
+        return self.format()
+
+    def format(self, style: str = "symbols") -> str:
+        """The verdict, the card values (if computed) and the best line, cards in ``style``."""
         out = [self.verdict()]
         if self.cards is not None:
             out.append("")
@@ -123,11 +127,11 @@ class Solution:
             for card, value in sorted(self.cards.items(), key=lambda kv: (kv[0].suit_number,
                                                                           -kv[0].rank_number)):
                 mark = "  best" if value == self.declarer_tricks else ""
-                out.append(f"  {format_card(card):<4} {value}{mark}")
+                out.append(f"  {format_card(card, style):<4} {value}{mark}")
         if self.tricks:
             out.append("")
             out.append("Best play:")
-            out.extend("  " + line for line in format_tricks(self.tricks))
+            out.extend("  " + line for line in format_tricks(self.tricks, style=style))
         return "\n".join(out)
 
     def to_dict(self) -> dict:
@@ -178,6 +182,10 @@ class AllPassSolution:
         return f"All-pass ({rule}): the fewest tricks each player can guarantee: {parts}."
 
     def __str__(self) -> str:
+        return self.format()
+
+    def format(self, style: str = "symbols") -> str:
+        """The verdict, the card values (if computed) and each seat's line, cards in ``style``."""
         out = [self.verdict()]
         if self.cards is not None:
             seat = self.layout.to_move
@@ -187,12 +195,12 @@ class AllPassSolution:
             for card, value in sorted(self.cards.items(), key=lambda kv: (kv[0].suit_number,
                                                                           -kv[0].rank_number)):
                 mark = "  best" if value == self.guaranteed[seat] else ""
-                out.append(f"  {format_card(card):<4} {value}{mark}")
+                out.append(f"  {format_card(card, style):<4} {value}{mark}")
         for seat, line in self.lines.items():
             out.append("")
             out.append(f"Line holding {seat} to {_tricks(self.guaranteed[seat])}:")
             tricks = line_to_tricks(self.layout, line)
-            out.extend("  " + text for text in format_tricks(tricks))
+            out.extend("  " + text for text in format_tricks(tricks, style=style))
         return "\n".join(out)
 
     def to_dict(self) -> dict:

@@ -298,3 +298,42 @@ def test_real_process_json():
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["declarer_tricks"] == 0
+
+
+# -- default (fast) engine, show, notation ---------------------------------------
+
+
+def test_kovalevskaya_json_with_default_engine():
+    # The acceptance check: the default engine answers 1 trick.
+    result = CliRunner().invoke(main, ["solve", KOVALEVSKAYA, "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["engine"] == "fast"
+    assert data["declarer_tricks"] == 1
+    assert data["defender_tricks"] == 9
+    # East's diamond leads catch the misère; every other lead lets it go clean.
+    assert data["cards"] == {"Js": 0, "Qs": 0, "7c": 0, "9c": 0, "Td": 1, "Jd": 1, "Qd": 1,
+                             "Kd": 1, "7h": 0, "Jh": 0}
+
+
+def test_show_converts_between_formats():
+    one_line = CliRunner().invoke(main, ["show", str(REPO / "layouts/kovalevskaya.txt"), "--one-line"])
+    assert one_line.exit_code == 0, one_line.output
+    assert one_line.stdout.startswith("contract=misere declarer=S lead=E S=Ts,9s,8s,7s,8c,")
+    back = CliRunner().invoke(main, ["show", one_line.stdout.strip(), "--file-format"])
+    assert back.exit_code == 0, back.output
+    assert "W: ♠AK ♣QJ10 ♦A ♥AKQ10\n" in back.stdout
+    assert "discard: ♣K ♣A\n" in back.stdout
+
+
+def test_show_bad_layout_exits_2():
+    result = CliRunner().invoke(main, ["show", "contract=6s declarer=S lead=W S=As,Xd W=7h,8h E=Ad,Kh"])
+    assert_input_error(result, "Xd")
+
+
+def test_russian_notation_in_diagram_and_line():
+    result = run(str(REPO / "layouts/seven-clubs.txt"), "--notation", "russian")
+    assert result.exit_code == 0, result.output
+    assert "♠ Т\n" in result.stdout  # South's singleton ace of spades
+    assert "♣ Т 9 8 7" in result.stdout
+    assert "7♣ makes." in result.stdout
