@@ -1,0 +1,15 @@
+"""Fast exact double-dummy engine (Cython).
+
+The folder is the algorithm's outline, one module per technique:
+
+* ``state``: position, rules, move generation, trick resolution;
+* ``moves``: move ordering;
+* ``transtable``: the fixed-size transposition table on rank-relative holdings;
+* ``quicktricks``: sure tricks of the side on lead;
+* ``search``: null-window alpha-beta and the MTD(f) driver;
+* ``engine``: the ``Engine`` object, the only public name.
+"""
+
+from solver.engine import Engine
+
+__all__ = ["Engine"]

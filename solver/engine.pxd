@@ -1,0 +1,21 @@
+# cython: language_level=3
+"""The engine's Python-facing object (see engine.pyx)."""
+
+from solver.state cimport MAX_CARDS
+from solver.transtable cimport TransTable
+from solver.search cimport Searcher
+
+
+cdef class Engine:
+    cdef TransTable tt
+    cdef Searcher s
+    cdef int ext_to_int[MAX_CARDS]
+    cdef int int_to_ext[MAX_CARDS]
+    cdef object rules_tag
+    cdef public double tt_size_mb
+    cdef long long last_nodes, last_probes, last_hits
+    cdef int last_value, last_tricks
+
+    cdef int _load(self, object pos) except -1
+    cdef void _begin(self) noexcept nogil
+    cdef void _end(self) noexcept nogil

@@ -1,0 +1,202 @@
+# cython: language_level=3
+"""Search: "can the declarer's side take ``target`` of the remaining tricks?"
+
+``reaches`` is a null-window alpha-beta over the declarer side's tricks: it
+answers yes/no, and ``solve_value`` drives it MTD(f)-style, moving the target
+one trick at a time from a first guess until the bounds meet. The value of a
+position is always the declarer side's tricks; ``Rules.maxer`` says which
+seats want it high (trick contracts: the declarer's side; misère: the
+defenders).
+"""
+
+from solver.state cimport (Rules, Position, seat_to_move, cards_out, legal_moves, run_bottoms,
+                           play_card, bit_count, low_index, bit_deposit)
+from solver.transtable cimport TTKey, TTEntry, tt_make_key, tt_probe, tt_store, tt_prefetch, NO_MOVE
+from solver.quicktricks cimport quick_tricks
+from solver.moves cimport order_moves, MAX_MOVES
+
+
+cdef enum:
+    TT_MIN_TRICKS = 1              # (the last trick is played out directly)
+
+
+cdef int make_move(Searcher* s, int card, Undo* u) noexcept nogil:
+    """Play ``card`` for the seat to move; returns the trick's gain (0/1) if it ends."""
+    cdef Rules* r = &s.rules
+    cdef Position* p = &s.pos
+    cdef int i, winner
+    u.win_seat = p.win_seat
+    u.win_card = p.win_card
+    u.trick_done = False
+    play_card(r, p, seat_to_move(r, p), card)
+    if p.nplayed < r.nseats:
+        return 0
+    # The trick is complete: the winner leads the next one.
+    u.trick_done = True
+    u.leader = p.leader
+    u.trick_cards = p.trick_cards
+    for i in range(r.nseats):
+        u.played[i] = p.played[i]
+    winner = p.win_seat
+    p.leader = winner
+    p.nplayed = 0
+    p.trick_cards = 0
+    p.tricks_left -= 1
+    return r.dside[winner]
+
+
+cdef void unmake_move(Searcher* s, int seat, int card, const Undo* u) noexcept nogil:
+    cdef Rules* r = &s.rules
+    cdef Position* p = &s.pos
+    cdef int i
+    cdef u64 bit = (<u64>1) << card
+    if u.trick_done:
+        p.leader = u.leader
+        p.nplayed = r.nseats
+        p.trick_cards = u.trick_cards
+        p.tricks_left += 1
+        for i in range(r.nseats):
+            p.played[i] = u.played[i]
+    p.nplayed -= 1
+    p.hand[seat] |= bit
+    p.trick_cards &= ~bit
+    p.win_seat = u.win_seat
+    p.win_card = u.win_card
+
+
+cdef inline int last_trick_gain(const Rules* r, Position* p) noexcept nogil:
+    """Declarer side's gain in the last trick: every seat has one card left."""
+    cdef int win_seat = p.win_seat
+    cdef int win_card = p.win_card
+    cdef int seat, card, k
+    cdef int first_suit
+    if p.nplayed == 0:
+        win_seat = p.leader
+        win_card = low_index(p.hand[win_seat])
+        first_suit = r.suit_of[win_card]
+        k = 1
+    else:
+        k = p.nplayed
+    seat = p.leader + k
+    while k < r.nseats:
+        if seat >= r.nseats:
+            seat -= r.nseats
+        card = low_index(p.hand[seat])
+        if r.suit_of[card] == r.suit_of[win_card]:
+            if card > win_card:
+                win_card = card
+                win_seat = seat
+        elif r.suit_of[card] == r.trump:
+            win_card = card
+            win_seat = seat
+        seat += 1
+        k += 1
+    return r.dside[win_seat]
+
+
+cdef bint reaches(Searcher* s, int target) noexcept nogil:
+    """True if the declarer's side can take ``target`` of the remaining tricks."""
+    cdef Rules* r = &s.rules
+    cdef Position* p = &s.pos
+    cdef TTKey key
+    cdef TTEntry* e
+    cdef Undo u
+    cdef int cards[MAX_MOVES]
+    cdef int first = -1
+    cdef int n, i, seat, card, gain, q, best = -1
+    cdef bint result, v, maxer
+    cdef u64 out, moves
+
+    s.nodes += 1
+    # Step 1. Bounds from the trick count alone.
+    if target <= 0:
+        return True
+    if target > p.tricks_left:
+        return False
+    if p.tricks_left == 1:
+        return last_trick_gain(r, p) >= target
+
+    out = cards_out(r, p)
+    if p.nplayed == 0 and p.tricks_left > TT_MIN_TRICKS:
+        # Step 2. Transposition table lookup (trick boundaries only).
+        tt_make_key(r, p, out, &key)
+        e = tt_probe(s.tt, &key)
+        if e != NULL:
+            if e.lower >= target:
+                return True
+            if e.upper < target:
+                return False
+            if e.best != NO_MOVE:
+                first = low_index(bit_deposit((<u64>1) << e.best, out))
+        # Step 3. Quick tricks of the side on lead (trick contracts).
+        if r.plain_tricks:
+            q = quick_tricks(r, p, out)
+            if r.dside[p.leader]:
+                if q >= target:
+                    tt_store(s.tt, &key, p.tricks_left, q, p.tricks_left, NO_MOVE)
+                    return True
+            elif p.tricks_left - q < target:
+                tt_store(s.tt, &key, p.tricks_left, 0, p.tricks_left - q, NO_MOVE)
+                return False
+
+    # Step 4. Moves: legal cards, one per run of equivalent cards, best first.
+    seat = seat_to_move(r, p)
+    moves = legal_moves(r, p, seat) & run_bottoms(p.hand[seat], out, r.bottoms)
+    n = order_moves(r, p, seat, moves, first, out, cards)
+
+    # Step 5. The last card of a trick leads to table positions: prefetch their
+    # buckets so the memory loads overlap the search of the first moves.
+    if p.nplayed == r.nseats - 1 and p.tricks_left > 2 and n > 1:
+        for i in range(n):
+            card = cards[i]
+            make_move(s, card, &u)
+            tt_make_key(r, p, out & ~p.trick_cards & ~u.trick_cards, &key)
+            tt_prefetch(s.tt, &key)
+            unmake_move(s, seat, card, &u)
+
+    # Step 6. Search the moves; one success (maximiser) or failure (minimiser) cuts.
+    maxer = r.maxer[seat]
+    result = not maxer
+    for i in range(n):
+        card = cards[i]
+        gain = make_move(s, card, &u)
+        v = reaches(s, target - gain)
+        unmake_move(s, seat, card, &u)
+        if v == maxer:
+            result = v
+            best = card
+            break
+
+    # Step 7. Store the bound (and the move that proved it) at trick boundaries.
+    if p.nplayed == 0 and p.tricks_left > TT_MIN_TRICKS:
+        if best >= 0:
+            best = bit_count(out & (((<u64>1) << best) - 1))
+        else:
+            best = NO_MOVE
+        if result:
+            tt_store(s.tt, &key, p.tricks_left, target, p.tricks_left, best)
+        else:
+            tt_store(s.tt, &key, p.tricks_left, 0, target - 1, best)
+    return result
+
+
+cdef int solve_value(Searcher* s, int guess) noexcept nogil:
+    """Exact value by null-window tests moving from ``guess`` (MTD(f))."""
+    cdef int lo = 0
+    cdef int hi = s.pos.tricks_left
+    cdef int t
+    if guess < 1:
+        guess = 1
+    while lo < hi:
+        t = guess
+        if t <= lo:
+            t = lo + 1
+        if t > hi:
+            t = hi
+        if reaches(s, t):
+            lo = t
+            guess = t + 1
+        else:
+            hi = t - 1
+            guess = t - 1
+    return lo

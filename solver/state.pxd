@@ -1,0 +1,124 @@
+# cython: language_level=3
+"""Position, rules, move generation and trick resolution (the engine's core types).
+
+Cards are numbered *internally* so that every suit occupies a contiguous run
+of bits, lowest card first (``Rules.suit_base``). The engine API maps the
+caller's card numbers to this numbering and back, so the search can use plain
+shifts and carries to find touching cards and rank-relative holdings.
+
+Everything here is ``nogil`` and free of Python objects; the small hot helpers
+are ``inline`` in this file so every search module compiles them in place.
+"""
+
+from libc.stdint cimport uint64_t
+
+ctypedef uint64_t u64
+
+cdef extern from "bits.h" nogil:
+    int bit_count(u64 x)
+    int low_index(u64 x)
+    int high_index(u64 x)
+    u64 bit_extract(u64 x, u64 mask)
+    u64 bit_deposit(u64 x, u64 mask)
+
+cdef enum:
+    MAX_SEATS = 4
+    MAX_SUITS = 5
+    MAX_CARDS = 64
+    NO_TRUMP = -1
+
+
+cdef struct Rules:
+    int nseats
+    int nsuits
+    int trump                     # suit index or NO_TRUMP (may change in play later)
+    bint must_trump               # void in the suit led must trump if possible
+    u64 suit_mask[MAX_SUITS]      # internal numbering: contiguous runs
+    int suit_base[MAX_SUITS]
+    int suit_len[MAX_SUITS]
+    unsigned char suit_of[MAX_CARDS]
+    u64 bottoms                   # the lowest card of every suit
+    int dside[MAX_SEATS]          # 1 for the declarer's side
+    int maxer[MAX_SEATS]          # 1 if the seat wants more declarer-side tricks
+    bint plain_tricks             # every seat wants its own side's tricks (not misere)
+
+
+cdef struct Position:
+    u64 hand[MAX_SEATS]
+    u64 trick_cards               # cards on the table in the current trick
+    int leader
+    int nplayed
+    int played[MAX_SEATS]
+    int win_seat                  # seat winning the trick so far
+    int win_card
+    int tricks_left               # current trick included
+
+
+cdef inline int seat_to_move(const Rules* r, const Position* p) noexcept nogil:
+    cdef int s = p.leader + p.nplayed
+    if s >= r.nseats:
+        s -= r.nseats
+    return s
+
+
+cdef inline u64 cards_out(const Rules* r, const Position* p) noexcept nogil:
+    """Cards still in play: every hand plus the cards on the table."""
+    cdef u64 out = p.trick_cards
+    cdef int i
+    for i in range(r.nseats):
+        out |= p.hand[i]
+    return out
+
+
+cdef inline u64 legal_moves(const Rules* r, const Position* p, int seat) noexcept nogil:
+    """Follow suit; if void, trump when the rules demand it; else any card."""
+    cdef u64 hand = p.hand[seat]
+    cdef u64 follow
+    if p.nplayed == 0:
+        return hand
+    follow = hand & r.suit_mask[r.suit_of[p.played[0]]]
+    if follow:
+        return follow
+    if r.must_trump and r.trump >= 0:
+        follow = hand & r.suit_mask[r.trump]
+        if follow:
+            return follow
+    return hand
+
+
+cdef inline u64 run_bottoms(u64 hand, u64 out, u64 bottoms) noexcept nogil:
+    """The lowest card of every run of touching cards of ``hand``.
+
+    Two cards of one hand touch when no card still out (any hand or the
+    table) lies between them in their suit; such cards are equivalent, so the
+    search tries only the lowest of each run. A carry through the gone cards
+    above each card finds the next card still out; suit bottoms stop carries.
+    """
+    cdef u64 gone = ~out & ~bottoms
+    cdef u64 up = hand << 1
+    cdef u64 covered = (up & ~gone) | ((gone + (up & gone)) & ~gone)
+    return hand & ~(covered & ~bottoms)
+
+
+cdef inline bint beats(const Rules* r, int card, int best) noexcept nogil:
+    """True if ``card`` beats ``best``, the card winning the trick so far."""
+    cdef int s = r.suit_of[card]
+    cdef int b = r.suit_of[best]
+    if s == b:
+        return card > best
+    return s == r.trump
+
+
+cdef inline void play_card(const Rules* r, Position* p, int seat, int card) noexcept nogil:
+    """Put ``card`` of ``seat`` on the table (the trick is not resolved here)."""
+    cdef u64 bit = (<u64>1) << card
+    p.hand[seat] &= ~bit
+    p.trick_cards |= bit
+    if p.nplayed == 0 or beats(r, card, p.win_card):
+        p.win_seat = seat
+        p.win_card = card
+    p.played[p.nplayed] = card
+    p.nplayed += 1
+
+
+cdef int load_position(Rules* r, Position* p, object pos, int* ext_to_int, int* int_to_ext) except -1

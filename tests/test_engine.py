@@ -1,0 +1,364 @@
+"""The fast engine against the reference solver and against known answers.
+
+Fixed seeds throughout. The reference solver (``pyanalyzer.reference``) is the
+oracle; it needs seconds to a minute per full 10-card deal, so the bulk of the
+cross-checks uses positions of 2 to 8 tricks, and the 200 full deals run only
+under ``-m slow``.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+from pyanalyzer.reference import ReferencePosition, ReferenceSolver
+from solver import Engine
+
+# -- positions and layouts (the game facts the tests need are restated here) -------
+
+# Preferans: card = suit * 8 + rank; suits s, c, d, h = 0..3; ranks 7..A = 0..7.
+PREF_SUITS = tuple(0xFF << (8 * s) for s in range(4))
+# Whist: card = suit * 13 + rank; ranks 2..A = 0..12.
+WHIST_SUITS = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
+
+SUIT_LETTERS = "scdh"
+PREF_RANKS = "789TJQKA"
+SEAT_LETTERS = "SWE"  # play order S -> W -> E
+
+
+def bits(cards) -> int:
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    return mask
+
+
+def cards_of(mask: int) -> list[int]:
+    return [i for i in range(mask.bit_length()) if mask >> i & 1]
+
+
+def random_position(rng: random.Random, *, seats: int, tricks: int, trump, must_trump: bool,
+                    maximize: bool, declarer_side, suit_masks=PREF_SUITS,
+                    mid_trick: bool = False) -> ReferencePosition:
+    """Deal ``tricks`` cards to each seat from the deck; optionally play into the trick."""
+    deck = cards_of(sum(suit_masks))
+    dealt = rng.sample(deck, tricks * seats)
+    hands = [bits(dealt[i * tricks:(i + 1) * tricks]) for i in range(seats)]
+    leader = rng.randrange(seats)
+    pos = ReferencePosition(tuple(hands), tuple(suit_masks), trump, must_trump, leader, (),
+                            tuple(declarer_side), maximize)
+    if mid_trick:
+        rules = ReferenceSolver.for_position(pos)
+        played: list[int] = []
+        for k in range(rng.randrange(1, seats)):
+            seat = (leader + k) % seats
+            card = rng.choice(cards_of(rules.legal_moves(hands[seat], played)))
+            hands[seat] &= ~(1 << card)
+            played.append(card)
+        pos = ReferencePosition(tuple(hands), tuple(suit_masks), trump, must_trump, leader,
+                                tuple(played), tuple(declarer_side), maximize)
+    return pos
+
+
+def random_preferans(rng: random.Random, tricks: int, *, kind: str | None = None,
+                     mid_trick: bool | None = None) -> ReferencePosition:
+    """A 3-hand Preferans position: a trick contract in any denomination or misère."""
+    kind = kind or rng.choice(["trump", "trump", "nt", "misere"])
+    declarer = rng.randrange(3)
+    side = tuple(s == declarer for s in range(3))
+    if mid_trick is None:
+        mid_trick = rng.random() < 0.4
+    trump = rng.randrange(4) if kind == "trump" else None
+    return random_position(rng, seats=3, tricks=tricks, trump=trump, must_trump=True,
+                           maximize=kind != "misere", declarer_side=side, mid_trick=mid_trick)
+
+
+def random_whist(rng: random.Random, tricks: int) -> ReferencePosition:
+    """A 4-hand Whist-like position: partnerships, free discards, trump or not."""
+    trump = rng.choice([None, 0, 1, 2, 3])
+    first = rng.randrange(2)
+    side = tuple(s % 2 == first for s in range(4))
+    return random_position(rng, seats=4, tricks=tricks, trump=trump, must_trump=False,
+                           maximize=rng.random() < 0.85, declarer_side=side,
+                           suit_masks=WHIST_SUITS, mid_trick=rng.random() < 0.4)
+
+
+def parse_pref_card(text: str) -> int:
+    return SUIT_LETTERS.index(text[1]) * 8 + PREF_RANKS.index(text[0])
+
+
+def parse_layout(line: str) -> ReferencePosition:
+    """``contract=6d declarer=W lead=E S=Qs,... W=... E=...`` -> position (S=0, W=1, E=2)."""
+    fields = dict(item.split("=") for item in line.split())
+    hands = tuple(bits(parse_pref_card(c) for c in fields[s].split(",")) for s in SEAT_LETTERS)
+    contract = fields["contract"]
+    declarer = SEAT_LETTERS.index(fields["declarer"])
+    misere = contract == "misere"
+    trump = None if misere or contract[1] == "n" else SUIT_LETTERS.index(contract[1])
+    return ReferencePosition(hands, PREF_SUITS, trump, True, SEAT_LETTERS.index(fields["lead"]),
+                             (), tuple(s == declarer for s in range(3)), not misere)
+
+
+@pytest.fixture(scope="module")
+def engine():
+    return Engine(tt_size_mb=4)
+
+
+def reference_value(pos: ReferencePosition) -> int:
+    return ReferenceSolver.for_position(pos).solve(pos)
+
+
+# -- random positions with 2-5 tricks left: 10,000 in all -----------------------
+
+SMALL_GROUPS = {
+    # name: (generator, count)
+    "pref-trump": (lambda rng, t: random_preferans(rng, t, kind="trump"), 3000),
+    "pref-nt": (lambda rng, t: random_preferans(rng, t, kind="nt"), 2000),
+    "pref-misere": (lambda rng, t: random_preferans(rng, t, kind="misere"), 3000),
+    "whist-4-hands": (random_whist, 2000),
+}
+
+
+@pytest.mark.parametrize("group", sorted(SMALL_GROUPS))
+def test_small_positions_agree_with_reference(engine, group):
+    make, count = SMALL_GROUPS[group]
+    rng = random.Random(f"small-{group}")
+    fresh = Engine(tt_size_mb=1)
+    mismatches = []
+    for i in range(count):
+        pos = make(rng, rng.randint(2, 5))
+        want = reference_value(pos)
+        # The shared engine keeps its table warm across positions; every tenth
+        # position is also solved by an engine whose table was just emptied.
+        got = engine.solve(pos)
+        if i % 10 == 0:
+            fresh.clear()
+            assert fresh.solve(pos) == want, pos
+        if got != want:
+            mismatches.append((pos, want, got))
+    assert not mismatches, mismatches[:3]
+
+
+# -- longer endings and full deals ------------------------------------------------
+
+@pytest.mark.parametrize("tricks,count", [(6, 300), (7, 150), (8, 40)])
+def test_preferans_endings_agree_with_reference(engine, tricks, count):
+    rng = random.Random(f"ending-{tricks}")
+    for _ in range(count):
+        pos = random_preferans(rng, tricks)
+        assert engine.solve(pos) == reference_value(pos), pos
+
+
+FULL_DEALS = int(os.environ.get("PREF_FULL_DEALS", "200"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("index", range(FULL_DEALS))
+def test_full_deals_agree_with_reference(engine, index):
+    """Full 10-card Preferans deals: about 10-80 s each for the reference solver."""
+    rng = random.Random(f"full-{index}")
+    pos = random_preferans(rng, 10, kind=["misere", "trump", "nt"][index % 3], mid_trick=False)
+    assert engine.solve(pos) == reference_value(pos), pos
+
+
+# -- published layouts ------------------------------------------------------------
+
+PUBLISHED = [
+    (5, "contract=6d declarer=W lead=E S=Qs,Js,Jc,Tc,Jd,8d,7d,Kh,Th,7h "
+        "W=As,Ts,9s,Ac,Qc,7c,Ad,Qd,9d,Ah E=Ks,8s,7s,Kc,9c,8c,Kd,Td,Qh,Jh"),
+    (9, "contract=8s declarer=E lead=S S=Js,7s,Ac,Tc,9c,8c,Qd,Td,9d,7h "
+        "W=Qs,Ts,Kc,Qc,7c,8d,Qh,Th,9h,8h E=As,Ks,9s,8s,Ad,Kd,Jd,7d,Ah,Kh"),
+    (2, "contract=misere declarer=S lead=E S=7s,8s,9s,Ts,8c,7d,8d,9d,8h,9h "
+        "W=Ks,As,Tc,Jc,Ac,Td,Th,Qh,Kh,Ah E=Js,Qs,7c,9c,Jd,Qd,Kd,Ad,7h,Jh"),
+    (3, "contract=misere declarer=S lead=E S=7s,9s,Js,8c,9c,7d,7h,8h,9h,Qh "
+        "W=8s,Ts,As,7c,Jc,Kc,8d,Th,Jh,Kh E=Qs,Ks,Tc,Qc,9d,Td,Jd,Qd,Kd,Ah"),
+    (7, "contract=7c declarer=S lead=S S=As,7c,8c,9c,Ac,Jd,Kd,Th,Kh,Ah "
+        "W=Ts,Js,Qs,Jc,Kc,7d,9d,Ad,9h,Jh E=9s,Ks,Tc,Qc,8d,Td,Qd,7h,8h,Qh"),
+    (0, "contract=6s declarer=E lead=S S=Js,Ks,9c,Ac,9d,Td,Jd,Qd,Kd,7h "
+        "W=8s,9s,As,7c,8c,Tc,8h,9h,Th,Ah E=7s,Ts,Qs,Jc,Qc,Kc,Ad,Jh,Qh,Kh"),
+    (0, "contract=misere declarer=S lead=W S=7s,8s,9s,Ts,Js,7c,8c,7d,8d,7h "
+        "W=Qs,Ks,As,9c,Tc,Jc,9d,Td,8h,9h E=Qc,Kc,Ac,Jd,Qd,Kd,Ad,Th,Jh,Qh"),
+    (2, "contract=misere declarer=W lead=S S=Ts,As,7c,Ac,7d,Jd,8h,Th,Qh,Ah "
+        "W=7s,9s,Js,Ks,8c,8d,9d,7h,9h,Jh E=8s,Qs,Jc,Qc,Kc,Td,Qd,Kd,Ad,Kh"),
+    (3, "contract=6n declarer=S lead=E S=8s,As,Tc,Kc,8d,Jd,Ad,7h,Jh,Ah "
+        "W=Ts,Qs,8c,Qc,7d,Td,Kd,8h,Th,Kh E=7s,Js,Ks,7c,Jc,Ac,9d,Qd,9h,Qh"),
+    # Kovalevskaya's misère: looks clean, but East leads and the defence takes one.
+    (1, "contract=misere declarer=S lead=E E=Js,Qs,7c,9c,Td,Jd,Qd,Kd,7h,Jh "
+        "S=7s,8s,9s,Ts,8c,7d,8d,9d,8h,9h W=Ks,As,Tc,Jc,Qc,Ad,Th,Qh,Kh,Ah"),
+]
+
+
+@pytest.mark.parametrize("answer,layout", PUBLISHED)
+def test_published_layouts(answer, layout):
+    pos = parse_layout(layout)
+    eng = Engine(tt_size_mb=4)
+    assert eng.solve(pos) == answer
+    line = eng.best_line(pos)
+    assert replay(pos, line) == answer
+
+
+# -- symmetries -------------------------------------------------------------------
+
+def permute_suits(pos: ReferencePosition, perm: list[int]) -> ReferencePosition:
+    """Move the cards of suit ``s`` to suit ``perm[s]`` (Preferans numbering)."""
+    def move(mask: int) -> int:
+        out = 0
+        for c in cards_of(mask):
+            out |= 1 << (perm[c // 8] * 8 + c % 8)
+        return out
+    trump = None if pos.trump is None else perm[pos.trump]
+    played = tuple(perm[c // 8] * 8 + c % 8 for c in pos.played)
+    return ReferencePosition(tuple(move(h) for h in pos.hands), PREF_SUITS, trump,
+                             pos.must_trump, pos.leader, played, pos.declarer_side,
+                             pos.maximize)
+
+
+def rotate_seats(pos: ReferencePosition, k: int) -> ReferencePosition:
+    """Renumber seat ``i`` as ``i + k``: same play order, same game."""
+    n = pos.seats
+    hands = [0] * n
+    sides = [False] * n
+    for i in range(n):
+        hands[(i + k) % n] = pos.hands[i]
+        sides[(i + k) % n] = pos.declarer_side[i]
+    return ReferencePosition(tuple(hands), pos.suit_masks, pos.trump, pos.must_trump,
+                             (pos.leader + k) % n, pos.played, tuple(sides), pos.maximize)
+
+
+def test_suit_permutation_and_seat_rotation_keep_the_value():
+    eng = Engine(tt_size_mb=4)
+    rng = random.Random("symmetry")
+    for i in range(90):
+        pos = random_preferans(rng, rng.choice([6, 8, 10]), kind=["misere", "trump", "nt"][i % 3])
+        value = eng.solve(pos)
+        perm = [0, 1, 2, 3]
+        plain = [s for s in perm if s != pos.trump]
+        shuffled = plain[:]
+        rng.shuffle(shuffled)
+        for s, t in zip(plain, shuffled, strict=True):
+            perm[s] = t
+        assert eng.solve(permute_suits(pos, perm)) == value
+        assert eng.solve(rotate_seats(pos, rng.randrange(1, 3))) == value
+
+
+# -- card values and best line ----------------------------------------------------
+
+def child(pos: ReferencePosition, card: int) -> tuple[ReferencePosition, int]:
+    """The position after ``card``, and the declarer side's gain if the trick ends."""
+    rules = ReferenceSolver.for_position(pos)
+    seat = pos.to_move
+    hands = list(pos.hands)
+    hands[seat] &= ~(1 << card)
+    played = pos.played + (card,)
+    leader, gain = pos.leader, 0
+    if len(played) == pos.seats:
+        leader = rules.trick_winner(pos.leader, played)
+        gain = int(pos.declarer_side[leader])
+        played = ()
+    return ReferencePosition(tuple(hands), pos.suit_masks, pos.trump, pos.must_trump, leader,
+                             played, pos.declarer_side, pos.maximize), gain
+
+
+def replay(pos: ReferencePosition, line: list[int]) -> int:
+    """Check ``line`` is a legal play to the end; return the declarer side's tricks."""
+    total = 0
+    for card in line:
+        rules = ReferenceSolver.for_position(pos)
+        legal = rules.legal_moves(pos.hands[pos.to_move], pos.played)
+        assert legal >> card & 1, f"illegal card {card}"
+        pos, gain = child(pos, card)
+        total += gain
+    assert not any(pos.hands) and not pos.played
+    return total
+
+
+def test_card_values_agree_with_children_and_reference():
+    eng = Engine(tt_size_mb=4)
+    rng = random.Random("card-values")
+    for i in range(300):
+        pos = random_preferans(rng, rng.randint(2, 5)) if i % 4 else random_whist(rng, 4)
+        values = eng.card_values(pos)
+        assert values == ReferenceSolver.for_position(pos).card_values(pos)
+        for card, value in values.items():
+            sub, gain = child(pos, card)
+            assert gain + eng.solve(sub) == value
+        best = max(values.values()) if pos.declarer_side[pos.to_move] == pos.maximize \
+            else min(values.values())
+        assert eng.solve(pos) == best
+
+
+def test_card_values_of_full_deals_match_children():
+    eng = Engine(tt_size_mb=8)
+    rng = random.Random("card-values-full")
+    for i in range(12):
+        pos = random_preferans(rng, 10, kind=["misere", "trump", "nt"][i % 3])
+        values = eng.card_values(pos)
+        other = Engine(tt_size_mb=8)
+        for card, value in values.items():
+            sub, gain = child(pos, card)
+            assert gain + other.solve(sub) == value
+
+
+def test_best_line_is_legal_and_keeps_the_value():
+    eng = Engine(tt_size_mb=4)
+    rng = random.Random("best-line")
+    for i in range(60):
+        if i % 4 == 3:
+            pos = random_whist(rng, rng.randint(3, 6))
+        else:
+            pos = random_preferans(rng, rng.choice([3, 5, 10]))
+        value = eng.solve(pos)
+        assert replay(pos, eng.best_line(pos)) == value
+        if pos.tricks_left <= 5:
+            assert value == reference_value(pos)
+
+
+# -- the engine object -------------------------------------------------------------
+
+def test_table_size_is_fixed_and_reported():
+    eng = Engine(tt_size_mb=2)
+    assert 1 << 20 < eng.tt_bytes <= 2 << 20
+    assert Engine(tt_size_mb=16).tt_bytes > eng.tt_bytes
+
+
+def test_stats_count_the_last_call():
+    eng = Engine(tt_size_mb=2)
+    pos = random_preferans(random.Random(5), 10, kind="misere")
+    eng.solve(pos)
+    stats = eng.stats
+    assert stats["nodes"] > 0 and stats["tt_probes"] >= stats["tt_hits"] >= 0
+    eng.reset_stats()
+    assert eng.stats == {"nodes": 0, "tt_probes": 0, "tt_hits": 0}
+    eng.clear()
+    eng.solve(pos)
+    assert eng.stats["nodes"] == stats["nodes"]
+
+
+def test_one_engine_serves_changing_rules():
+    eng = Engine(tt_size_mb=2)
+    rng = random.Random("rules")
+    base = random_preferans(rng, 5, kind="trump", mid_trick=False)
+    for trump, maximize, must in [(0, True, True), (None, True, True), (None, False, True),
+                                  (1, True, False), (0, True, True)]:
+        pos = ReferencePosition(base.hands, base.suit_masks, trump, must, base.leader, (),
+                                base.declarer_side, maximize)
+        assert eng.solve(pos) == reference_value(pos)
+
+
+def test_empty_and_bad_positions():
+    eng = Engine(tt_size_mb=1)
+    empty = ReferencePosition((0, 0, 0), PREF_SUITS, None, True, 0, (), (True, False, False),
+                              True)
+    assert eng.solve(empty) == 0
+    assert eng.best_line(empty) == []
+    bad = ReferencePosition((1, 1, 2), PREF_SUITS, None, True, 0, (), (True, False, False), True)
+    with pytest.raises(ValueError):
+        eng.solve(bad)
+    uneven = ReferencePosition((3, 4, 8), PREF_SUITS, None, True, 0, (), (True, False, False),
+                               True)
+    with pytest.raises(ValueError):
+        eng.solve(uneven)
+    with pytest.raises(ValueError):
+        Engine(tt_size_mb=0)
