@@ -151,5 +151,12 @@ def _run_batch(path: str, backend, as_json: bool, cards: bool, line: bool) -> No
         click.echo("", err=True)
 
 
+# Commands that live with their analyzers.
+from .scoring.commands import score_command, settle_command  # noqa: E402
+
+main.add_command(score_command)
+main.add_command(settle_command)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

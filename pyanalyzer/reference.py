@@ -258,7 +258,12 @@ class ReferenceSolver:
         seat = (leader + len(played)) % seats
         wants_more = self.declarer_side[seat] == self.maximize
         best = -1 if wants_more else 1 << 30
-        for card in iter_bits(self.legal_moves(hands[seat], played, talon_card)):
+        legal = list(iter_bits(self.legal_moves(hands[seat], played, talon_card)))
+        # Order only speeds the cut-offs; every card is still tried if needed.
+        # Highest first for the side that wants tricks, lowest first for the other.
+        if wants_more:
+            legal.reverse()
+        for card in legal:
             child = hands[:seat] + (hands[seat] & ~(1 << card),) + hands[seat + 1:]
             value = self._search(child, leader, played + (card,), talon, alpha, beta)
             if wants_more:

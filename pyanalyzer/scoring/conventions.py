@@ -26,10 +26,10 @@ _TRUE = {"1", "yes", "y", "true", "on"}
 _FALSE = {"0", "no", "n", "false", "off"}
 
 
-def parse_levels(text: str) -> dict[int, int]:
-    """Read ``6:2,7:4,...`` (a number for each contract level 6 to 10).
+def parse_levels(text: str) -> tuple[tuple[int, int], ...]:
+    """Read ``6:2,7:4,...`` (a number for each contract level 6 to 10) as sorted pairs.
 
-    >>> parse_levels("6:2, 7:4, 8:6, 9:8, 10:10")[9]
+    >>> dict(parse_levels("6:2, 7:4, 8:6, 9:8, 10:10"))[9]
     8
     """
     table: dict[int, int] = {}
@@ -41,11 +41,11 @@ def parse_levels(text: str) -> dict[int, int]:
     missing = [level for level in range(6, 11) if level not in table]
     if missing or set(table) - set(range(6, 11)):
         raise ValueError("give exactly the levels 6, 7, 8, 9 and 10")
-    return table
+    return tuple(sorted(table.items()))
 
 
-def _levels_text(table: dict[int, int]) -> str:
-    return ",".join(f"{level}:{value}" for level, value in sorted(table.items()))
+def _levels_text(table: tuple[tuple[int, int], ...]) -> str:
+    return ",".join(f"{level}:{value}" for level, value in table)
 
 
 def _parse_bool(text: str) -> bool:
@@ -79,8 +79,8 @@ def _opt(default: Any, parse: Callable[[str], Any], game: str, doc: str) -> Any:
     return field(default=default, metadata={"parse": parse, "game": game, "doc": doc})
 
 
-DEFAULT_PRICES = {6: 2, 7: 4, 8: 6, 9: 8, 10: 10}
-DEFAULT_OBLIGATIONS = {6: 4, 7: 2, 8: 1, 9: 1, 10: 0}
+DEFAULT_PRICES = ((6, 2), (7, 4), (8, 6), (9, 8), (10, 10))
+DEFAULT_OBLIGATIONS = ((6, 4), (7, 2), (8, 1), (9, 1), (10, 0))
 
 
 @dataclass(frozen=True)
@@ -89,10 +89,10 @@ class Conventions:
 
     name: str = "sochi"
     # --- Preferans: prices and whists -------------------------------------------------
-    prices: dict = _opt(DEFAULT_PRICES, parse_levels, "preferans",
+    prices: tuple = _opt(DEFAULT_PRICES, parse_levels, "preferans",
                         "Price of a game by level, written 6:2,7:4,8:6,9:8,10:10.")
     misere_price: int = _opt(10, _parse_int, "preferans", "Price of misère.")
-    obligations: dict = _opt(DEFAULT_OBLIGATIONS, parse_levels, "preferans",
+    obligations: tuple = _opt(DEFAULT_OBLIGATIONS, parse_levels, "preferans",
                              "Tricks the defenders owe together, by level (6:4,7:2,8:1,9:1,10:0).")
     whist_responsibility: str = _opt("full", _choice("full", "half"), "preferans",
                                      "full: a whister short of his obligation pays price × missing tricks "
@@ -176,15 +176,15 @@ class Conventions:
     whist_game: int = _opt(5, _parse_int, "whist", "Whist and Bid Whist: points that win (−points lose).")
 
     def price(self, level: int) -> int:
-        return self.prices[level]
+        return dict(self.prices)[level]
 
     def obligation(self, level: int) -> int:
-        return self.obligations[level]
+        return dict(self.obligations)[level]
 
     def value_text(self, name: str) -> str:
         """An option's value as it is written in ``--set`` and record files."""
         value = getattr(self, name)
-        if isinstance(value, dict):
+        if isinstance(value, tuple):
             return _levels_text(value)
         if isinstance(value, bool):
             return "yes" if value else "no"

@@ -283,9 +283,12 @@ def _score_tricks(deal: Deal, rules: Conventions, after_allpasses: int) -> Entri
     for seat, n in credit.items():
         if n:
             entries.whists[(seat, declarer)] += price * n
+    written = [f"{seat} {price * n}" for seat, n in credit.items() if n]
     if taken >= level:
         entries.pool[declarer] += price
         entries.notes.append(f"{declarer} made {contract} with {taken}: +{price} pool")
+        if written:
+            entries.notes.append(f"whists on {declarer}: {', '.join(written)}")
         factor = Fraction(1, 2) if rules.whist_responsibility == "half" else Fraction(1)
         for seat, short in whister_shortfalls(level, defence, decisions, rules, deal.closed).items():
             if short:
@@ -300,6 +303,10 @@ def _score_tricks(deal: Deal, rules: Conventions, after_allpasses: int) -> Entri
         consoled = {"all": defenders, "whisters": whisters, "none": []}[rules.consolation]
         for seat in consoled:
             entries.whists[(seat, declarer)] += price * under
+        if written:
+            entries.notes.append(f"whists on {declarer}: {', '.join(written)}")
+        if consoled:
+            entries.notes.append(f"consolation {price * under} each to {', '.join(consoled)}")
     return entries
 
 

@@ -80,9 +80,10 @@ class WhistSheet:
             if self.bid:
                 if bid is None:
                     raise ScoringError("Bid Whist needs the bid")
-                deal = {side: bid_whist_score(bid, tricks), other_side(side): 0}
+                points = {side: bid_whist_score(bid, tricks), other_side(side): 0}
             else:
-                deal = {side: whist_points(tricks), other_side(side): whist_points(WHIST_TRICKS - tricks)}
+                points = {side: whist_points(tricks), other_side(side): whist_points(WHIST_TRICKS - tricks)}
+            deal = {name: points[name] for name in SIDES}
         except ScoringError as error:
             raise ScoringError(f"{where}{error}", error.token) from None
         for name in SIDES:
