@@ -33,6 +33,7 @@ import re
 import shlex
 from pathlib import Path
 
+from .cards import Card
 from .contract import Contract
 from .errors import LayoutError
 from .hand import Hand
@@ -69,10 +70,13 @@ def layout_from_fields(fields: dict[str, str]) -> Layout:
         return rules.seat(fields[key]) if fields.get(key) else None
 
     cards = {key: tuple(parse_cards(fields.get(key, ""), rules.deck)) for key in CARD_KEYS}
+    declarer = seat_or_none("declarer")
+    if declarer in hands and cards["discard"] and cards["talon"]:
+        hands[declarer] = _hand_after_discard(hands[declarer], cards["talon"], cards["discard"])
     layout = Layout(
         hands=hands,
         contract=contract,
-        declarer=seat_or_none("declarer"),
+        declarer=declarer,
         lead=seat_or_none("lead"),
         talon=cards["talon"],
         discard=cards["discard"],
@@ -84,6 +88,15 @@ def layout_from_fields(fields: dict[str, str]) -> Layout:
     if layout.tricks_left == 0:
         raise LayoutError("the hands are empty: there is no trick left to play", "hands")
     return layout
+
+
+def _hand_after_discard(hand: Hand, talon, discard) -> Hand:
+    """A written-down deal gives the declarer's ten cards before the talon and his discard:
+    he plays the other ten of his twelve. (Any other overlap is left for validation to report.)"""
+    twelve = set(hand) | set(talon)
+    if set(talon) & set(hand) or not set(discard) & set(hand) or not set(discard) <= twelve:
+        return hand
+    return Hand(twelve - set(discard), hand.deck)
 
 
 def _add_field(fields: dict[str, str], key: str, value: str) -> None:
@@ -101,6 +114,11 @@ def parse_one_line(text: str) -> Layout:
     >>> parse_one_line("contract=7h declarer=W lead=E S=As W=Ah E=Ks").tricks_left
     1
     """
+    return layout_from_fields(one_line_fields(text))
+
+
+def one_line_fields(text: str) -> dict[str, str]:
+    """The ``key -> value`` pairs of a one-line layout."""
     try:
         tokens = shlex.split(text, comments=False, posix=True)
     except ValueError as error:
@@ -111,11 +129,16 @@ def parse_one_line(text: str) -> Layout:
         if not sep or not key:
             raise LayoutError(f"expected key=value, got {token!r}", token)
         _add_field(fields, key, value)
-    return layout_from_fields(fields)
+    return fields
 
 
 def parse_layout_file_text(text: str) -> Layout:
     """Read the layout file format (``key: value`` lines)."""
+    return layout_from_fields(layout_file_fields(text))
+
+
+def layout_file_fields(text: str) -> dict[str, str]:
+    """The ``key -> value`` pairs of a layout file."""
     fields: dict[str, str] = {}
     for raw in text.splitlines():
         line = raw.strip()
@@ -125,28 +148,58 @@ def parse_layout_file_text(text: str) -> Layout:
         if not sep or not key.strip() or " " in key.strip():
             raise LayoutError(f"expected 'key: value', got {line!r}", line)
         _add_field(fields, key, value)
-    return layout_from_fields(fields)
+    return fields
+
+
+def layout_fields(text: str) -> dict[str, str]:
+    """The ``key -> value`` pairs of a layout in either format."""
+    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+    if len(lines) == 1 and _ONE_LINE_START.match(lines[0]):
+        return one_line_fields(lines[0])
+    return layout_file_fields(text)
 
 
 def parse_layout(text: str) -> Layout:
     """Read a layout in either format (the one-line form starts with ``key=``)."""
-    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
-    if len(lines) == 1 and _ONE_LINE_START.match(lines[0]):
-        return parse_one_line(lines[0])
-    return parse_layout_file_text(text)
+    return layout_from_fields(layout_fields(text))
+
+
+def parse_layout_with_record(text: str) -> tuple[Layout, list[Card]]:
+    """A layout and the cards played from it, in order.
+
+    ``played`` holding at least a whole trick is a play record from the
+    layout's start (with fewer cards it is the current trick, as usual).
+
+    >>> layout, record = parse_layout_with_record(
+    ...     "contract=6s declarer=S lead=S S=As,7d W=7h,8h E=Ad,Kh played=As,7h,Kh,7d,8h,Ad")
+    >>> layout.played, [c.code for c in record]
+    ((), ['As', '7h', 'Kh', '7d', '8h', 'Ad'])
+    """
+    fields = layout_fields(text)
+    rules = rules_for(fields.get("game", "preferans"))
+    record = parse_cards(fields.get("played", ""), rules.deck)
+    if len(record) < len(rules.seats):
+        return layout_from_fields(fields), []
+    del fields["played"]
+    return layout_from_fields(fields), record
+
+
+def read_text(argument: str) -> str:
+    """The text of a layout argument: a file's contents, or the argument itself."""
+    if "=" in argument or "\n" in argument:
+        return argument
+    path = Path(argument)
+    if not path.is_file():
+        raise LayoutError(f"no such layout file {argument!r}", argument)
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise LayoutError(f"layout file {argument!r} is not UTF-8 text", argument) from None
 
 
 def read_layout(argument: str) -> Layout:
     """A layout from a file path, or from the text itself if it is not a file."""
-    path = Path(argument)
-    if "=" not in argument and "\n" not in argument:
-        if not path.is_file():
-            raise LayoutError(f"no such layout file {argument!r}", argument)
-        try:
-            return parse_layout(path.read_text(encoding="utf-8"))
-        except UnicodeDecodeError:
-            raise LayoutError(f"layout file {argument!r} is not UTF-8 text", argument) from None
-    return parse_layout(argument)
+    return parse_layout(read_text(argument))
 
 
 def _quote(value: str) -> str:

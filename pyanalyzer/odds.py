@@ -1,0 +1,500 @@
+"""``odds``: trick odds over the layouts a player cannot see.
+
+* **Declarer's view** (:func:`declarer_view`): his ten cards after the discard,
+  the discard, the contract and the lead. Every split of the other twenty
+  cards between the defenders (C(20,10) = 184,756) is equally likely and is
+  solved exactly: the distribution of his tricks, the probability the
+  contract makes and the probability the whisters meet their obligation (for
+  misère: the probability it is caught).
+* **Best discard** (:func:`rank_discards`): with his twelve cards, every
+  discard (up to equivalent cards) and every contract, ranked by the
+  probability of making.
+* **Before the talon** (:func:`before_talon`): ten cards and a contract;
+  Monte Carlo over talons and splits, with the best discard for each talon.
+* **Whister's view** (:func:`whister_view`): one defender's ten cards; the
+  defenders' tricks over every consistent layout (exactly when they are few
+  enough, else a random sample with a confidence interval).
+
+>>> from pyanalyzer import PREFERANS, Hand, Contract, PREFERANS_RULES
+>>> hand = Hand.parse("♠AKQJ1098 ♣AK ♦A", PREFERANS)
+>>> view = declarer_view(hand, "S", list(Hand.parse("♥AK", PREFERANS)),
+...     Contract.parse("10s", PREFERANS_RULES), lead="S", threads=1)
+>>> view.tally.splits, view.p_make
+(184756, 1.0)
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .cards import Card
+from .contract import TRICKS, Contract
+from .defence import WHIST_OBLIGATION
+from .errors import LayoutError
+from .hand import Hand
+from .makeable import DENOMINATIONS, discard_classes
+from .notation import format_card
+from .reference import ReferencePosition
+from .rules import PREFERANS_RULES, Rules
+from .splits import Progress, Tally, count_splits, solve_splits
+
+#: Above this many layouts the whister's view samples instead of enumerating.
+EXACT_LIMIT = 250_000
+
+
+def _template(rules: Rules, hands: dict[str, int], contract: Contract, declarer: str,
+              lead: str) -> ReferencePosition:
+    deck = rules.deck
+    trump = None if contract.trump is None else deck.suit_index(contract.trump)
+    return ReferencePosition(
+        hands=tuple(hands.get(s, 0) for s in rules.seats),
+        suit_masks=tuple(deck.suit_mask(i) for i in range(len(deck.suits))),
+        trump=trump,
+        must_trump=rules.must_trump,
+        leader=rules.seats.index(lead),
+        played=(),
+        declarer_side=tuple(s == declarer for s in rules.seats),
+        maximize=contract.kind == TRICKS,
+    )
+
+
+def _mask(cards) -> int:
+    mask = 0
+    for card in cards:
+        mask |= card.mask
+    return mask
+
+
+def _check_disjoint(*groups: tuple[str, Sequence[Card]]) -> None:
+    seen: dict[Card, str] = {}
+    for name, cards in groups:
+        for card in cards:
+            if card in seen:
+                raise LayoutError(f"card {card.code!r} is in both {seen[card]} and {name}", card.code)
+            seen[card] = name
+
+
+@dataclass
+class TrickOdds:
+    """A distribution of the declarer's tricks over unseen layouts, with what it means."""
+
+    contract: Contract
+    declarer: str
+    lead: str
+    tally: Tally
+    #: Whose view: "declarer" or the whister's seat.
+    view: str
+
+    @property
+    def histogram(self) -> list[int]:
+        """Element k: the (weighted) number of layouts in which the declarer takes exactly k tricks."""
+        return self.tally.histogram
+
+    @property
+    def tricks(self) -> int:
+        return len(self.histogram) - 1
+
+    @property
+    def p_make(self) -> float | None:
+        if self.contract.kind != TRICKS:
+            return None
+        return self.tally.probability(lambda k: k >= self.contract.level)
+
+    @property
+    def p_whist_obligation_met(self) -> float | None:
+        if self.contract.kind != TRICKS:
+            return None
+        owed = WHIST_OBLIGATION[self.contract.level]
+        return self.tally.probability(lambda k: self.tricks - k >= owed)
+
+    @property
+    def p_caught(self) -> float | None:
+        if not self.contract.is_misere:
+            return None
+        return self.tally.probability(lambda k: k >= 1)
+
+    @property
+    def expected_tricks(self) -> float:
+        return self.tally.expected()
+
+    def interval(self, predicate) -> tuple[float, float]:
+        return self.tally.confidence(predicate)
+
+    def headline(self) -> list[str]:
+        t = self.tally
+        how = (f"exact over all {t.total:,} splits ({t.solves:,} solved after the symmetry reduction)"
+               if t.exact else f"Monte Carlo over {t.splits:,} random layouts")
+        if t.partial:
+            how = f"PARTIAL: {t.splits:,} of {t.total:,} " + ("splits" if t.exact else "samples")
+        lines = [f"{self.contract} by {self.declarer}, {self.lead} leads: {how}, {t.seconds:.1f} s."]
+
+        def pct(p: float, predicate) -> str:
+            text = f"{100 * p:.2f}%"
+            if not t.exact or t.partial:
+                low, high = self.interval(predicate)
+                text += f" (95% interval {100 * low:.1f}-{100 * high:.1f}%)"
+            return text
+
+        if self.contract.kind == TRICKS:
+            level, owed = self.contract.level, WHIST_OBLIGATION[self.contract.level]
+            lines.append(f"The contract makes: {pct(self.p_make, lambda k: k >= level)}.")
+            lines.append(f"The whisters meet their obligation of {owed}: "
+                         f"{pct(self.p_whist_obligation_met, lambda k: self.tricks - k >= owed)}.")
+            lines.append(f"Expected declarer's tricks: {self.expected_tricks:.3f}.")
+        else:
+            lines.append(f"The misère is caught: {pct(self.p_caught, lambda k: k >= 1)}.")
+            lines.append(f"Expected tricks forced on the declarer: {self.expected_tricks:.3f}.")
+        return lines
+
+    def format(self, style: str = "symbols") -> str:
+        label = "tricks forced" if self.contract.is_misere else "declarer's tricks"
+        return "\n".join(self.headline() + [""] + text_histogram(self.histogram, label))
+
+    def __str__(self) -> str:
+        return self.format()
+
+    def to_dict(self) -> dict:
+        t = self.tally
+        out = {
+            "view": self.view,
+            "contract": self.contract.code,
+            "declarer": self.declarer,
+            "lead": self.lead,
+            "exact": t.exact,
+            "partial": t.partial,
+            "splits": t.splits,
+            "total": t.total,
+            "solves": t.solves,
+            "histogram": t.histogram,
+            "expected_tricks": self.expected_tricks,
+            "seconds": round(t.seconds, 3),
+            "nodes": t.nodes,
+        }
+        if self.contract.kind == TRICKS:
+            out["p_make"] = self.p_make
+            out["p_whist_obligation_met"] = self.p_whist_obligation_met
+        else:
+            out["p_caught"] = self.p_caught
+        if not t.exact or t.partial:
+            level = self.contract.level or 1
+            out["p_make_interval" if self.contract.kind == TRICKS else "p_caught_interval"] = list(
+                self.interval(lambda k: k >= level))
+        return out
+
+
+def text_histogram(histogram: Sequence[int], label: str, width: int = 40) -> list[str]:
+    """Rows ``tricks  count  share  bar`` for the values that occur (and those between)."""
+    total = sum(histogram) or 1
+    used = [k for k, n in enumerate(histogram) if n]
+    if not used:
+        return ["(no layouts)"]
+    top = max(histogram)
+    rows = [f"{label:>18}  {'layouts':>10}  {'share':>7}"]
+    for k in range(used[0], used[-1] + 1):
+        n = histogram[k]
+        bar = "█" * max(1 if n else 0, round(width * n / top))
+        rows.append(f"{k:>18}  {n:>10,}  {100 * n / total:>6.2f}%  {bar}")
+    return rows
+
+
+def plot_histogram(odds: TrickOdds, path: str) -> None:
+    """Draw the distribution to a PNG file (needs matplotlib: ``pip install '.[plot]'``)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise LayoutError("--plot needs matplotlib: pip install 'pref-solver[plot]'", "--plot") from None
+    total = sum(odds.histogram) or 1
+    xs = list(range(len(odds.histogram)))
+    figure, axes = plt.subplots(figsize=(7, 4))
+    axes.bar(xs, [100 * n / total for n in odds.histogram], color="#3b6ea8")
+    axes.set_xticks(xs)
+    axes.set_xlabel("tricks forced on the declarer" if odds.contract.is_misere else "declarer's tricks")
+    axes.set_ylabel("share of layouts (%)")
+    axes.set_title(odds.headline()[0][:90], fontsize=9)
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+
+
+def declarer_view(hand: Hand, declarer: str, discard: Sequence[Card], contract: Contract, lead: str,
+                  rules: Rules = PREFERANS_RULES, engine: str = "fast", threads: int = 2,
+                  samples: int | None = None, seed: int | None = None,
+                  progress: Progress | None = None) -> TrickOdds:
+    """The declarer's tricks over every split of the defenders' cards (exact unless ``samples``)."""
+    rules.seat(declarer)
+    rules.seat(lead)
+    if contract.is_allpass:
+        raise LayoutError("the declarer's view needs a trick contract or misère", "allpass")
+    if len(hand) != rules.hand_size:
+        raise LayoutError(f"the declarer's hand must have {rules.hand_size} cards, not {len(hand)}",
+                          "--hand")
+    if len(discard) != rules.discard_size:
+        raise LayoutError(f"the discard must have {rules.discard_size} cards, not {len(discard)}",
+                          "--discard")
+    _check_disjoint(("the hand", list(hand)), ("the discard", list(discard)))
+    unknown = _mask(rules.deck) & ~hand.mask & ~_mask(discard)
+    template = _template(rules, {declarer: hand.mask}, contract, declarer, lead)
+    defenders = tuple(i for i, s in enumerate(rules.seats) if s != declarer)
+    size = rules.hand_size
+    tally = solve_splits(template, defenders, (size, size), unknown, engine=engine, threads=threads,
+                         samples=samples, seed=seed, progress=progress)
+    return TrickOdds(contract, declarer, lead, tally, "declarer")
+
+
+def whister_view(hand: Hand, seat: str, declarer: str, contract: Contract, lead: str,
+                 known: Sequence[Card] = (), rules: Rules = PREFERANS_RULES, engine: str = "fast",
+                 threads: int = 2, samples: int | None = None, seed: int | None = None,
+                 progress: Progress | None = None) -> TrickOdds:
+    """The declarer's (hence the defenders') tricks over every layout consistent with one
+    defender's hand and the declarer's ``known`` cards; his two discards are unseen."""
+    rules.seat(seat)
+    rules.seat(declarer)
+    rules.seat(lead)
+    if seat == declarer:
+        raise LayoutError("the whister's view is for a defender: --hand names the declarer", seat)
+    if contract.kind != TRICKS:
+        raise LayoutError("the whister's view needs a trick contract", contract.code)
+    if len(hand) != rules.hand_size:
+        raise LayoutError(f"the whister's hand must have {rules.hand_size} cards, not {len(hand)}",
+                          "--hand")
+    _check_disjoint(("the hand", list(hand)), ("the declarer's known cards", list(known)))
+    if len(known) > rules.hand_size:
+        raise LayoutError("more known declarer cards than a hand holds", "--known")
+    partner = next(s for s in rules.seats if s not in (seat, declarer))
+    unknown = _mask(rules.deck) & ~hand.mask & ~_mask(known)
+    template = _template(rules, {seat: hand.mask, declarer: _mask(known)}, contract, declarer, lead)
+    seats = (rules.seats.index(declarer), rules.seats.index(partner))
+    sizes = (rules.hand_size - len(known), rules.hand_size)
+    if samples is None and count_splits(unknown, sizes) > EXACT_LIMIT:
+        samples = 5000
+    tally = solve_splits(template, seats, sizes, unknown, engine=engine, threads=threads,
+                         samples=samples, seed=seed, progress=progress)
+    return TrickOdds(contract, declarer, lead, tally, seat)
+
+
+@dataclass
+class DiscardChoice:
+    """One discard with one contract: its odds of making."""
+
+    discard: tuple[Card, ...]
+    contract: Contract
+    odds: TrickOdds
+
+    @property
+    def p_make(self) -> float:
+        return self.odds.p_make if self.contract.kind == TRICKS else 1 - self.odds.p_caught
+
+
+@dataclass
+class DiscardRanking:
+    """The best discards and contracts for a twelve-card hand."""
+
+    twelve: list[Card]
+    declarer: str
+    lead: str
+    #: Screening: each (discard, denomination) on the same random splits.
+    screened: list[DiscardChoice]
+    #: The best few, solved exactly over every split.
+    exact: list[DiscardChoice]
+    level: int
+
+    def format(self, style: str = "symbols") -> str:
+        twelve = " ".join(format_card(c, style) for c in sorted(
+            self.twelve, key=lambda c: (c.suit_number, -c.rank_number)))
+        out = [f"{self.declarer}'s twelve cards: {twelve}; {self.lead} leads.", ""]
+        screening = self.screened[0].odds.tally.splits if self.screened else 0
+        out.append(f"Screening: every discard and trump on the same {screening:,} random splits; "
+                   f"highest level with a discard making at least half the time: {self.level}.")
+        out.append("Top candidates, solved exactly over all splits:")
+        out.append(f"  {'discard':<10} {'contract':<9} {'P(make)':>8} {'E[tricks]':>10}")
+        for choice in self.exact:
+            discard = " ".join(format_card(c, style) for c in choice.discard)
+            out.append(f"  {discard:<10} {str(choice.contract):<9} {100 * choice.p_make:>7.2f}% "
+                       f"{choice.odds.expected_tricks:>10.3f}")
+        return "\n".join(out)
+
+    def __str__(self) -> str:
+        return self.format()
+
+    def to_dict(self) -> dict:
+        def row(choice: DiscardChoice) -> dict:
+            return {"discard": [c.code for c in choice.discard], "contract": choice.contract.code,
+                    "p_make": choice.p_make, "expected_tricks": choice.odds.expected_tricks,
+                    "histogram": choice.odds.histogram, "splits": choice.odds.tally.splits}
+
+        return {"twelve": [c.code for c in self.twelve], "declarer": self.declarer,
+                "lead": self.lead, "level": self.level,
+                "best": row(self.exact[0]) if self.exact else None,
+                "exact": [row(c) for c in self.exact],
+                "screened": [row(c) for c in self.screened[:20]]}
+
+
+def rank_discards(twelve: Sequence[Card], declarer: str, lead: str, contract: Contract | None = None,
+                  rules: Rules = PREFERANS_RULES, engine: str = "fast", threads: int = 2,
+                  screen_samples: int = 400, finalists: int = 3, seed: int | None = 0,
+                  progress: Progress | None = None) -> DiscardRanking:
+    """Rank the discards (and trump choices) of a twelve-card hand by the probability of making.
+
+    Every discard class and denomination (or only ``contract``'s) is screened
+    on the same ``screen_samples`` random splits; the contract level is the
+    highest that some choice makes at least half the time (or ``contract``'s);
+    the ``finalists`` best choices at that level are then solved exactly.
+    """
+    twelve = list(twelve)
+    if len(twelve) != rules.hand_size + rules.discard_size:
+        raise LayoutError(f"a hand with the talon has {rules.hand_size + rules.discard_size} cards, "
+                          f"not {len(twelve)}", "--hand")
+    outside = _mask(rules.deck) & ~_mask(twelve)
+    classes = discard_classes(twelve, outside)
+    if contract is not None:
+        denominations = [contract.trump.letter if contract.trump else "n"] if contract.kind == TRICKS else [None]
+    else:
+        denominations = list(DENOMINATIONS)
+
+    def contract_for(denomination: str | None, level: int) -> Contract:
+        if denomination is None:
+            return Contract("misere")
+        return Contract.parse(f"{level}{denomination}", rules)
+
+    screened: list[DiscardChoice] = []
+    for denomination in denominations:
+        for discard in classes:
+            hand = Hand([c for c in twelve if c not in discard], rules.deck)
+            trial = contract_for(denomination, rules.contract_levels[0])
+            odds = declarer_view(hand, declarer, discard, trial, lead, rules, engine, threads,
+                                 samples=screen_samples, seed=seed)
+            screened.append(DiscardChoice(discard, trial, odds))
+
+    def chance(choice: DiscardChoice, level: int) -> float:
+        if choice.contract.is_misere:
+            return 1 - choice.odds.p_caught
+        return choice.odds.tally.probability(lambda k: k >= level)
+
+    if contract is not None:
+        level = contract.level or 0
+    else:
+        levels = [lv for lv in rules.contract_levels if any(chance(c, lv) >= 0.5 for c in screened)]
+        level = max(levels) if levels else rules.contract_levels[0]
+    for choice in screened:
+        choice.contract = contract_for(None if choice.contract.is_misere else
+                                       (choice.contract.trump.letter if choice.contract.trump else "n"),
+                                       level)
+        choice.odds.contract = choice.contract
+    screened.sort(key=lambda c: (-chance(c, level), -c.odds.expected_tricks))
+    exact = []
+    for choice in screened[:finalists]:
+        hand = Hand([c for c in twelve if c not in choice.discard], rules.deck)
+        odds = declarer_view(hand, declarer, choice.discard, choice.contract, lead, rules, engine, threads,
+                             progress=progress)
+        exact.append(DiscardChoice(choice.discard, choice.contract, odds))
+    exact.sort(key=lambda c: (-c.p_make, -c.odds.expected_tricks))
+    return DiscardRanking(twelve, declarer, lead, screened, exact, level)
+
+
+@dataclass
+class TalonEstimate:
+    """Monte Carlo estimate of making a contract before seeing the talon."""
+
+    hand: Hand
+    declarer: str
+    contract: Contract
+    lead: str
+    samples: int
+    made: int
+    seed: int | None
+    partial: bool = False
+
+    @property
+    def p_make(self) -> float:
+        return self.made / self.samples if self.samples else float("nan")
+
+    def interval(self, z: float = 1.96) -> tuple[float, float]:
+        n, p = self.samples, self.p_make
+        if not n:
+            return float("nan"), float("nan")
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        return max(0.0, centre - half), min(1.0, centre + half)
+
+    def format(self, style: str = "symbols") -> str:
+        low, high = self.interval()
+        what = "is caught" if self.contract.is_misere else "makes"
+        p = 1 - self.p_make if self.contract.is_misere else self.p_make
+        lo, hi = (1 - high, 1 - low) if self.contract.is_misere else (low, high)
+        partial = " PARTIAL (interrupted)" if self.partial else ""
+        return (f"{self.contract} by {self.declarer} before the talon, {self.lead} leads{partial}: "
+                f"it {what} in {100 * p:.1f}% of {self.samples} sampled deals "
+                f"(95% interval {100 * lo:.1f}-{100 * hi:.1f}%; seed {self.seed}).\n"
+                "Each sample deals a random talon and split; the declarer picks his discard by its "
+                "odds on a few other random splits, then plays it on the sampled split.")
+
+    def __str__(self) -> str:
+        return self.format()
+
+    def to_dict(self) -> dict:
+        key = "p_caught" if self.contract.is_misere else "p_make"
+        p = 1 - self.p_make if self.contract.is_misere else self.p_make
+        low, high = self.interval()
+        interval = [1 - high, 1 - low] if self.contract.is_misere else [low, high]
+        return {"view": "before_talon", "contract": self.contract.code, "declarer": self.declarer,
+                "lead": self.lead, "samples": self.samples, key: p, f"{key}_interval": interval,
+                "seed": self.seed, "partial": self.partial}
+
+
+def before_talon(hand: Hand, declarer: str, contract: Contract, lead: str,
+                 rules: Rules = PREFERANS_RULES, engine: str = "fast", samples: int = 200,
+                 choice_samples: int = 12, seed: int | None = None,
+                 progress: Progress | None = None) -> TalonEstimate:
+    """Monte Carlo odds of a contract from ten cards, before the talon is seen."""
+    from .engines import make_backend
+
+    if len(hand) != rules.hand_size:
+        raise LayoutError(f"the hand must have {rules.hand_size} cards, not {len(hand)}", "--hand")
+    rng = random.Random(seed)
+    backend = make_backend(engine)
+    others = [c for c in rules.deck if c not in hand]
+    defenders = tuple(i for i, s in enumerate(rules.seats) if s != declarer)
+    size = rules.hand_size
+    made = done = 0
+    partial = False
+
+    def deal(unknown: list[Card]) -> tuple[int, int]:
+        cards = unknown[:]
+        rng.shuffle(cards)
+        return _mask(cards[:size]), _mask(cards[size:2 * size])
+
+    def value(keep: list[Card], split: tuple[int, int]) -> int:
+        hands = {declarer: _mask(keep)}
+        for seat_number, mask in zip(defenders, split):
+            hands[rules.seats[seat_number]] = mask
+        return backend.solve(_template(rules, hands, contract, declarer, lead))
+
+    def succeeds(tricks: int) -> bool:
+        return tricks == 0 if contract.is_misere else tricks >= contract.level
+
+    try:
+        for _ in range(samples):
+            talon = rng.sample(others, rules.talon_size)
+            twelve = list(hand) + talon
+            unknown = [c for c in others if c not in talon]
+            outside = _mask(unknown)
+            trial_splits = [deal(unknown) for _ in range(choice_samples)]
+            best, best_score = None, -1.0
+            for discard in discard_classes(twelve, outside):
+                keep = [c for c in twelve if c not in discard]
+                score = sum(succeeds(value(keep, s)) for s in trial_splits)
+                if score > best_score:
+                    best, best_score = keep, score
+            made += succeeds(value(best, deal(unknown)))
+            done += 1
+            if progress:
+                progress(done, samples)
+    except KeyboardInterrupt:
+        partial = True
+    return TalonEstimate(hand, declarer, contract, lead, done, made, seed, partial)

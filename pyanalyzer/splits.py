@@ -1,0 +1,282 @@
+"""Enumeration over the unknown cards: every split (or a random sample), solved in parallel.
+
+This is the shared machinery behind every "over all layouts" question (the
+declarer's odds, the whister's odds, the misère catch probability): the known
+hands are fixed, the unknown cards are dealt into the unknown hands (and
+possibly an out-of-play pile such as an unseen discard) in every possible way,
+and each resulting open layout is solved exactly.
+
+Reductions, all exact:
+
+* **suit symmetry**: non-trump suits in which every known hand holds the same
+  ranks are interchangeable, so splits that differ only by permuting them are
+  solved once and weighted by how many they stand for;
+* **a warm transposition table**: splits are handed out in lexicographic order
+  in blocks, so consecutive splits share most cards and most table entries.
+
+Work runs on several threads, each with its own engine (the engine releases
+the GIL while it searches). Ctrl-C stops the workers cleanly and the tally of
+the splits finished so far is returned, marked partial.
+
+>>> from pyanalyzer.reference import ReferencePosition
+>>> template = ReferencePosition(hands=(0b0000_0011, 0, 0), suit_masks=(0b1111_1111,),
+...     trump=None, must_trump=True, leader=0, played=(), declarer_side=(True, False, False),
+...     maximize=True)
+>>> tally = solve_splits(template, unknown_seats=(1, 2), sizes=(2, 2), unknown=0b0011_1100,
+...     engine="reference", threads=1)
+>>> tally.splits, tally.histogram
+(6, [6, 0, 0])
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+
+from .engines import make_backend
+from .reference import iter_bits
+
+#: ``progress(done, total)`` is called from the calling thread a few times a second.
+Progress = Callable[[int, int], None]
+
+
+@dataclass
+class Tally:
+    """How often each value came out, weighted by the splits each solve stands for."""
+
+    histogram: list[int]
+    #: Splits counted (weighted): the denominator of every probability.
+    splits: int = 0
+    #: Distinct layouts actually solved (after the reductions).
+    solves: int = 0
+    #: Total splits in the enumeration (or samples asked for).
+    total: int = 0
+    partial: bool = False
+    seconds: float = 0.0
+    nodes: int = 0
+    exact: bool = True
+    #: For samples: the (value counts) are over random splits; see ``confidence``.
+    values: list[int] = field(default_factory=list, repr=False)
+
+    def probability(self, predicate: Callable[[int], bool]) -> float:
+        if not self.splits:
+            return float("nan")
+        return sum(n for v, n in enumerate(self.histogram) if predicate(v)) / self.splits
+
+    def expected(self) -> float:
+        if not self.splits:
+            return float("nan")
+        return sum(v * n for v, n in enumerate(self.histogram)) / self.splits
+
+    def confidence(self, predicate: Callable[[int], bool], z: float = 1.96) -> tuple[float, float]:
+        """A 95% Wilson interval for the probability (exact enumerations: a point)."""
+        p = self.probability(predicate)
+        if self.exact and not self.partial:
+            return p, p
+        n = self.splits
+        if not n:
+            return float("nan"), float("nan")
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def count_splits(unknown: int, sizes: Sequence[int]) -> int:
+    """How many ways the unknown cards deal into piles of ``sizes`` (the rest out of play)."""
+    left, total = bin(unknown).count("1"), 1
+    for size in sizes:
+        total *= math.comb(left, size)
+        left -= size
+    return total
+
+
+def all_splits(unknown: int, sizes: Sequence[int]) -> Iterator[tuple[int, ...]]:
+    """Every way to deal the unknown cards into piles of ``sizes``, in lexicographic order."""
+    cards = list(iter_bits(unknown))
+
+    def deal(remaining: list[int], piles: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        if len(piles) == len(sizes):
+            yield piles
+            return
+        size = sizes[len(piles)]
+        for chosen in itertools.combinations(remaining, size):
+            mask = 0
+            for card in chosen:
+                mask |= 1 << card
+            rest = [c for c in remaining if not mask >> c & 1]
+            yield from deal(rest, piles + (mask,))
+
+    yield from deal(cards, ())
+
+
+def random_splits(unknown: int, sizes: Sequence[int], count: int,
+                  rng: random.Random) -> Iterator[tuple[int, ...]]:
+    """``count`` independent uniformly random splits."""
+    cards = list(iter_bits(unknown))
+    for _ in range(count):
+        rng.shuffle(cards)
+        piles, start = [], 0
+        for size in sizes:
+            mask = 0
+            for card in cards[start:start + size]:
+                mask |= 1 << card
+            piles.append(mask)
+            start += size
+        yield tuple(piles)
+
+
+def interchangeable_suits(template, unknown: int) -> list[list[int]]:
+    """Groups of non-trump suits with the same ranks in every hand and among the unknown cards."""
+    masks = template.suit_masks
+    width = [bin(m).count("1") for m in masks]
+    lows = [(m & -m).bit_length() - 1 for m in masks]
+    known = list(template.hands)  # the known cards of every hand, unknown seats' included
+    groups: dict[tuple, list[int]] = {}
+    for suit, mask in enumerate(masks):
+        if suit == template.trump:
+            continue
+        shape = (width[suit],) + tuple((h & mask) >> lows[suit] for h in known + [unknown])
+        groups.setdefault(shape, []).append(suit)
+    return [g for g in groups.values() if len(g) > 1]
+
+
+def _suit_permutations(template, groups: list[list[int]]) -> list[Callable[[int], int]]:
+    """Every card renaming that permutes the suits inside each group (identity first)."""
+    masks = template.suit_masks
+    lows = [(m & -m).bit_length() - 1 for m in masks]
+    per_group = [list(itertools.permutations(g)) for g in groups]
+    maps = []
+    for choice in itertools.product(*per_group):
+        moves = []  # (mask of source suit, shift to the target suit)
+        for group, image in zip(groups, choice):
+            for source, target in zip(group, image):
+                if source != target:
+                    moves.append((masks[source], lows[target] - lows[source]))
+        if not moves:
+            continue
+
+        def rename(mask: int, moves=tuple(moves)) -> int:
+            out = mask
+            for suit_mask, _ in moves:
+                out &= ~suit_mask
+            for suit_mask, shift in moves:
+                part = mask & suit_mask
+                out |= part << shift if shift >= 0 else part >> -shift
+            return out
+
+        maps.append(rename)
+    return maps
+
+
+def reduce_by_symmetry(splits: Iterable[tuple[int, ...]], template,
+                       unknown: int) -> Iterator[tuple[tuple[int, ...], int]]:
+    """Keep one split of each orbit under interchangeable suits, with the orbit's size."""
+    groups = interchangeable_suits(template, unknown)
+    renames = _suit_permutations(template, groups) if groups else []
+    if not renames:
+        for split in splits:
+            yield split, 1
+        return
+    for split in splits:
+        images = {split}
+        canonical = True
+        for rename in renames:
+            image = tuple(rename(m) for m in split)
+            if image < split:
+                canonical = False
+                break
+            images.add(image)
+        if canonical:
+            yield split, len(images)
+
+
+def solve_splits(template, unknown_seats: Sequence[int], sizes: Sequence[int], unknown: int,
+                 engine: str = "fast", threads: int = 2, samples: int | None = None,
+                 seed: int | None = None, progress: Progress | None = None,
+                 tt_size_mb: int = 32, block: int = 256) -> Tally:
+    """Solve the template with the unknown cards dealt every possible way (or ``samples`` times).
+
+    ``template`` is a position (see :mod:`pyanalyzer.reference`); the hand of
+    each of ``unknown_seats`` gets ``sizes`` more cards from ``unknown`` (its
+    template hand holds the cards already known to be there, often none).
+    Unknown cards beyond the sizes are out of play. Returns the tally of values.
+    """
+    start = time.perf_counter()
+    exact = samples is None
+    if exact:
+        total = count_splits(unknown, sizes)
+        work: Iterator = reduce_by_symmetry(all_splits(unknown, sizes), template, unknown)
+    else:
+        total = samples
+        rng = random.Random(seed)
+        work = ((split, 1) for split in random_splits(unknown, sizes, samples, rng))
+
+    known = sum(bin(h).count("1") for h in template.hands)
+    max_tricks = (known + len(template.played) + sum(sizes)) // len(template.hands)
+    histogram = [0] * (max_tricks + 1)
+    state = {"done": 0, "solves": 0, "nodes": 0}
+    lock = threading.Lock()
+    stop = threading.Event()
+    errors: list[BaseException] = []
+
+    def next_block() -> list[tuple[tuple[int, ...], int]]:
+        with lock:
+            return list(itertools.islice(work, block))
+
+    def worker() -> None:
+        try:
+            backend = make_backend(engine) if engine != "fast" else make_backend(engine, tt_size_mb)
+            local = [0] * len(histogram)
+            hands = list(template.hands)
+            while not stop.is_set():
+                chunk = next_block()
+                if not chunk:
+                    break
+                counted = solves = 0
+                for split, weight in chunk:
+                    if stop.is_set():
+                        break
+                    for seat, mask in zip(unknown_seats, split):
+                        hands[seat] = template.hands[seat] | mask
+                    value = backend.solve(replace(template, hands=tuple(hands)))
+                    local[value] += weight
+                    counted += weight
+                    solves += 1
+                with lock:
+                    for v, n in enumerate(local):
+                        histogram[v] += n
+                    local = [0] * len(histogram)
+                    state["done"] += counted
+                    state["solves"] += solves
+            with lock:
+                state["nodes"] += backend.nodes
+        except BaseException as error:  # reported in the calling thread
+            errors.append(error)
+            stop.set()
+
+    pool = [threading.Thread(target=worker, daemon=True) for _ in range(max(1, threads))]
+    for thread in pool:
+        thread.start()
+    partial = False
+    try:
+        while any(t.is_alive() for t in pool):
+            for thread in pool:
+                thread.join(timeout=0.2)
+            if progress:
+                progress(state["done"], total)
+    except KeyboardInterrupt:
+        partial = True
+        stop.set()
+        for thread in pool:
+            thread.join()
+    if errors:
+        raise errors[0]
+    if progress:
+        progress(state["done"], total)
+    return Tally(histogram, state["done"], state["solves"], total, partial or state["done"] < total,
+                 time.perf_counter() - start, state["nodes"], exact)

@@ -1,0 +1,353 @@
+"""Trick-contract analysis: whist tricks, makeable table, play check, odds over splits."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import random
+from dataclasses import replace
+
+import pytest
+from click.testing import CliRunner
+
+from pyanalyzer import PREFERANS, PREFERANS_RULES, Contract, Hand, parse_layout
+from pyanalyzer.cli import main
+from pyanalyzer.defence import WHIST_OBLIGATION, analyse_defence, secured_tricks
+from pyanalyzer.engines import make_backend
+from pyanalyzer.layout import Layout
+from pyanalyzer.layout_io import parse_layout_with_record
+from pyanalyzer.makeable import analyse_makeable, discard_classes
+from pyanalyzer.odds import declarer_view, whister_view
+from pyanalyzer.playcheck import check_play
+from pyanalyzer.reference import ReferencePosition, ReferenceSolver, iter_bits, reference_tricks
+from pyanalyzer.splits import all_splits, count_splits, solve_splits
+
+PUBLISHED = [
+    (5, "contract=6d declarer=W lead=E S=Qs,Js,Jc,Tc,Jd,8d,7d,Kh,Th,7h W=As,Ts,9s,Ac,Qc,7c,Ad,Qd,9d,Ah "
+        "E=Ks,8s,7s,Kc,9c,8c,Kd,Td,Qh,Jh"),
+    (9, "contract=8s declarer=E lead=S S=Js,7s,Ac,Tc,9c,8c,Qd,Td,9d,7h W=Qs,Ts,Kc,Qc,7c,8d,Qh,Th,9h,8h "
+        "E=As,Ks,9s,8s,Ad,Kd,Jd,7d,Ah,Kh"),
+    (7, "contract=7c declarer=S lead=S S=As,7c,8c,9c,Ac,Jd,Kd,Th,Kh,Ah W=Ts,Js,Qs,Jc,Kc,7d,9d,Ad,9h,Jh "
+        "E=9s,Ks,Tc,Qc,8d,Td,Qd,7h,8h,Qh"),
+    (0, "contract=6s declarer=E lead=S S=Js,Ks,9c,Ac,9d,Td,Jd,Qd,Kd,7h W=8s,9s,As,7c,8c,Tc,8h,9h,Th,Ah "
+        "E=7s,Ts,Qs,Jc,Qc,Kc,Ad,Jh,Qh,Kh"),
+    (3, "contract=6n declarer=S lead=E S=8s,As,Tc,Kc,8d,Jd,Ad,7h,Jh,Ah W=Ts,Qs,8c,Qc,7d,Td,Kd,8h,Th,Kh "
+        "E=7s,Js,Ks,7c,Jc,Ac,9d,Qd,9h,Qh"),
+]
+
+
+def random_layout(rng: random.Random, tricks: int, contract: str) -> Layout:
+    cards = list(PREFERANS.cards)
+    rng.shuffle(cards)
+    hands = {seat: Hand(cards[i * tricks:(i + 1) * tricks], PREFERANS) for i, seat in enumerate("SWE")}
+    return Layout(hands, Contract.parse(contract, PREFERANS_RULES), rng.choice("SWE"), rng.choice("SWE"))
+
+
+# -- 1. whist tricks on an open layout -------------------------------------------------
+
+
+@pytest.mark.parametrize("answer,line", PUBLISHED)
+def test_published_layouts_whist_verdict(answer, line):
+    result = analyse_defence(parse_layout(line))
+    level = result.layout.contract.level
+    assert result.declarer_tricks == answer
+    assert result.defender_tricks == 10 - answer
+    assert result.obligation == WHIST_OBLIGATION[level]
+    assert result.shortfall == max(0, WHIST_OBLIGATION[level] - (10 - answer))
+    assert sum(result.line_split.values()) == 10 - answer
+    # A defender can never be sure of more than the pair takes.
+    for seat in result.layout.defenders:
+        assert 0 <= result.secured[seat] <= 10 - answer
+
+
+def test_obligation_shortfall_reported():
+    # 6♠ by S, two tricks left of an ending: no obligation for endings.
+    ending = analyse_defence(parse_layout("contract=6s declarer=S lead=W S=As,7d W=7h,8h E=Ad,Kh"))
+    assert ending.obligation is None and ending.shortfall is None
+    # Published test 4: E's 6♠ takes 0 tricks: defenders take 10, obligation 4 met.
+    result = analyse_defence(parse_layout(PUBLISHED[3][1]))
+    assert result.contract_margin == -6 and result.shortfall == 0
+    assert "goes down by 6" in str(result)
+
+
+def lexicographic_brute_force(layout: Layout, defender: str) -> int:
+    """Plain minimax on 11 * (pair's tricks) + (defender's own tricks), no memo, no pruning."""
+    position = layout.position()
+    rules = ReferenceSolver.for_position(position)
+    seats = len(position.hands)
+    target = layout.seats.index(defender)
+
+    def value(hands, leader, played):
+        if not played and not any(hands):
+            return 0
+        seat = (leader + len(played)) % seats
+        results = []
+        for card in iter_bits(rules.legal_moves(hands[seat], played)):
+            child = hands[:seat] + (hands[seat] & ~(1 << card),) + hands[seat + 1:]
+            trick = played + (card,)
+            if len(trick) == seats:
+                winner = rules.trick_winner(leader, trick)
+                gain = 0 if position.declarer_side[winner] else 11 + (winner == target)
+                results.append(gain + value(child, winner, ()))
+            else:
+                results.append(value(child, leader, trick))
+        return min(results) if position.declarer_side[seat] else max(results)
+
+    return value(tuple(position.hands), position.leader, tuple(position.played)) % 11
+
+
+def test_secured_tricks_against_lexicographic_brute_force():
+    rng = random.Random(11)
+    backend = make_backend("fast")
+    checked = 0
+    for _ in range(120):
+        layout = random_layout(rng, rng.choice((2, 3)), rng.choice(["6s", "7h", "6n", "8d"]))
+        for seat in layout.defenders:
+            assert secured_tricks(layout, seat, backend) == lexicographic_brute_force(layout, seat), layout
+            checked += 1
+    assert checked == 240
+
+
+# -- 2. makeable: the talon table -------------------------------------------------------
+
+
+def test_discard_classes_cover_every_discard_once():
+    rng = random.Random(5)
+    for _ in range(20):
+        cards = list(PREFERANS.cards)
+        rng.shuffle(cards)
+        twelve = cards[:12]
+        outside = sum(c.mask for c in cards[12:])
+        classes = discard_classes(twelve, outside)
+        assert 1 <= len(classes) <= 66
+        assert len({frozenset(c) for c in classes}) == len(classes)
+        assert all(len(c) == 2 and set(c) <= set(twelve) for c in classes)
+
+
+def test_makeable_table_equals_trying_every_discard():
+    rng = random.Random(21)
+    backend = make_backend("fast")
+    for _ in range(3):
+        cards = list(PREFERANS.cards)
+        rng.shuffle(cards)
+        hands = {s: Hand(cards[i * 10:(i + 1) * 10], PREFERANS) for i, s in enumerate("SWE")}
+        layout = Layout(hands, Contract.parse("6s", PREFERANS_RULES), "S", rng.choice("SWE"),
+                        talon=tuple(cards[30:]))
+        table = analyse_makeable(layout, backend)
+        twelve = list(hands["S"]) + cards[30:]
+        for denomination in "scdhn":
+            contract = Contract.parse(f"6{denomination}", PREFERANS_RULES)
+            best = 0
+            for discard in itertools.combinations(twelve, 2):
+                trial = dict(hands)
+                trial["S"] = Hand([c for c in twelve if c not in discard], PREFERANS)
+                best = max(best, backend.solve(Layout(trial, contract, "S", layout.lead).position()))
+            assert table.best[denomination].tricks == best, denomination
+
+
+def test_makeable_with_actual_discard_and_contract():
+    layout = parse_layout(
+        "contract=7c declarer=S lead=W talon=8s,7s discard=Jd,Kd S=As,7c,8c,9c,Ac,Jd,Kd,Th,Kh,Ah "
+        "W=Ts,Js,Qs,Jc,Kc,7d,9d,Ad,9h,Jh E=9s,Ks,Tc,Qc,8d,Td,Qd,7h,8h,Qh")
+    table = analyse_makeable(layout)
+    assert table.actual == 6                       # down one with the real discard
+    assert table.best["c"].tricks == 7             # ... but 7♣ was makeable
+    assert str(table.highest_makeable) == "7♣"
+    assert table.to_dict()["actual"]["margin"] == -1
+
+
+def test_best_discard_differs_by_denomination():
+    # The published 7♣ deal with ♠8 ♠7 as talon: the best discard for clubs is the two small spades,
+    # for no-trump it is a small spade and the ♥10 (found by the table; checked by hand below).
+    layout = parse_layout(
+        "contract=7c declarer=S lead=W talon=8s,7s S=As,7c,8c,9c,Ac,Jd,Kd,Th,Kh,Ah "
+        "W=Ts,Js,Qs,Jc,Kc,7d,9d,Ad,9h,Jh E=9s,Ks,Tc,Qc,8d,Td,Qd,7h,8h,Qh")
+    table = analyse_makeable(layout)
+    clubs = {frozenset(c.code for c in d) for d in table.best["c"].discards}
+    no_trump = {frozenset(c.code for c in d) for d in table.best["n"].discards}
+    assert clubs != no_trump
+
+
+# -- 3. play record check ---------------------------------------------------------------
+
+
+def test_first_mistake_known_by_construction():
+    rng = random.Random(3)
+    backend = make_backend("fast")
+    found = 0
+    for _ in range(30):
+        layout = random_layout(rng, 5, rng.choice(["6s", "misere", "6n"]))
+        # Play the best line, except one deliberately bad card at a random point.
+        record, position, planted = [], layout, None
+        while position.tricks_left:
+            values = backend.card_values(position.position())
+            best = backend.solve(position.position())
+            worse = [i for i, v in values.items() if v != best]
+            if planted is None and worse and rng.random() < 0.3:
+                card = PREFERANS.from_index(rng.choice(worse))
+                planted = (len(record), card, values[card.index] - best)
+            else:
+                card = PREFERANS.from_index(next(i for i, v in values.items() if v == best))
+            record.append(card)
+            position = position.after(card)
+        if planted is None:
+            continue
+        check = check_play(layout, record, backend)
+        first = check.mistakes[0]
+        assert check.steps.index(first) == planted[0]
+        assert first.card == planted[1]
+        assert first.after - first.before == planted[2]
+        assert len(check.mistakes) == 1
+        found += 1
+    assert found >= 10
+
+
+def test_play_check_message_and_illegal_card():
+    layout, record = parse_layout_with_record(
+        "contract=6d declarer=W lead=E S=Qs,Js,Jc,Tc,Jd,8d,7d,Kh,Th,7h W=As,Ts,9s,Ac,Qc,7c,Ad,Qd,9d,Ah "
+        "E=Ks,8s,7s,Kc,9c,8c,Kd,Td,Qh,Jh played=Ks,Qs,As,Ad,Td,7d,Qd,Kd,8d")
+    check = check_play(layout, record)
+    texts = [m.describe(names=layout.rules.seat_name) for m in check.mistakes]
+    assert texts[0] == "trick 1, East played ♠K: defenders lose 1 trick; ♠8 ♠7 ♥Q ♥J would have kept it"
+    assert texts[1] == "trick 3, West played ♦Q: declarer loses 1 trick; ♦9 kept it"
+    bad, bad_record = parse_layout_with_record(
+        "contract=6d declarer=W lead=E S=Qs,Js,Jc,Tc,Jd,8d,7d,Kh,Th,7h W=As,Ts,9s,Ac,Qc,7c,Ad,Qd,9d,Ah "
+        "E=Ks,8s,7s,Kc,9c,8c,Kd,Td,Qh,Jh played=Ks,7d,As")
+    with pytest.raises(Exception, match="'7d'"):
+        check_play(bad, bad_record)
+
+
+# -- 4/5. odds over the unknown cards -------------------------------------------------
+
+
+def plain_loop(template, seats, sizes, unknown):
+    """Every split solved with the reference solver, one by one."""
+    histogram = {}
+    cards = list(iter_bits(unknown))
+    for first in itertools.combinations(cards, sizes[0]):
+        rest = [c for c in cards if c not in first]
+        for second in itertools.combinations(rest, sizes[1]):
+            hands = list(template.hands)
+            hands[seats[0]] |= sum(1 << c for c in first)
+            hands[seats[1]] |= sum(1 << c for c in second)
+            value = reference_tricks(replace(template, hands=tuple(hands)))
+            histogram[value] = histogram.get(value, 0) + 1
+    return histogram
+
+
+def small_template(rng, maximize=True, trump=None, declarer_cards=3):
+    cards = list(range(32))
+    rng.shuffle(cards)
+    hand = sum(1 << c for c in cards[:declarer_cards])
+    return ReferencePosition(
+        hands=(hand, 0, 0), suit_masks=tuple(0xFF << (8 * i) for i in range(4)), trump=trump,
+        must_trump=True, leader=rng.randrange(3), played=(), declarer_side=(True, False, False),
+        maximize=maximize), cards
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_enumeration_equals_plain_loop_on_reduced_decks(seed):
+    rng = random.Random(seed)
+    template, cards = small_template(rng, maximize=seed % 2 == 0, trump=rng.choice([None, 0, 1]))
+    unknown = sum(1 << c for c in cards[3:9])         # six unknown cards: 3 + 3 = 20 splits
+    tally = solve_splits(template, (1, 2), (3, 3), unknown, threads=2)
+    expected = plain_loop(template, (1, 2), (3, 3), unknown)
+    assert tally.splits == 20 == count_splits(unknown, (3, 3))
+    assert {v: n for v, n in enumerate(tally.histogram) if n} == expected
+
+
+def test_suit_symmetry_reduction_is_exact():
+    # Declarer void in spades and clubs, both suits fully unknown: they are interchangeable.
+    hand = sum(1 << c for c in (16, 17, 24))                  # ♦7 ♦8 ♥7
+    template = ReferencePosition((hand, 0, 0), tuple(0xFF << (8 * i) for i in range(4)), None, True, 1,
+                                 (), (True, False, False), False)
+    unknown = sum(1 << c for c in (0, 1, 8, 9, 18, 25))       # ♠7 ♠8 ♣7 ♣8 ♦9 ♥8
+    tally = solve_splits(template, (1, 2), (3, 3), unknown, threads=1)
+    assert tally.solves < tally.splits == 20
+    expected = plain_loop(template, (1, 2), (3, 3), unknown)
+    assert {v: n for v, n in enumerate(tally.histogram) if n} == expected
+
+
+def test_declarer_view_full_enumeration_counts_and_probabilities():
+    hand = Hand.parse("♠AKQJ1098 ♣AK ♦A", PREFERANS)
+    view = declarer_view(hand, "S", list(Hand.parse("♥AK", PREFERANS)),
+                         Contract.parse("10s", PREFERANS_RULES), "W", threads=2)
+    # W leads: a diamond ruff or a heart lead cannot stop ♠ from drawing the lone ♠7.
+    assert view.tally.splits == math.comb(20, 10)
+    assert sum(view.histogram) == view.tally.splits
+    assert view.p_make == view.tally.probability(lambda k: k >= 10)
+    assert 0 < view.p_make <= 1
+    assert view.p_whist_obligation_met == view.tally.probability(lambda k: 10 - k >= 0) == 1.0
+
+
+def test_whister_view_exact_small_case_equals_loop():
+    rng = random.Random(8)
+    template, cards = small_template(rng, declarer_cards=0)
+    # A defender (seat 1) knows his 3 cards; the declarer (0) and partner (2) get 3 each of 8 (2 unseen).
+    whister = sum(1 << c for c in cards[:3])
+    template = replace(template, hands=(0, whister, 0))
+    unknown = sum(1 << c for c in cards[3:11])
+    tally = solve_splits(template, (0, 2), (3, 3), unknown, threads=1)
+    assert tally.splits == math.comb(8, 3) * math.comb(5, 3)
+    expected = plain_loop(template, (0, 2), (3, 3), unknown)
+    assert {v: n for v, n in enumerate(tally.histogram) if n} == expected
+
+
+def test_whister_view_samples_are_reproducible():
+    hand = Hand.parse("Ts,Js,Qs,Jc,Kc,7d,9d,Ad,9h,Jh", PREFERANS)
+    one = whister_view(hand, "W", "S", Contract.parse("6c", PREFERANS_RULES), "W", samples=300, seed=4)
+    two = whister_view(hand, "W", "S", Contract.parse("6c", PREFERANS_RULES), "W", samples=300, seed=4)
+    assert one.histogram == two.histogram and one.tally.splits == 300
+    low, high = one.interval(lambda k: k >= 6)
+    assert low <= one.p_make <= high
+
+
+def test_all_splits_are_distinct_and_complete():
+    unknown = sum(1 << c for c in range(7))
+    splits = list(all_splits(unknown, (3, 2)))
+    assert len(splits) == len(set(splits)) == math.comb(7, 3) * math.comb(4, 2)
+
+
+# -- CLI ----------------------------------------------------------------------------------
+
+
+def run(*args):
+    return CliRunner().invoke(main, ["contract", *args])
+
+
+def test_cli_declarer_view_json_shape():
+    result = run("--hand", "S=As,Ks,Qs,Js,Ts,9s,8s,Ac,Kc,Ad", "--discard", "Ah,Kh", "--contract", "10s",
+                 "--lead", "S", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["splits"] == 184756
+    assert data["histogram"][10] == 184756
+    assert data["p_make"] == 1.0 and data["p_whist_obligation_met"] == 1.0
+
+
+def test_cli_open_layout_and_record():
+    result = run(PUBLISHED[2][1], "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["declarer_tricks"] == 7 and data["whist_obligation"] == 2 and data["whist_shortfall"] == 0
+    record = run("contract=6s declarer=S lead=W S=As,7d W=7h,8h E=Ad,Kh played=7h,Kh,As,7d,8h,Ad", "--json")
+    assert record.exit_code == 0, record.output
+    assert json.loads(record.stdout)["mistakes"] == []
+
+
+@pytest.mark.parametrize("args,token", [
+    (["--hand", "S=As,Ks", "--discard", "Ah,Kh", "--contract", "6s", "--lead", "S"], "--hand"),
+    (["--hand", "S=As,Ks,Qs,Js,Ts,9s,8s,Ac,Kc,Ad", "--discard", "Ah,As", "--contract", "6s", "--lead", "S"],
+     "'As'"),
+    (["--hand", "S=As,Ks,Qs,Js,Ts,9s,8s,Ac,Kc,Ad", "--discard", "Ah,Kh", "--contract", "6x", "--lead", "S"],
+     "6x"),
+    (["--hand", "Q=As", "--lead", "S"], "Q"),
+    (["--hand", "S=As,Ks,Qs,Js,Ts,9s,8s,Ac,Kc,Ad", "--discard", "Ah,Kh", "--contract", "6s"], "--lead"),
+    (["contract=misere declarer=S lead=E S=7s W=As E=Ks"], "misère"),
+])
+def test_cli_errors_exit_2(args, token):
+    result = run(*args)
+    assert result.exit_code == 2, result.output
+    assert token in result.stderr and len(result.stderr.splitlines()) == 1
+    assert "Traceback" not in result.output
