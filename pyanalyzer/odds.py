@@ -212,11 +212,17 @@ def plot_histogram(odds: TrickOdds, path: str) -> None:
     total = sum(odds.histogram) or 1
     xs = list(range(len(odds.histogram)))
     figure, axes = plt.subplots(figsize=(7, 4))
-    axes.bar(xs, [100 * n / total for n in odds.histogram], color="#3b6ea8")
+    if odds.contract.is_misere:
+        good, summary = (lambda k: k == 0), f"caught {100 * odds.p_caught:.1f}%"
+    else:
+        good, summary = (lambda k: k >= odds.contract.level), f"makes {100 * odds.p_make:.1f}%"
+    colours = ["#3b8a4a" if good(k) else "#b5473a" for k in xs]
+    axes.bar(xs, [100 * n / total for n in odds.histogram], color=colours)
     axes.set_xticks(xs)
     axes.set_xlabel("tricks forced on the declarer" if odds.contract.is_misere else "declarer's tricks")
     axes.set_ylabel("share of layouts (%)")
-    axes.set_title(odds.headline()[0][:90], fontsize=9)
+    what = "exact" if odds.tally.exact and not odds.tally.partial else f"{odds.tally.splits:,} samples"
+    axes.set_title(f"{odds.contract} by {odds.declarer}, {odds.lead} leads ({what}): {summary}", fontsize=10)
     figure.tight_layout()
     figure.savefig(path, dpi=120)
     plt.close(figure)

@@ -351,3 +351,12 @@ def test_cli_errors_exit_2(args, token):
     assert result.exit_code == 2, result.output
     assert token in result.stderr and len(result.stderr.splitlines()) == 1
     assert "Traceback" not in result.output
+
+
+def test_cli_plot_writes_a_png(tmp_path):
+    pytest.importorskip("matplotlib")
+    path = tmp_path / "odds.png"
+    result = run("--hand", "S=As,Ks,Qs,Js,Ts,9s,8s,Ac,Kc,Ad", "--discard", "Ah,Kh", "--contract", "10s",
+                 "--lead", "S", "--plot", str(path))
+    assert result.exit_code == 0, result.output
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
