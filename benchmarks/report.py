@@ -1,9 +1,11 @@
 """Measure the engine and print the figures recorded in RESULTS.md.
 
-    python benchmarks/report.py [--reference N] [--splits N]
+    python benchmarks/report.py [--reference N] [--splits N] [--repeat N] [--tt-mb MB]
 
 Fresh solves: 200 fixed-seed full layouts per kind, the table emptied before
-each. Reference ratio: the first N layouts of each kind also solved by
+each; with ``--repeat N`` each layout is solved N times (table emptied every
+time) and its fastest time kept, which filters out the noise of a shared
+machine. Reference ratio: the first N layouts of each kind also solved by
 ``pyanalyzer.reference`` (slow: 10-80 s per deal). Warm: the first N splits
 of the defenders' cards for one declarer hand, table kept warm.
 """
@@ -35,6 +37,7 @@ def main() -> None:
     parser.add_argument("--reference", type=int, default=0, help="layouts per kind for the ratio")
     parser.add_argument("--splits", type=int, default=20000, help="warm splits per kind (0: all)")
     parser.add_argument("--tt-mb", type=float, default=16.0)
+    parser.add_argument("--repeat", type=int, default=1, help="fresh solves per layout (min)")
     args = parser.parse_args()
 
     eng = Engine(tt_size_mb=args.tt_mb)
@@ -44,13 +47,14 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|---|")
     for kind in KINDS:
         layouts = full_layouts(kind)
-        times, nodes = [], []
-        for pos in layouts:
-            eng.clear()
-            t = time.perf_counter()
-            eng.solve(pos)
-            times.append(time.perf_counter() - t)
-            nodes.append(eng.stats["nodes"])
+        times, nodes = [float("inf")] * len(layouts), [0] * len(layouts)
+        for _ in range(max(1, args.repeat)):
+            for i, pos in enumerate(layouts):
+                eng.clear()
+                t = time.perf_counter()
+                eng.solve(pos)
+                times[i] = min(times[i], time.perf_counter() - t)
+                nodes[i] = eng.stats["nodes"]
         ratio = "-"
         if args.reference:
             ratios = []

@@ -24,8 +24,9 @@ from solver.search cimport Undo, make_move, unmake_move, reaches, solve_value
 cdef class Engine:
     """Exact double-dummy solver with a fixed-size transposition table.
 
-    ``tt_size_mb`` fixes the table's memory (rounded down to a power-of-two
-    number of buckets); ``tt_bytes`` reports what was allocated.
+    ``tt_size_mb`` fixes the table's memory (entries and their presence
+    filter, rounded down to whole buckets); ``tt_bytes`` reports what was
+    allocated.
     """
 
     def __cinit__(self, double tt_size_mb=16.0):
@@ -34,6 +35,7 @@ cdef class Engine:
         self.tt.entries = NULL
         tt_init(&self.tt, tt_size_mb)
         self.s.tt = &self.tt
+        self.s.child_key = NULL
         self.tt_size_mb = tt_size_mb
         self.rules_tag = None
         self.last_nodes = self.last_probes = self.last_hits = 0
@@ -45,7 +47,7 @@ cdef class Engine:
     @property
     def tt_bytes(self) -> int:
         """Memory held by the transposition table, in bytes."""
-        return int(self.tt.nentries * sizeof(TTEntry))
+        return int(self.tt.nentries * sizeof(TTEntry) + (self.tt.filter_mask + 1) // 8)
 
     @property
     def tt_entries(self) -> int:
@@ -61,13 +63,16 @@ cdef class Engine:
         self.last_nodes = self.last_probes = self.last_hits = 0
 
     def clear(self) -> None:
-        """Empty the transposition table (O(1): its generation is bumped)."""
+        """Empty the transposition table (its generation is bumped, the small filter wiped)."""
         tt_clear(&self.tt)
         self.last_tricks = -1
 
     # -- internals -----------------------------------------------------------
 
     cdef int _load(self, object pos) except -1:
+        if getattr(pos, "talon_leads", ()):
+            # All-pass tricks led from the talon are not modelled by the engine.
+            raise ValueError("the engine does not play talon-led tricks (talon_leads)")
         load_position(&self.s.rules, &self.s.pos, pos, self.ext_to_int, self.int_to_ext)
         tag = (tuple(int(m) for m in pos.suit_masks), pos.trump, bool(pos.must_trump),
                tuple(bool(x) for x in pos.declarer_side), bool(pos.maximize))

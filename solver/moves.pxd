@@ -9,9 +9,18 @@ of the speed. The heuristics depend on what the seat wants from the trick:
   possible unless the partner already holds the trick when the seat is last;
   otherwise play low;
 * a seat that wants its side to lose the trick (misère, both sides): duck with
-  the highest card that still loses, and win, when forced, with the highest;
-  as leader, the declarer leads cards that opponents must overtake and the
-  defenders lead low cards under the declarer's.
+  the highest card that still loses; win, when forced, with the highest (the
+  declarer, when a defender is still to play: with the lowest); a defender
+  last to play may overtake his partner as freely as not.
+
+Misère leads (tuned on the benchmark layouts: fewest nodes, see
+benchmarks/RESULTS.md): the declarer first leads a card that some defender
+must overtake (one whose cards in the suit are all higher), the one with the
+most defender cards above it first, then the card with the fewest defender cards
+below it, and last a suit the defenders are void in (he wins it). A defender
+first leads a card above all the declarer's cards of the suit (lowest first),
+then one between his cards (fewest declarer cards above first), then one under
+all of them, and last a suit the declarer is void in.
 """
 
 from solver.state cimport (u64, Rules, Position, MAX_SEATS, beats, bit_count, low_index,
@@ -19,21 +28,18 @@ from solver.state cimport (u64, Rules, Position, MAX_SEATS, beats, bit_count, lo
 
 cdef enum:
     MAX_MOVES = 32
+    # misère lead classes (scores of the class's best card)
+    SAFE_BASE = 100               # declarer: a defender must overtake
+    ABOVE_BASE = 200              # defender: above all the declarer's cards
+    FORCE_BASE = -50              # defender: under all the declarer's cards
 
 
 cdef inline int lead_score(const Rules* r, const Position* p, int seat, int card,
-                           u64 out) noexcept nogil:
+                           u64 out, u64 mine, u64 theirs) noexcept nogil:
+    """``mine``/``theirs``: the cards of the leader's side and of the other side."""
     cdef int s = r.suit_of[card]
     cdef u64 suit_out = out & r.suit_mask[s]
-    cdef u64 mine = 0
-    cdef u64 theirs = 0
     cdef u64 above = suit_out & ~((((<u64>1) << card) << 1) - 1)
-    cdef int i
-    for i in range(r.nseats):
-        if r.dside[i] == r.dside[seat]:
-            mine |= p.hand[i]
-        else:
-            theirs |= p.hand[i]
     if r.plain_tricks:
         if not (above & ~mine):
             return 200 + bit_count(mine & suit_out)          # a sure winner: cash it
@@ -41,18 +47,49 @@ cdef inline int lead_score(const Rules* r, const Position* p, int seat, int card
             return 150 - card                                # a ruff for the partner
         return 50 + bit_count(theirs & suit_out & above) - (card - r.suit_base[s])
     if r.dside[seat]:
-        # misere declarer: lead cards the opponents must overtake
-        if not (theirs & suit_out):
-            return -200 + card
-        if theirs & suit_out & ~above:
-            return -(card - r.suit_base[s])
-        return 100 + bit_count(theirs & above)
-    # misere defender: lead under the declarer's cards
+        return misere_declarer_lead(r, p, seat, card, suit_out, theirs, above)
+    return misere_defender_lead(r, p, seat, card, suit_out, theirs, above)
+
+
+cdef inline int misere_declarer_lead(const Rules* r, const Position* p, int seat, int card,
+                                     u64 suit_out, u64 theirs, u64 above) noexcept nogil:
+    """Misère, the declarer on lead: a card some opponent must overtake loses for sure."""
+    cdef int i
+    cdef u64 h
+    cdef int rank = card - r.suit_base[r.suit_of[card]]
     if not (theirs & suit_out):
+        return -200 + card                               # everyone discards: he wins
+    for i in range(r.nseats):
+        if r.dside[i] == r.dside[seat]:
+            continue
+        h = p.hand[i] & suit_out
+        if h and not (h & ~above):
+            return SAFE_BASE + bit_count(theirs & above) * 8 + rank   # one must overtake
+    return -bit_count(theirs & ~above) * 8 - rank           # fewest cards to duck under
+
+
+cdef inline int misere_defender_lead(const Rules* r, const Position* p, int seat, int card,
+                                     u64 suit_out, u64 theirs, u64 above) noexcept nogil:
+    """Misère, a defender on lead (see the module's notes for the order of classes)."""
+    cdef int rank = card - r.suit_base[r.suit_of[card]]
+    cdef u64 d = theirs & suit_out
+    cdef u64 low, partner
+    cdef int i
+    if not d:
         return -100 - card
-    if theirs & suit_out & above:
-        return 100 + bit_count(theirs & above) * 4 - (card - r.suit_base[s])
-    return -(card - r.suit_base[s])
+    if not (d & ~above):
+        # every declarer card in the suit is above this one: forced unless a
+        # partner must play over the declarer's lowest card
+        low = d & (0 - d)
+        partner = 0
+        for i in range(r.nseats):
+            if i != seat and r.dside[i] == r.dside[seat]:
+                partner |= p.hand[i] & suit_out
+        if not partner or (partner & (low - 1)):
+            return FORCE_BASE + bit_count(d) * 4 - rank
+    if d & above:
+        return 100 - bit_count(d & above) * 4 - rank
+    return ABOVE_BASE - rank
 
 
 cdef inline int follow_score(const Rules* r, const Position* p, int seat,
@@ -69,7 +106,9 @@ cdef inline int follow_score(const Rules* r, const Position* p, int seat,
         return -card
     if wins:
         if partner_wins and last:
-            return -2000 + card
+            return card - r.suit_base[r.suit_of[card]]
+        if r.dside[seat] and not last:
+            return -1000 - card                           # misère declarer: lowest
         return -1000 + card
     return card
 
@@ -79,14 +118,22 @@ cdef inline int order_moves(const Rules* r, const Position* p, int seat, u64 mov
     """Fill ``cards`` with ``moves`` best first; ``first`` (or -1) goes ahead of all."""
     cdef int scores[MAX_MOVES]
     cdef int n = 0
-    cdef int c, sc, j
+    cdef int c, sc, j, i
+    cdef u64 mine = 0
+    cdef u64 theirs = 0
+    if p.nplayed == 0:
+        for i in range(r.nseats):
+            if r.dside[i] == r.dside[seat]:
+                mine |= p.hand[i]
+            else:
+                theirs |= p.hand[i]
     while moves:
         c = low_index(moves)
         moves &= moves - 1
         if c == first:
             sc = 1000000
         elif p.nplayed == 0:
-            sc = lead_score(r, p, seat, c, out)
+            sc = lead_score(r, p, seat, c, out, mine, theirs)
         else:
             sc = follow_score(r, p, seat, c)
         j = n

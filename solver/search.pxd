@@ -2,7 +2,7 @@
 """Null-window alpha-beta search and the MTD(f) driver."""
 
 from solver.state cimport u64, Rules, Position, MAX_SEATS
-from solver.transtable cimport TransTable
+from solver.transtable cimport TransTable, TTKey
 
 
 cdef struct Searcher:
@@ -10,6 +10,7 @@ cdef struct Searcher:
     Position pos
     TransTable* tt
     long long nodes
+    const TTKey* child_key        # the key of the next position, if the caller made it
 
 
 cdef struct Undo:

@@ -9,10 +9,12 @@ seats want it high (trick contracts: the declarer's side; misère: the
 defenders).
 """
 
-from solver.state cimport (Rules, Position, seat_to_move, cards_out, legal_moves, run_bottoms,
-                           play_card, bit_count, low_index, bit_deposit)
-from solver.transtable cimport TTKey, TTEntry, tt_make_key, tt_probe, tt_store, tt_prefetch, NO_MOVE
-from solver.quicktricks cimport quick_tricks
+from solver.state cimport (Rules, Position, MAX_SEATS, seat_to_move, cards_out, legal_moves,
+                           run_bottoms, play_card, beats, bit_count, low_index, bit_deposit,
+                           bit_extract)
+from solver.transtable cimport (TTKey, TTEntry, tt_make_key, tt_probe, tt_store, tt_prefetch,
+                                tt_suit_counts, tt_suit_one, tt_hash_key, NO_MOVE)
+from solver.quicktricks cimport quick_tricks, misere_sure
 from solver.moves cimport order_moves, MAX_MOVES
 
 
@@ -22,6 +24,14 @@ cdef enum:
 
 cdef int make_move(Searcher* s, int card, Undo* u) noexcept nogil:
     """Play ``card`` for the seat to move; returns the trick's gain (0/1) if it ends."""
+    return do_move(s, card, u)
+
+
+cdef void unmake_move(Searcher* s, int seat, int card, const Undo* u) noexcept nogil:
+    undo_move(s, seat, card, u)
+
+
+cdef inline int do_move(Searcher* s, int card, Undo* u) noexcept nogil:
     cdef Rules* r = &s.rules
     cdef Position* p = &s.pos
     cdef int i, winner
@@ -35,7 +45,7 @@ cdef int make_move(Searcher* s, int card, Undo* u) noexcept nogil:
     u.trick_done = True
     u.leader = p.leader
     u.trick_cards = p.trick_cards
-    for i in range(r.nseats):
+    for i in range(MAX_SEATS):             # (a fixed size: copied in registers)
         u.played[i] = p.played[i]
     winner = p.win_seat
     p.leader = winner
@@ -45,7 +55,7 @@ cdef int make_move(Searcher* s, int card, Undo* u) noexcept nogil:
     return r.dside[winner]
 
 
-cdef void unmake_move(Searcher* s, int seat, int card, const Undo* u) noexcept nogil:
+cdef inline void undo_move(Searcher* s, int seat, int card, const Undo* u) noexcept nogil:
     cdef Rules* r = &s.rules
     cdef Position* p = &s.pos
     cdef int i
@@ -55,7 +65,7 @@ cdef void unmake_move(Searcher* s, int seat, int card, const Undo* u) noexcept n
         p.nplayed = r.nseats
         p.trick_cards = u.trick_cards
         p.tricks_left += 1
-        for i in range(r.nseats):
+        for i in range(MAX_SEATS):
             p.played[i] = u.played[i]
     p.nplayed -= 1
     p.hand[seat] |= bit
@@ -105,7 +115,9 @@ cdef bint reaches(Searcher* s, int target) noexcept nogil:
     cdef int first = -1
     cdef int n, i, seat, card, gain, q, best = -1
     cdef bint result, v, maxer
-    cdef u64 out, moves
+    cdef u64 out, moves, base_out, base_meta, h1, h2, bit
+    cdef TTKey child_keys[MAX_MOVES]
+    cdef bint keyed = False
 
     s.nodes += 1
     # Step 1. Bounds from the trick count alone.
@@ -118,8 +130,18 @@ cdef bint reaches(Searcher* s, int target) noexcept nogil:
 
     out = cards_out(r, p)
     if p.nplayed == 0 and p.tricks_left > TT_MIN_TRICKS:
-        # Step 2. Transposition table lookup (trick boundaries only).
-        tt_make_key(r, p, out, &key)
+        # Step 2. Misère: the declarer caught for every remaining trick, or clean.
+        if not r.plain_tricks:
+            q = misere_sure(r, p)
+            if q:
+                return q > 0
+        # Step 3. Transposition table lookup (trick boundaries only); the key may
+        # come from the caller (step 6).
+        if s.child_key != NULL:
+            key = s.child_key[0]
+            s.child_key = NULL
+        else:
+            tt_make_key(r, p, out, &key)
         e = tt_probe(s.tt, &key)
         if e != NULL:
             if e.lower >= target:
@@ -128,7 +150,7 @@ cdef bint reaches(Searcher* s, int target) noexcept nogil:
                 return False
             if e.best != NO_MOVE:
                 first = low_index(bit_deposit((<u64>1) << e.best, out))
-        # Step 3. Quick tricks of the side on lead (trick contracts).
+        # Step 4. Quick tricks of the side on lead (trick contracts).
         if r.plain_tricks:
             q = quick_tricks(r, p, out)
             if r.dside[p.leader]:
@@ -139,35 +161,53 @@ cdef bint reaches(Searcher* s, int target) noexcept nogil:
                 tt_store(s.tt, &key, p.tricks_left, 0, p.tricks_left - q, NO_MOVE)
                 return False
 
-    # Step 4. Moves: legal cards, one per run of equivalent cards, best first.
+    # Step 5. Moves: legal cards, one per run of equivalent cards, best first.
     seat = seat_to_move(r, p)
     moves = legal_moves(r, p, seat) & run_bottoms(p.hand[seat], out, r.bottoms)
     n = order_moves(r, p, seat, moves, first, out, cards)
 
-    # Step 5. The last card of a trick leads to table positions: prefetch their
-    # buckets so the memory loads overlap the search of the first moves.
-    if p.nplayed == r.nseats - 1 and p.tricks_left > 2 and n > 1:
+    # Step 6. The last card of a trick leads to table positions: make their keys
+    # (without playing the cards) and prefetch their buckets, so the memory loads
+    # overlap the search of the first moves; each child gets its key.
+    if p.nplayed == r.nseats - 1 and p.tricks_left > TT_MIN_TRICKS + 1:
+        keyed = True
+        base_out = out & ~p.trick_cards
+        base_meta = tt_suit_counts(r, base_out)
+        h1 = p.hand[1] | p.hand[3]
+        h2 = p.hand[2] | p.hand[3]
         for i in range(n):
             card = cards[i]
-            make_move(s, card, &u)
-            tt_make_key(r, p, out & ~p.trick_cards & ~u.trick_cards, &key)
-            tt_prefetch(s.tt, &key)
-            unmake_move(s, seat, card, &u)
+            bit = (<u64>1) << card
+            child_keys[i].meta = (base_meta - tt_suit_one(r.suit_of[card])) | <u64>(
+                seat if beats(r, card, p.win_card) else p.win_seat)
+            child_keys[i].plane0 = bit_extract(h1, base_out & ~bit)
+            child_keys[i].plane1 = bit_extract(h2, base_out & ~bit)
+            tt_hash_key(&child_keys[i])
+            if n > 1:
+                tt_prefetch(s.tt, &child_keys[i])
 
-    # Step 6. Search the moves; one success (maximiser) or failure (minimiser) cuts.
+    # Step 7. Search the moves; one success (maximiser) or failure (minimiser) cuts.
     maxer = r.maxer[seat]
     result = not maxer
     for i in range(n):
         card = cards[i]
-        gain = make_move(s, card, &u)
-        v = reaches(s, target - gain)
-        unmake_move(s, seat, card, &u)
+        gain = do_move(s, card, &u)
+        if target - gain <= 0 or target - gain > p.tricks_left:
+            # decided by the trick count alone (reaches' step 1, without the call)
+            s.nodes += 1
+            v = target - gain <= 0
+        else:
+            if keyed:
+                s.child_key = &child_keys[i]
+            v = reaches(s, target - gain)
+            s.child_key = NULL
+        undo_move(s, seat, card, &u)
         if v == maxer:
             result = v
             best = card
             break
 
-    # Step 7. Store the bound (and the move that proved it) at trick boundaries.
+    # Step 8. Store the bound (and the move that proved it) at trick boundaries.
     if p.nplayed == 0 and p.tricks_left > TT_MIN_TRICKS:
         if best >= 0:
             best = bit_count(out & (((<u64>1) << best) - 1))

@@ -163,6 +163,142 @@ def test_full_deals_agree_with_reference(engine, index):
     assert engine.solve(pos) == reference_value(pos), pos
 
 
+@pytest.mark.parametrize("tricks,count", [(5, 300), (6, 150), (7, 60), (8, 12)])
+def test_misere_endings_agree_with_reference(tricks, count):
+    """Misère endings from random seats and leads: the move ordering and the table
+    change most for misère, so it gets its own cross-check (warm and fresh tables)."""
+    rng = random.Random(f"misere-ending-{tricks}")
+    warm = Engine(tt_size_mb=2)
+    for i in range(count):
+        pos = random_preferans(rng, tricks, kind="misere", mid_trick=i % 3 == 0)
+        want = reference_value(pos)
+        assert warm.solve(pos) == want, pos
+        if i % 5 == 0:
+            fresh = Engine(tt_size_mb=1)
+            assert fresh.solve(pos) == want, pos
+
+
+def test_misere_caught_and_clean_rule_edges():
+    """Misère positions around the two sure-bound rules: the declarer *caught* (his
+    lowest card of every suit beats the defenders') and *clean* (his highest card of
+    every shared suit is below theirs). High or low hands for the declarer, often
+    with one card swapped to break the rule, every seat and leader; each rule must
+    fire only where it holds."""
+    rng = random.Random("caught-clean")
+    eng = Engine(tt_size_mb=1)
+    caught = clean = 0
+    for i in range(800):
+        tricks = rng.randint(2, 6)
+        high = i % 4 < 2
+        deck = rng.sample(range(32), 3 * tricks)
+        deck.sort(key=lambda c: (-1 if high else 1) * (c % 8) + rng.random() * 3)
+        declarer = deck[:tricks]
+        defenders = deck[tricks:]
+        if i % 2:
+            j, k = rng.randrange(tricks), rng.randrange(len(defenders))
+            declarer[j], defenders[k] = defenders[k], declarer[j]
+        rng.shuffle(defenders)
+        hands = [bits(declarer), bits(defenders[:tricks]), bits(defenders[tricks:])]
+        seat = rng.randrange(3)
+        hands = hands[-seat:] + hands[:-seat]                       # the declarer sits at seat
+        pos = ReferencePosition(tuple(hands), PREF_SUITS, None, True, rng.randrange(3), (),
+                                tuple(s == seat for s in range(3)), False)
+        want = reference_value(pos)
+        caught += want == tricks
+        clean += want == 0
+        assert eng.solve(pos) == want, pos
+        if i % 4 == 0:
+            eng.clear()
+    assert caught > 50 and clean > 50
+
+
+def test_misere_rules_with_voids():
+    """The declarer's suits mostly void in the defenders' hands: leading such a suit
+    wins, so neither rule may fire for a declarer on lead without a suit to give up
+    (nor for a defender on lead who cannot lead into the declarer)."""
+    cases = [  # (answer, S, W, E, leader); S is the declarer
+        (3, "7s,8s,9s", "7c,8c,9c", "Tc,Jc,Qc", 0),
+        (0, "7s,8s,9s", "7c,8c,9c", "Tc,Jc,Qc", 1),
+        (0, "7s,8s,7h", "8h,8c,9c", "Tc,Jc,9h", 0),
+        (3, "As,Ks,Ah", "8h,8c,9c", "Tc,Jc,9h", 1),
+        (3, "As,Ks,Ah", "8h,8c,9c", "Tc,Jc,9h", 0),
+    ]
+    eng = Engine(tt_size_mb=1)
+    for answer, south, west, east, leader in cases:
+        hands = tuple(bits(parse_pref_card(c) for c in h.split(",")) for h in (south, west, east))
+        pos = ReferencePosition(hands, PREF_SUITS, None, True, leader, (), (True, False, False),
+                                False)
+        assert reference_value(pos) == answer
+        assert eng.solve(pos) == answer, (south, west, east, leader)
+    rng = random.Random("misere-voids")
+    for i in range(400):
+        tricks = rng.randint(2, 5)
+        mine = rng.sample(range(4), rng.randint(1, 2))
+        low = [c for c in range(32) if c // 8 in mine]
+        other = [c for c in range(32) if c // 8 not in mine]
+        declarer = rng.sample(low, tricks)
+        rest = [c for c in low if c not in declarer]
+        defenders = rng.sample(other, 2 * tricks - i % 3) + rng.sample(rest, i % 3)
+        rng.shuffle(defenders)
+        hands = (bits(declarer), bits(defenders[:tricks]), bits(defenders[tricks:]))
+        pos = ReferencePosition(hands, PREF_SUITS, None, True, rng.randrange(3), (),
+                                (True, False, False), False)
+        assert eng.solve(pos) == reference_value(pos), pos
+
+
+def test_misere_rules_with_partners():
+    """Four hands, the declarer's side a partnership (misère-like Whist games): the
+    leader of the declarer's side may hold no suit to give up even where his
+    partner's cards are all low."""
+    c = parse_pref_card
+    hands = (bits([c("7s"), c("8s")]), bits([c("9h"), c("Th")]), bits([c("7h"), c("8h")]),
+             bits([c("Jh"), c("Qh")]))
+    pos = ReferencePosition(hands, PREF_SUITS, None, False, 0, (), (True, False, True, False),
+                            False)
+    assert reference_value(pos) == 2 == Engine(tt_size_mb=1).solve(pos)
+    rng = random.Random("misere-partners")
+    eng = Engine(tt_size_mb=1)
+    for i in range(300):
+        pos = random_position(rng, seats=4, tricks=rng.randint(2, 4), trump=None,
+                              must_trump=False, maximize=False,
+                              declarer_side=(True, False, True, False),
+                              suit_masks=PREF_SUITS if i % 2 else WHIST_SUITS)
+        assert eng.solve(pos) == reference_value(pos), pos
+
+
+def test_tiny_table_stays_exact():
+    """A table of a few hundred entries: constant replacement, a saturated presence
+    filter and bucket collisions must never change a value."""
+    rng = random.Random("tiny-table")
+    eng = Engine(tt_size_mb=0.01)
+    assert eng.tt_entries < 1000 and eng.tt_bytes <= 0.01 * 2 ** 20
+    for i in range(300):
+        kind = ["misere", "trump", "nt"][i % 3]
+        pos = random_preferans(rng, rng.randint(3, 6), kind=kind)
+        assert eng.solve(pos) == reference_value(pos), pos
+        if i % 10 == 0:
+            eng.clear()
+
+
+def test_enumeration_of_splits_with_a_warm_table():
+    """The benchmark's use: one declarer hand, every split of the defenders' cards,
+    one engine kept warm; each value checked against the reference solver."""
+    from itertools import combinations
+
+    rng = random.Random("splits")
+    for kind in ("misere", "trump", "nt"):
+        deck = rng.sample(range(32), 15)
+        declarer = bits(deck[:5])
+        rest = sorted(deck[5:])
+        eng = Engine(tt_size_mb=1)
+        for west in list(combinations(rest, 5))[::4]:
+            w = bits(west)
+            pos = ReferencePosition((declarer, w, bits(rest) & ~w), PREF_SUITS,
+                                    0 if kind == "trump" else None, True, 0, (),
+                                    (True, False, False), kind != "misere")
+            assert eng.solve(pos) == reference_value(pos), pos
+
+
 # -- published layouts ------------------------------------------------------------
 
 PUBLISHED = [
@@ -362,3 +498,18 @@ def test_empty_and_bad_positions():
         eng.solve(uneven)
     with pytest.raises(ValueError):
         Engine(tt_size_mb=0)
+
+
+def test_talon_led_tricks_are_refused():
+    """All-pass tricks led from the talon are not modelled: refuse, never ignore them."""
+    eng = Engine(tt_size_mb=1)
+    base = random_preferans(random.Random("talon"), 4, kind="nt", mid_trick=False)
+    with_talon = ReferencePosition(base.hands, base.suit_masks, None, True, base.leader, (),
+                                   base.declarer_side, False, talon_leads=(31,),
+                                   talon_must_beat=True)
+    for call in (eng.solve, eng.card_values, eng.best_line):
+        with pytest.raises(ValueError, match="talon"):
+            call(with_talon)
+    empty_talon = ReferencePosition(base.hands, base.suit_masks, None, True, base.leader, (),
+                                    base.declarer_side, False, talon_leads=())
+    assert eng.solve(empty_talon) == reference_value(empty_talon)
