@@ -42,6 +42,9 @@ class Contract:
             return cls(MISERE)
         if word in _ALLPASS_WORDS:
             return cls(ALLPASS)
+        if rules.book and not word[:1].isdigit():
+            # Whist has no bidding: the contract may be just the trump (``s``, ``♥``, ``nt``).
+            return cls(TRICKS, None, _denomination(word, text, rules))
         match = _TRICK_CONTRACT.match(word)
         if not match:
             raise NotationError(f"bad contract {text!r}: write e.g. 6s, 7♦, 8nt, misere, allpass", text)
@@ -49,13 +52,7 @@ class Contract:
         if level not in rules.contract_levels:
             levels = f"{rules.contract_levels[0]} to {rules.contract_levels[-1]}"
             raise NotationError(f"bad contract {text!r}: the level must be {levels}", text)
-        if denomination in _NO_TRUMP_WORDS:
-            return cls(TRICKS, level, None)
-        letter = SUIT_SYMBOLS.get(denomination, denomination)
-        for suit in rules.deck.suits:
-            if letter in (suit.letter, suit.name, suit.name.rstrip("s")):
-                return cls(TRICKS, level, suit)
-        raise NotationError(f"bad contract {text!r}: unknown trump {denomination!r}", text)
+        return cls(TRICKS, level, _denomination(denomination, text, rules))
 
     @property
     def is_misere(self) -> bool:
@@ -70,14 +67,25 @@ class Contract:
         """The ASCII form used in files: ``7d``, ``6n``, ``misere``, ``allpass``."""
         if self.kind != TRICKS:
             return self.kind
-        return f"{self.level}{self.trump.letter if self.trump else 'n'}"
+        return f"{self.level or ''}{self.trump.letter if self.trump else 'n'}"
 
     def __str__(self) -> str:
         if self.kind == MISERE:
             return "misère"
         if self.kind == ALLPASS:
             return "all-pass"
-        return f"{self.level}{self.trump.symbol if self.trump else 'NT'}"
+        return f"{self.level or ''}{self.trump.symbol if self.trump else 'NT'}"
 
     def __repr__(self) -> str:
         return f"Contract({self.code!r})"
+
+
+def _denomination(denomination: str, text: str, rules: Rules) -> Suit | None:
+    """The trump suit named by ``denomination``, or None for no-trump."""
+    if denomination in _NO_TRUMP_WORDS:
+        return None
+    letter = SUIT_SYMBOLS.get(denomination, denomination)
+    for suit in rules.deck.suits:
+        if letter in (suit.letter, suit.name, suit.name.rstrip("s")):
+            return suit
+    raise NotationError(f"bad contract {text!r}: unknown trump {denomination!r}", text)

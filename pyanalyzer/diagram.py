@@ -41,6 +41,10 @@ def headline(layout: Layout) -> str:
     rules = layout.rules
     if layout.contract.is_allpass:
         text = "all-pass"
+    elif layout.contract.kind == "tricks" and layout.contract.level is None:  # Whist: trump, no bid
+        trump = layout.contract.trump
+        text = (f"{trump.name.capitalize()} trump" if trump else "No-trump") + (
+            f", {rules.side_name(layout.declarer)} counted")
     else:
         text = f"{layout.contract} by {rules.seat_name(layout.declarer)}"
     if layout.played:
@@ -49,21 +53,17 @@ def headline(layout: Layout) -> str:
 
 
 def diagram(layout: Layout, style: str = "symbols") -> str:
-    """The whole layout as text (Preferans: W left, E right, S below)."""
+    """The whole layout as text (Preferans: W left, E right, S below; Whist: N above too)."""
     rules = layout.rules
     out = []
     if layout.title:
         out.append(layout.title)
     out.append(headline(layout))
     out.append("")
-    west, east, south = (hand_lines(layout, s, style) for s in ("W", "E", "S"))
-    pad = " " * INDENT
-    out.append(pad + rules.seat_name("W").ljust(COLUMN) + rules.seat_name("E"))
-    for left, right in zip(west, east):
-        out.append(pad + left.ljust(COLUMN) + right)
-    centre = " " * (INDENT + COLUMN // 2)
-    out.append(centre + rules.seat_name("S"))
-    out.extend(centre + line for line in south)
+    if "N" in rules.seats:
+        out.extend(_four_hands(layout, style))
+    else:
+        out.extend(_three_hands(layout, style))
     extras = []
     for key in ("talon", "discard"):
         cards = getattr(layout, key)
@@ -81,3 +81,31 @@ def diagram(layout: Layout, style: str = "symbols") -> str:
     if layout.source:
         out.append(f"Source: {layout.source}")
     return "\n".join(out)
+
+
+def _three_hands(layout: Layout, style: str) -> list[str]:
+    """Preferans: West and East side by side, South below."""
+    names = layout.rules.seat_name
+    west, east, south = (hand_lines(layout, s, style) for s in ("W", "E", "S"))
+    pad = " " * INDENT
+    out = [pad + names("W").ljust(COLUMN) + names("E")]
+    out.extend(pad + left.ljust(COLUMN) + right for left, right in zip(west, east))
+    centre = " " * (INDENT + COLUMN // 2)
+    out.append(centre + names("S"))
+    out.extend(centre + line for line in south)
+    return out
+
+
+def _four_hands(layout: Layout, style: str) -> list[str]:
+    """Whist: North above, West and East side by side, South below (as in bridge columns)."""
+    names = layout.rules.seat_name
+    north, west, east, south = (hand_lines(layout, s, style) for s in ("N", "W", "E", "S"))
+    width = max(COLUMN, *(len(line) + 2 for line in west + north + south))
+    centre = " " * (width // 2 + 2)
+    out = [centre + names("N")]
+    out.extend(centre + line for line in north)
+    out.append(names("W").ljust(width) + names("E"))
+    out.extend(left.ljust(width) + right for left, right in zip(west, east))
+    out.append(centre + names("S"))
+    out.extend(centre + line for line in south)
+    return out

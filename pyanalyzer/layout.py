@@ -201,7 +201,7 @@ class Layout:
 
     @property
     def defenders(self) -> tuple[str, ...]:
-        return tuple(s for s in self.rules.seats if s != self.declarer)
+        return tuple(s for s in self.rules.seats if s not in self.rules.side_of(self.declarer))
 
     def position(self, side: str | None = None) -> ReferencePosition:
         """The position in the engine's primitive terms.
@@ -222,7 +222,7 @@ class Layout:
             must_trump=self.rules.must_trump,
             leader=seats.index(self.lead),
             played=tuple(c.index for c in self.played),
-            declarer_side=tuple(s == counted for s in seats),
+            declarer_side=tuple(s in self.rules.side_of(counted) for s in seats),
             maximize=self.contract.kind == "tricks",
             talon_leads=tuple(c.index for c in self.talon_tricks),
         )

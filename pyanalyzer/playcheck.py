@@ -173,7 +173,7 @@ def check_play(layout: Layout, record: list[Card], engine: str | object = "fast"
         next_position = position.after(card)
         if not next_position.played and len(position.played) == len(layout.seats) - 1:
             trick_cards = position.played + (card,)
-            won += int(position.trick_winner(trick_cards) == layout.declarer)
+            won += int(position.trick_winner(trick_cards) in layout.rules.side_of(layout.declarer))
             trick += 1
         position = next_position
         if position.tricks_left == 0:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import PREFERANS, Deck
+from .cards import PREFERANS, WHIST, Deck
 from .errors import LayoutError
 
 
@@ -29,6 +29,10 @@ class Rules:
     #: A player void in the suit led must trump if he can (Preferans, Thousand).
     must_trump: bool
     seat_names: tuple[tuple[str, str], ...] = ()
+    #: Partnerships (Whist: N-S and E-W); empty: the declarer plays alone against the others.
+    partnerships: tuple[tuple[str, ...], ...] = ()
+    #: Tricks a side takes before its contract level counts (Whist: six, the book).
+    book: int = 0
 
     def seat(self, text: str) -> str:
         """The seat named by ``text`` (case-insensitive), or a LayoutError naming it."""
@@ -48,6 +52,14 @@ class Rules:
     def seat_name(self, seat: str) -> str:
         return dict(self.seat_names).get(seat, seat)
 
+    def side_of(self, seat: str) -> tuple[str, ...]:
+        """The seats playing together with ``seat`` (itself included), in play order."""
+        return next((side for side in self.partnerships if seat in side), (seat,))
+
+    def side_name(self, seat: str) -> str:
+        """``South`` alone, or ``North-South`` for a partnership."""
+        return "-".join(self.seat_name(s) for s in self.side_of(seat))
+
 
 PREFERANS_RULES = Rules(
     game="preferans",
@@ -61,11 +73,28 @@ PREFERANS_RULES = Rules(
     seat_names=(("S", "South"), ("W", "West"), ("E", "East")),
 )
 
-GAMES = {PREFERANS_RULES.game: PREFERANS_RULES}
+#: Whist: four seats, partners opposite; follow suit, else any card. There is no
+#: bidding: a layout's contract is its trump (``s``, ``nt``) and the declarer any
+#: seat of the side whose tricks are counted; levels 1-7 mean six (the book) + n.
+WHIST_RULES = Rules(
+    game="whist",
+    deck=WHIST,
+    seats=("N", "E", "S", "W"),
+    hand_size=13,
+    talon_size=0,
+    discard_size=0,
+    contract_levels=(1, 2, 3, 4, 5, 6, 7),
+    must_trump=False,
+    seat_names=(("N", "North"), ("E", "East"), ("S", "South"), ("W", "West")),
+    partnerships=(("N", "S"), ("E", "W")),
+    book=6,
+)
+
+GAMES = {rules.game: rules for rules in (PREFERANS_RULES, WHIST_RULES)}
 
 
 def rules_for(game: str) -> Rules:
-    """The rules of the game named ``game`` (``preferans``)."""
+    """The rules of the game named ``game`` (``preferans``, ``whist``)."""
     try:
         return GAMES[game.strip().lower()]
     except KeyError:

@@ -94,8 +94,12 @@ class Solution:
     def verdict(self) -> str:
         """One plain sentence with the answer."""
         layout = self.layout
-        name = layout.rules.seat_name(layout.declarer)
+        rules = layout.rules
+        name = rules.side_name(layout.declarer)
         n, left = self.declarer_tricks, self.tricks_left
+        # Partnerships (Whist): "North-South take ..., East-West ...".
+        takes = "take" if len(rules.side_of(layout.declarer)) > 1 else "takes"
+        others = rules.side_name(layout.defenders[0]) if rules.partnerships else "the defenders"
         if layout.contract.is_misere:
             if not self.is_full_deal:
                 return (f"The defenders force {n} of the {left} tricks left on {name}"
@@ -104,13 +108,15 @@ class Solution:
                 return f"Clean misère: the defenders cannot force a trick on {name}."
             return f"The defenders catch {name}'s misère for {_tricks(n)}."
         if not self.is_full_deal:
-            return (f"{name} takes {n} of the {left} tricks left, "
-                    f"the defenders {self.defender_tricks}.")
-        level = layout.contract.level
+            return (f"{name} {takes} {n} of the {left} tricks left, "
+                    f"{others} {self.defender_tricks}.")
+        if layout.contract.level is None:  # Whist without a bid: just the tricks
+            return f"{name} {takes} {n} tricks, {others} {self.defender_tricks}."
+        level = layout.contract.level + rules.book
         outcome = (f"{layout.contract} makes" + (f" with {_tricks(n - level, 'overtrick')}"
                                                   if n > level else "")
                    if n >= level else f"{layout.contract} goes down by {_tricks(level - n)}")
-        return f"{name} takes {n} tricks, the defenders {self.defender_tricks}: {outcome}."
+        return f"{name} {takes} {n} tricks, {others} {self.defender_tricks}: {outcome}."
 
     def __str__(self) -> str:
         return self.format()
@@ -123,6 +129,8 @@ class Solution:
             mover = self.layout.rules.seat_name(self.layout.to_move)
             what = "tricks forced on the declarer" if self.layout.contract.is_misere else (
                 "declarer's tricks")
+            if self.layout.rules.partnerships and not self.layout.contract.is_misere:
+                what = f"{self.layout.rules.side_name(self.layout.declarer)} tricks"
             out.append(f"{mover} to play; {what} after each card:")
             for card, value in sorted(self.cards.items(), key=lambda kv: (kv[0].suit_number,
                                                                           -kv[0].rank_number)):

@@ -1,0 +1,87 @@
+"""The double-dummy table: tricks for each declarer in each denomination.
+
+Like DDS's ``CalcDDtable``: 5 denominations (``s h d c n``) x 4 declarers;
+the declarer's left-hand opponent leads, and the entry is the tricks of the
+declarer's side. Each denomination is one family of positions for the
+engine: the North-South tricks are searched for each of the four leaders
+with the transposition table kept warm, and an East-West declarer's entry is
+the rest of the tricks.
+
+>>> from pyanalyzer.whist.deal import Deal
+>>> table = dd_table(Deal.from_pbn("N:A.K.. K.A.. Q.Q.. J.J.."), engine="reference")
+>>> table.tricks["N"]
+{'s': 1, 'h': 1, 'd': 1, 'c': 1, 'n': 1}
+>>> print(table)
+      ♣  ♦  ♥  ♠ NT
+   N  1  1  1  1  1
+   S  1  1  1  1  1
+   E  1  1  1  1  1
+   W  1  1  1  1  1
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from ..cards import WHIST
+from ..engines import make_backend
+from ..rules import WHIST_RULES
+from .deal import SEATS, Deal, whist_layout
+
+#: Denominations in the JSON order: spades, hearts, diamonds, clubs, no-trump.
+DENOMINATIONS = ("s", "h", "d", "c", "n")
+#: The printed table's columns and rows (as DDS's and endplay's grids).
+COLUMNS = ("c", "d", "h", "s", "n")
+ROWS = ("N", "S", "E", "W")
+
+
+@dataclass
+class DDTable:
+    """``tricks[declarer][denomination]``: the declarer side's tricks with best play."""
+
+    deal: Deal
+    tricks: dict[str, dict[str, int]]
+    nodes: int
+    seconds: float
+    engine: str
+
+    def __str__(self) -> str:
+        heads = [("NT" if d == "n" else next(s.symbol for s in WHIST.suits if s.letter == d))
+                 for d in COLUMNS]
+        lines = ["    " + "".join(h.rjust(3) for h in heads)]
+        for seat in ROWS:
+            lines.append(seat.rjust(4) + "".join(str(self.tricks[seat][d]).rjust(3) for d in COLUMNS))
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict:
+        """The JSON object of ``pref table --json``."""
+        return {
+            "deal": self.deal.pbn(),
+            "table": {seat: dict(self.tricks[seat]) for seat in SEATS},
+            "engine": self.engine,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+        }
+
+
+def dd_table(deal: Deal, engine: str | object = "fast") -> DDTable:
+    """The double-dummy table of ``deal`` (an ending gives the tricks left).
+
+    ``engine`` is ``fast``, ``reference`` or a backend from
+    :func:`pyanalyzer.engines.make_backend` (reused across deals).
+    """
+    backend = make_backend(engine) if isinstance(engine, str) else engine
+    start_nodes, start = backend.nodes, time.perf_counter()
+    total = deal.tricks
+    tricks: dict[str, dict[str, int]] = {seat: {} for seat in SEATS}
+    for denomination in DENOMINATIONS:
+        trump = None if denomination == "n" else denomination
+        for leader in SEATS:
+            north_south = backend.solve(whist_layout(deal, trump, "N", lead=leader).position())
+            # The declarer is the leader's right-hand opponent.
+            declarer = SEATS[(SEATS.index(leader) - 1) % len(SEATS)]
+            in_ns = declarer in WHIST_RULES.side_of("N")
+            tricks[declarer][denomination] = north_south if in_ns else total - north_south
+    return DDTable(deal, {seat: tricks[seat] for seat in SEATS}, backend.nodes - start_nodes,
+                   time.perf_counter() - start, backend.name)
