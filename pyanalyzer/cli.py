@@ -31,7 +31,7 @@ def fail(message: str) -> NoReturn:
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="pref-solver")
 def main() -> None:
-    """Exact double-dummy analysis of Preferans layouts."""
+    """Exact double-dummy analysis of Preferans (and Whist) layouts."""
 
 
 def _batch_lines(path: str) -> Iterator[tuple[int, str]]:
@@ -153,11 +153,15 @@ def _run_batch(path: str, backend, as_json: bool, cards: bool, line: bool) -> No
 
 # Commands that live with their analyzers.
 from .contract_command import contract_command  # noqa: E402
+from .misere_command import misere_command  # noqa: E402
 from .scoring.commands import score_command, settle_command  # noqa: E402
+from .whist.commands import table_command  # noqa: E402
 
 main.add_command(contract_command)
+main.add_command(misere_command)
 main.add_command(score_command)
 main.add_command(settle_command)
+main.add_command(table_command)
 
 
 if __name__ == "__main__":  # pragma: no cover

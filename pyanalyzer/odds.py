@@ -231,7 +231,7 @@ def plot_histogram(odds: TrickOdds, path: str) -> None:
 def declarer_view(hand: Hand, declarer: str, discard: Sequence[Card], contract: Contract, lead: str,
                   rules: Rules = PREFERANS_RULES, engine: str = "fast", threads: int = 2,
                   samples: int | None = None, seed: int | None = None,
-                  progress: Progress | None = None) -> TrickOdds:
+                  progress: Progress | None = None, stop_when=None) -> TrickOdds:
     """The declarer's tricks over every split of the defenders' cards (exact unless ``samples``)."""
     rules.seat(declarer)
     rules.seat(lead)
@@ -249,7 +249,7 @@ def declarer_view(hand: Hand, declarer: str, discard: Sequence[Card], contract: 
     defenders = tuple(i for i, s in enumerate(rules.seats) if s != declarer)
     size = rules.hand_size
     tally = solve_splits(template, defenders, (size, size), unknown, engine=engine, threads=threads,
-                         samples=samples, seed=seed, progress=progress)
+                         samples=samples, seed=seed, progress=progress, stop_when=stop_when)
     return TrickOdds(contract, declarer, lead, tally, "declarer")
 
 

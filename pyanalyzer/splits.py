@@ -36,7 +36,7 @@ import random
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from .engines import make_backend
 from .reference import iter_bits
@@ -60,8 +60,8 @@ class Tally:
     seconds: float = 0.0
     nodes: int = 0
     exact: bool = True
-    #: For samples: the (value counts) are over random splits; see ``confidence``.
-    values: list[int] = field(default_factory=list, repr=False)
+    #: Stopped early by ``stop_when``: the histogram covers only part of the splits.
+    pruned: bool = False
 
     def probability(self, predicate: Callable[[int], bool]) -> float:
         if not self.splits:
@@ -198,13 +198,18 @@ def reduce_by_symmetry(splits: Iterable[tuple[int, ...]], template,
 def solve_splits(template, unknown_seats: Sequence[int], sizes: Sequence[int], unknown: int,
                  engine: str = "fast", threads: int = 2, samples: int | None = None,
                  seed: int | None = None, progress: Progress | None = None,
-                 tt_size_mb: int = 32, block: int = 256) -> Tally:
+                 tt_size_mb: int = 32, block: int = 256,
+                 stop_when: Callable[[list[int]], bool] | None = None) -> Tally:
     """Solve the template with the unknown cards dealt every possible way (or ``samples`` times).
 
     ``template`` is a position (see :mod:`pyanalyzer.reference`); the hand of
     each of ``unknown_seats`` gets ``sizes`` more cards from ``unknown`` (its
     template hand holds the cards already known to be there, often none).
     Unknown cards beyond the sizes are out of play. Returns the tally of values.
+
+    ``stop_when(histogram)`` is asked after each block of splits: when it
+    answers true the enumeration stops early and the tally is marked pruned
+    (used to drop a candidate once it is provably worse than another).
     """
     start = time.perf_counter()
     exact = samples is None
@@ -219,7 +224,7 @@ def solve_splits(template, unknown_seats: Sequence[int], sizes: Sequence[int], u
     known = sum(bin(h).count("1") for h in template.hands)
     max_tricks = (known + len(template.played) + sum(sizes)) // len(template.hands)
     histogram = [0] * (max_tricks + 1)
-    state = {"done": 0, "solves": 0, "nodes": 0}
+    state = {"done": 0, "solves": 0, "nodes": 0, "pruned": False}
     lock = threading.Lock()
     stop = threading.Event()
     errors: list[BaseException] = []
@@ -253,6 +258,9 @@ def solve_splits(template, unknown_seats: Sequence[int], sizes: Sequence[int], u
                     local = [0] * len(histogram)
                     state["done"] += counted
                     state["solves"] += solves
+                    if stop_when is not None and stop_when(histogram):
+                        state["pruned"] = True
+                        stop.set()
             with lock:
                 state["nodes"] += backend.nodes
         except BaseException as error:  # reported in the calling thread
@@ -279,4 +287,4 @@ def solve_splits(template, unknown_seats: Sequence[int], sizes: Sequence[int], u
     if progress:
         progress(state["done"], total)
     return Tally(histogram, state["done"], state["solves"], total, partial or state["done"] < total,
-                 time.perf_counter() - start, state["nodes"], exact)
+                 time.perf_counter() - start, state["nodes"], exact, pruned=state["pruned"])

@@ -1,0 +1,446 @@
+"""``misere``: is this misère catchable, and for how many tricks?
+
+* **Open layout** (:func:`analyse_open`): the tricks the defenders can force,
+  the catching line and every card's value (built on :func:`pyanalyzer.solve.solve`).
+* **Unknown discard** (:func:`analyse_unknown_discard`): the defenders know
+  the declarer's twelve cards but not which two he discarded. For each
+  possible discard (equivalent discards collapsed) the tricks forced with the
+  discard known, and then the exact answer to the question at the table: is
+  there **one defence** that catches against every possible discard, and for
+  how many tricks at least? That is an imperfect-information search: the
+  defenders' choice must be the same for every declarer hand still consistent
+  with the play so far, while the declarer, who knows his hand, plays any card
+  his real hand allows (and so reveals it is there).
+* The declarer's view, the best discard and the odds before the talon are in
+  :mod:`pyanalyzer.odds` (shared with trick contracts).
+
+>>> from pyanalyzer.layout_io import parse_layout
+>>> layout = parse_layout("contract=misere declarer=S lead=W S=7s,Ah W=8s,Kh E=9s,Qh")
+>>> result = analyse_unknown_discard(layout, talon=[], discard_candidates=None, engine="reference")
+>>> result.one_defence, result.status
+(1, 'caught')
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass
+
+from .cards import Card
+from .defence import distinct_cards
+from .engines import make_backend
+from .errors import LayoutError
+from .layout import Layout
+from .makeable import discard_classes
+from .notation import format_card
+from .reference import ReferencePosition, ReferenceSolver, iter_bits
+from .solve import Solution, solve
+
+
+def analyse_open(layout: Layout, engine: str | object = "fast") -> Solution:
+    """Open misère: forced tricks, catching line, each card's value."""
+    if not layout.contract.is_misere:
+        raise LayoutError(f"pref misere needs contract=misere, not {layout.contract}", layout.contract.code)
+    return solve(layout, engine, cards=True, line=True)
+
+
+def catching_summary(solution: Solution, style: str = "symbols", cards: int = 3) -> str:
+    """``caught for 2 tricks: lead ♦7, ...`` from a solved open misère."""
+    n = solution.declarer_tricks
+    if n == 0:
+        return "clean: the defenders cannot force a trick"
+    first = ", ".join(f"{t.seats[i]} {format_card(c, style)}"
+                      for t in solution.tricks[:1] for i, c in enumerate(t.cards[:cards]))
+    trick_word = "trick" if n == 1 else "tricks"
+    return f"caught for {n} {trick_word}: {first} …"
+
+
+@dataclass
+class DiscardOutcome:
+    """One possible discard (standing for its equivalent ones) with the discard known."""
+
+    discard: tuple[Card, ...]
+    forced: int
+    #: The defenders' first cards that catch for ``forced`` when they know this discard.
+    catching_cards: list[Card]
+
+
+@dataclass
+class UnknownDiscardResult:
+    """The answer of :func:`analyse_unknown_discard`."""
+
+    layout: Layout
+    twelve: list[Card]
+    outcomes: list[DiscardOutcome]
+    #: Tricks one defence forces against every possible discard.
+    one_defence: int
+    #: Guessing game: pairs of catchable discards that no single defence catches both of.
+    splitting_pairs: list[tuple[tuple[Card, ...], tuple[Card, ...]]]
+    nodes: int
+    seconds: float
+    engine: str
+
+    @property
+    def status(self) -> str:
+        """``caught`` (one defence catches them all), ``guessing`` or ``clean``."""
+        if self.one_defence > 0:
+            return "caught"
+        if all(o.forced > 0 for o in self.outcomes):
+            return "guessing"
+        return "clean"
+
+    def verdict(self) -> str:
+        names = self.layout.rules.seat_name
+        declarer = names(self.layout.declarer)
+        if self.status == "caught":
+            n = self.one_defence
+            return (f"Caught for sure: one defence forces at least {n} trick{'s' * (n != 1)} "
+                    f"on {declarer} whatever he discarded.")
+        if self.status == "guessing":
+            return (f"Guessing game: every discard is catchable once known, but no single defence "
+                    f"catches them all; the defenders must guess {declarer}'s discard.")
+        clean = [o for o in self.outcomes if o.forced == 0]
+        shown = "; ".join(" ".join(format_card(c) for c in o.discard) for o in clean[:4])
+        return f"Clean: with the discard {shown} the misère cannot be caught even with open cards."
+
+    def format(self, style: str = "symbols") -> str:
+        twelve = " ".join(format_card(c, style) for c in sorted(
+            self.twelve, key=lambda c: (c.suit_number, -c.rank_number)))
+        out = [self.verdict(), "", f"Declarer's twelve cards: {twelve}",
+               "Each possible discard (equivalent ones collapsed), with the discard known:",
+               f"  {'discard':<9} {'forced':>6}  catching first cards"]
+        for o in sorted(self.outcomes, key=lambda o: (-o.forced, [c.index for c in o.discard])):
+            discard = " ".join(format_card(c, style) for c in o.discard)
+            catching = " ".join(format_card(c, style) for c in o.catching_cards) if o.forced else "-"
+            out.append(f"  {discard:<9} {o.forced:>6}  {catching}")
+        if self.splitting_pairs:
+            out.append("")
+            out.append("Discards that split the defence (no single defence catches both):")
+            for first, second in self.splitting_pairs[:8]:
+                a = " ".join(format_card(c, style) for c in first)
+                b = " ".join(format_card(c, style) for c in second)
+                out.append(f"  {a}  /  {b}")
+            if len(self.splitting_pairs) > 8:
+                out.append(f"  ... and {len(self.splitting_pairs) - 8} more pairs")
+        return "\n".join(out)
+
+    def __str__(self) -> str:
+        return self.format()
+
+    def to_dict(self) -> dict:
+        return {
+            "status": self.status,
+            "one_defence": self.one_defence,
+            "twelve": [c.code for c in self.twelve],
+            "discards": [{"discard": [c.code for c in o.discard], "forced": o.forced,
+                          "catching_cards": [c.code for c in o.catching_cards]} for o in self.outcomes],
+            "splitting_pairs": [[[c.code for c in a], [c.code for c in b]] for a, b in self.splitting_pairs],
+            "verdict": self.verdict(),
+            "engine": self.engine,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+        }
+
+
+def analyse_unknown_discard(layout: Layout, talon, discard_candidates=None,
+                            engine: str | object = "fast") -> UnknownDiscardResult:
+    """Misère with the discard unseen: per-discard results and the one-defence value.
+
+    The declarer's twelve cards are his hand plus ``talon`` plus the layout's
+    discard (whichever of them are given); with fewer than twelve (an
+    ending) the declarer's hand plus the given cards are the candidates'
+    pool and each candidate keeps as many cards as the other hands hold.
+    ``discard_candidates`` may restrict the discards considered.
+    """
+    if not layout.contract.is_misere:
+        raise LayoutError(f"the unknown-discard analysis needs a misère, not {layout.contract}",
+                          layout.contract.code)
+    if layout.played:
+        raise LayoutError("the unknown-discard analysis starts at the first lead: remove played=", "played")
+    backend = make_backend(engine) if isinstance(engine, str) else engine
+    start_nodes, start = backend.nodes, time.perf_counter()
+    declarer = layout.declarer
+    pool = sorted(set(layout.hands[declarer]) | set(talon) | set(layout.discard), key=lambda c: c.index)
+    size = len(layout.hands[layout.defenders[0]])
+    extra = len(pool) - size
+    if extra < 0:
+        raise LayoutError("the declarer has fewer cards than the defenders", declarer)
+    for card in pool:
+        for seat in layout.defenders:
+            if card in layout.hands[seat]:
+                raise LayoutError(f"talon card {card.code!r} is in {seat}'s hand", card.code)
+    outside = 0
+    for seat in layout.defenders:
+        outside |= layout.hands[seat].mask
+    if discard_candidates is None:
+        if extra == 2:
+            discard_candidates = discard_classes(pool, outside)
+        else:
+            discard_candidates = [tuple(c) for c in itertools.combinations(pool, extra)]
+    base = layout.position()
+    seat_number = layout.seats.index(declarer)
+    hands = {}
+    outcomes = []
+    for discard in discard_candidates:
+        keep = 0
+        for card in pool:
+            if card not in discard:
+                keep |= card.mask
+        hands[discard] = keep
+        position = _with_declarer(base, seat_number, keep)
+        forced = backend.solve(position)
+        catching = []
+        if forced and base.to_move != seat_number:
+            values = backend.card_values(position)
+            catching = [layout.rules.deck.from_index(i) for i, v in sorted(values.items()) if v == forced]
+        outcomes.append(DiscardOutcome(tuple(discard), forced, catching))
+    search = _OneDefenceSearch(base, seat_number, backend)
+    value = search.value(list(hands.values()))
+    pairs = []
+    if value == 0 and all(o.forced > 0 for o in outcomes):
+        # Which catchable discards cannot be caught by one defence together?
+        for first, second in itertools.combinations(outcomes, 2):
+            if search.value([hands[first.discard], hands[second.discard]]) == 0:
+                pairs.append((first.discard, second.discard))
+    return UnknownDiscardResult(layout, pool, outcomes, value, pairs, backend.nodes - start_nodes,
+                                time.perf_counter() - start, backend.name)
+
+
+def _with_declarer(base: ReferencePosition, seat: int, hand: int) -> ReferencePosition:
+    hands = list(base.hands)
+    hands[seat] = hand
+    return ReferencePosition(tuple(hands), base.suit_masks, base.trump, base.must_trump, base.leader,
+                             base.played, base.declarer_side, base.maximize)
+
+
+class _OneDefenceSearch:
+    """max over the defenders' cards, min over the declarer's cards *and* candidate hands.
+
+    A node carries the set of candidate declarer hands still consistent with
+    the play; a declarer card keeps the candidates that could play it. With
+    one candidate left the engine gives the open-card value; with several, the
+    open-card values bound the result from above (knowing the discard can only
+    help the defenders), which prunes the search.
+    """
+
+    def __init__(self, base: ReferencePosition, declarer: int, backend) -> None:
+        self.base = base
+        self.declarer = declarer
+        self.backend = backend
+        self.rules = ReferenceSolver.for_position(base)
+        self.memo: dict[tuple, tuple[int, int]] = {}
+        self.open_values: dict[tuple, int] = {}
+
+    def value(self, candidates: list[int]) -> int:
+        hands = list(self.base.hands)
+        hands[self.declarer] = 0
+        tricks = max(bin(h).count("1") for h in candidates)
+        return self._search(tuple(hands), self.base.leader, (), frozenset(candidates), -1, tricks + 1)
+
+    def _open_value(self, hands, leader, played, hand: int) -> int:
+        key = (hands, leader, played, hand)
+        if key not in self.open_values:
+            full = list(hands)
+            full[self.declarer] = hand
+            position = ReferencePosition(tuple(full), self.base.suit_masks, self.base.trump,
+                                         self.base.must_trump, leader, played, self.base.declarer_side,
+                                         self.base.maximize)
+            self.open_values[key] = self.backend.solve(position)
+        return self.open_values[key]
+
+    def _search(self, hands, leader, played, candidates: frozenset, alpha: int, beta: int) -> int:
+        if len(candidates) == 1:
+            return self._open_value(hands, leader, played, next(iter(candidates)))
+        seats = len(hands)
+        seat = (leader + len(played)) % seats
+        key = None
+        if not played:
+            if not any(hands) and not any(candidates):
+                return 0
+            key = (hands, leader, candidates)
+            lower, upper = self.memo.get(key, (0, None))
+            if upper is None:
+                upper = min(self._open_value(hands, leader, played, h) for h in candidates)
+            if lower >= beta or lower == upper:
+                return lower
+            if upper <= alpha:
+                return upper
+            alpha, beta = max(alpha, lower), min(beta, upper)
+        window = (alpha, beta)
+
+        if seat == self.declarer:
+            # The declarer picks a card, and in doing so the worst candidate hands for the defence.
+            moves: dict[int, list[int]] = {}
+            for hand in candidates:
+                for card in iter_bits(self.rules.legal_moves(hand, played)):
+                    moves.setdefault(card, []).append(hand & ~(1 << card))
+            best = 1 << 30
+            for card, rest in sorted(moves.items()):
+                value = self._after(hands, leader, played, card, frozenset(rest), alpha, beta)
+                if value < best:
+                    best, beta = value, min(beta, value)
+                if alpha >= beta:
+                    break
+        else:
+            union = 0
+            for hand in candidates:
+                union |= hand
+            legal = list(iter_bits(self.rules.legal_moves(hands[seat], played)))
+            full = list(hands)
+            full[self.declarer] = union
+            best = -1
+            for card in distinct_cards(legal, tuple(full), played, self.base.suit_masks):
+                child = hands[:seat] + (hands[seat] & ~(1 << card),) + hands[seat + 1:]
+                value = self._after(child, leader, played, card, candidates, alpha, beta, moved=True)
+                if value > best:
+                    best, alpha = value, max(alpha, value)
+                if alpha >= beta:
+                    break
+        if key is not None:
+            lower, upper = self.memo.get(key, (0, None))
+            if upper is None:
+                upper = min(self._open_value(hands, leader, (), h) for h in candidates)
+            if best <= window[0]:
+                upper = min(upper, best)
+            elif best >= window[1]:
+                lower = max(lower, best)
+            else:
+                lower = upper = best
+            self.memo[key] = (lower, upper)
+        return best
+
+    def _after(self, hands, leader, played, card, candidates, alpha, beta, moved=False) -> int:
+        """Value after ``card`` joins the trick (``hands`` already updated if ``moved``)."""
+        trick = played + (card,)
+        if len(trick) < len(hands):
+            return self._search(hands, leader, trick, candidates, alpha, beta)
+        winner = self.rules.trick_winner(leader, trick)
+        gain = int(winner == self.declarer)
+        if not any(hands) and not any(candidates):
+            return gain
+        return gain + self._search(hands, winner, (), candidates, alpha - gain, beta - gain)
+
+
+@dataclass
+class MisereDiscard:
+    """One discard of a twelve-card misère hand with its catch odds (exact, or pruned)."""
+
+    discard: tuple[Card, ...]
+    odds: object  # pyanalyzer.odds.TrickOdds
+    pruned: bool
+
+    @property
+    def p_caught(self) -> float:
+        return self.odds.p_caught
+
+    @property
+    def caught_splits(self) -> int:
+        return self.odds.tally.splits - self.odds.histogram[0]
+
+
+@dataclass
+class MisereDiscardRanking:
+    """The discards of a twelve-card misère hand, best first."""
+
+    twelve: list[Card]
+    declarer: str
+    lead: str
+    ranked: list[MisereDiscard]
+    pruned: list[MisereDiscard]
+    seconds: float
+    top: int
+
+    def format(self, style: str = "symbols") -> str:
+        twelve = " ".join(format_card(c, style) for c in sorted(
+            self.twelve, key=lambda c: (c.suit_number, -c.rank_number)))
+        out = [f"{self.declarer}'s misère with twelve cards {twelve}, {self.lead} leads.",
+               f"Every discard class enumerated exactly over all splits; {len(self.pruned)} of "
+               f"{len(self.ranked)} dropped once provably worse than the best ({self.seconds:.1f} s).", "",
+               f"  {'discard':<9} {'P(caught)':>10} {'E[tricks]':>10}"]
+        for entry in self.ranked[:self.top]:
+            discard = " ".join(format_card(c, style) for c in entry.discard)
+            if entry.pruned:
+                total = entry.odds.tally.total
+                out.append(f"  {discard:<9} {'>= ' + format(100 * entry.caught_splits / total, '.2f'):>9}% "
+                           f"{'(dropped)':>10}")
+            else:
+                out.append(f"  {discard:<9} {100 * entry.p_caught:>9.2f}% {entry.odds.expected_tricks:>10.3f}")
+        return "\n".join(out)
+
+    def __str__(self) -> str:
+        return self.format()
+
+    def to_dict(self) -> dict:
+        def row(entry: MisereDiscard) -> dict:
+            data = {"discard": [c.code for c in entry.discard], "pruned": entry.pruned,
+                    "splits": entry.odds.tally.splits, "histogram": entry.odds.histogram}
+            if not entry.pruned:
+                data.update(p_caught=entry.p_caught, expected_tricks=entry.odds.expected_tricks)
+            else:
+                data["p_caught_at_least"] = entry.caught_splits / entry.odds.tally.total
+            return data
+
+        best = self.ranked[0] if self.ranked else None
+        return {"view": "best_discard", "declarer": self.declarer, "lead": self.lead,
+                "twelve": [c.code for c in self.twelve],
+                "best": row(best) if best else None,
+                "ranked": [row(e) for e in self.ranked[:self.top]],
+                "pruned": [row(e) for e in self.pruned], "seconds": round(self.seconds, 3)}
+
+
+def rank_misere_discards(twelve, declarer: str, lead: str, rules=None, engine: str = "fast",
+                         threads: int = 2, top: int = 5, screen_samples: int = 200, seed: int = 0,
+                         progress=None) -> MisereDiscardRanking:
+    """Rank every discard class by the exact probability that the misère is caught.
+
+    Candidates are screened on a few random splits to try the promising ones
+    first; each is then enumerated exactly, and dropped as soon as its caught
+    splits exceed those of the best complete one (it can only get worse), so
+    for dropped discards the probability shown is a lower bound.
+    """
+    from .contract import Contract
+    from .hand import Hand
+    from .odds import declarer_view
+    from .rules import PREFERANS_RULES
+
+    rules = rules or PREFERANS_RULES
+    start = time.perf_counter()
+    twelve = list(twelve)
+    if len(twelve) != rules.hand_size + rules.discard_size:
+        raise LayoutError(f"a hand with the talon has {rules.hand_size + rules.discard_size} cards, "
+                          f"not {len(twelve)}", "--hand")
+    outside = 0
+    for card in rules.deck:
+        if card not in twelve:
+            outside |= card.mask
+    misere = Contract("misere")
+    classes = discard_classes(twelve, outside)
+
+    def keep(discard):
+        return Hand([c for c in twelve if c not in discard], rules.deck)
+
+    screened = []
+    for discard in classes:
+        odds = declarer_view(keep(discard), declarer, list(discard), misere, lead, rules, engine, threads,
+                             samples=screen_samples, seed=seed)
+        screened.append((odds.p_caught, odds.expected_tricks, discard))
+    screened.sort(key=lambda x: (x[0], x[1]))
+    complete: list[MisereDiscard] = []
+    pruned: list[MisereDiscard] = []
+    for _, _, discard in screened:
+        threshold = min((e.caught_splits for e in complete), default=None)
+
+        def worse(histogram, threshold=threshold) -> bool:
+            return threshold is not None and sum(histogram) - histogram[0] > threshold
+
+        odds = declarer_view(keep(discard), declarer, list(discard), misere, lead, rules, engine, threads,
+                             progress=progress, stop_when=worse)
+        entry = MisereDiscard(discard, odds, odds.tally.pruned)
+        if odds.tally.partial and not odds.tally.pruned:
+            raise KeyboardInterrupt
+        (pruned if entry.pruned else complete).append(entry)
+    complete.sort(key=lambda e: (e.p_caught, e.odds.expected_tricks))
+    pruned.sort(key=lambda e: e.caught_splits)
+    return MisereDiscardRanking(twelve, declarer, lead, complete + pruned, pruned,
+                                time.perf_counter() - start, top)

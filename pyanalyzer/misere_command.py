@@ -1,0 +1,132 @@
+"""``pref misere``: is this misère catchable, and for how many tricks?"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from .contract import Contract
+from .diagram import diagram
+from .engines import ENGINE_NAMES, make_backend
+from .errors import LayoutError, PrefInputError
+from .layout_io import read_layout
+from .misere import analyse_open, analyse_unknown_discard, catching_summary, rank_misere_discards
+from .notation import parse_cards
+from .odds import TrickOdds, before_talon, declarer_view, plot_histogram
+from .progress import ProgressLine
+from .rules import PREFERANS_RULES
+from .solve import Solution
+
+
+def _fail(message: str) -> None:
+    click.echo(f"pref: error: {message}", err=True)
+    sys.exit(2)
+
+
+@click.command("misere")
+@click.argument("layout", required=False)
+@click.option("--talon", "talon_text", metavar="CARDS",
+              help="The talon: the declarer's twelve cards are known, his discard is not.")
+@click.option("--hand", "hand_text", metavar="SEAT=CARDS",
+              help="Only the declarer's hand is known (10 cards with --discard, 12, or 10 before the talon).")
+@click.option("--discard", "discard_text", metavar="CARDS", help="The declarer's discard (with 10 cards).")
+@click.option("--lead", "lead_text", metavar="SEAT", help="The seat on lead (with --hand).")
+@click.option("--samples", type=click.IntRange(1), help="Sample this many layouts instead of all.")
+@click.option("--seed", type=int, help="Seed for random samples.")
+@click.option("--threads", type=click.IntRange(1), default=2, show_default=True)
+@click.option("--top", type=click.IntRange(1), default=5, show_default=True, help="Discards shown (12 cards).")
+@click.option("--plot", "plot_path", metavar="FILE.png", help="Draw the distribution (needs matplotlib).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--engine", type=click.Choice(ENGINE_NAMES), default="fast", show_default=True)
+@click.option("--notation", type=click.Choice(["symbols", "letters", "russian"]), default="symbols",
+              show_default=True)
+def misere_command(layout, talon_text, hand_text, discard_text, lead_text, samples, seed, threads, top,
+                   plot_path, as_json, engine, notation) -> None:
+    """Misère: forced tricks, catching line, unknown discard, catch odds, best discard.
+
+    \b
+    pref misere LAYOUT                     open cards: tricks forced, catching line, each card
+    pref misere LAYOUT --talon Kc,Ac       the discard unseen: one defence against every discard?
+    pref misere --hand S=10 cards --discard .. --lead E
+                                           exact catch probability over all 184,756 splits
+    pref misere --hand S=12 cards --lead E best discards by catch probability (exact, pruned)
+    pref misere --hand S=10 cards --lead E before the talon: Monte Carlo (--samples, --seed)
+    """
+    if (layout is None) == (hand_text is None):
+        _fail("give either a LAYOUT or --hand SEAT=CARDS")
+    progress = ProgressLine("splits")
+    try:
+        if layout is not None:
+            result = _layout_mode(layout, talon_text, engine)
+        else:
+            result = _hand_mode(hand_text, discard_text, lead_text, samples, seed, threads, top, engine,
+                                progress)
+        progress.close()
+        if plot_path:
+            if not isinstance(result, TrickOdds):
+                raise LayoutError("--plot draws the catch distribution: use it with --hand and --discard",
+                                  "--plot")
+            plot_histogram(result, plot_path)
+    except PrefInputError as error:
+        progress.close()
+        _fail(str(error))
+    except KeyboardInterrupt:
+        progress.close()
+        click.echo("pref: interrupted.", err=True)
+        sys.exit(130)
+    if as_json:
+        data = result.to_dict()
+        if isinstance(result, Solution):  # the open layout: add the catching verdict
+            data["caught"] = result.declarer_tricks > 0
+            data["summary"] = catching_summary(result, "letters")
+        click.echo(json.dumps(data, ensure_ascii=False))
+        return
+    if isinstance(result, Solution):
+        click.echo(diagram(result.layout, notation))
+        click.echo("")
+        click.echo(f"Misère {catching_summary(result, notation)}")
+        click.echo("")
+    click.echo(result.format(notation))
+
+
+def _layout_mode(argument: str, talon_text: str | None, engine: str):
+    layout = read_layout(argument)
+    if not layout.contract.is_misere:
+        raise LayoutError(f"pref misere needs contract=misere, not {layout.contract}", layout.contract.code)
+    backend = make_backend(engine)
+    if talon_text is None:
+        return analyse_open(layout, backend)
+    talon = parse_cards(talon_text, layout.rules.deck)
+    return analyse_unknown_discard(layout, talon, engine=backend)
+
+
+def _hand_mode(hand_text, discard_text, lead_text, samples, seed, threads, top, engine, progress):
+    from .hand import Hand
+
+    rules = PREFERANS_RULES
+    seat, sep, cards_text = hand_text.partition("=")
+    if not sep:
+        raise LayoutError(f"--hand takes SEAT=CARDS (got {hand_text!r})", hand_text)
+    seat = rules.seat(seat)
+    cards = parse_cards(cards_text, rules.deck)
+    if lead_text is None:
+        raise LayoutError("missing --lead: the seat on lead to the first trick", "--lead")
+    lead = rules.seat(lead_text)
+    misere = Contract("misere")
+    discard = parse_cards(discard_text, rules.deck) if discard_text else []
+    if len(cards) == rules.hand_size + rules.discard_size:
+        if discard:
+            raise LayoutError("with twelve cards, leave out --discard: the best one is searched for",
+                              "--discard")
+        return rank_misere_discards(cards, seat, lead, rules, engine, threads, top, progress=progress)
+    hand = Hand(cards, rules.deck)
+    if len(cards) == rules.hand_size and discard:
+        return declarer_view(hand, seat, discard, misere, lead, rules, engine, threads, samples, seed,
+                             progress)
+    if len(cards) == rules.hand_size:
+        progress.unit = "deals"
+        return before_talon(hand, seat, misere, lead, rules, engine, samples or 200, seed=seed,
+                            progress=progress)
+    raise LayoutError(f"--hand has {len(cards)} cards: give 10 (with or without --discard) or 12", "--hand")

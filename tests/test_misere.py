@@ -1,0 +1,248 @@
+"""Misère: open layouts, the unknown-discard search against brute force, catch odds, best discard."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+
+import pytest
+from click.testing import CliRunner
+
+from pyanalyzer import PREFERANS, PREFERANS_RULES, Contract, Hand, parse_layout
+from pyanalyzer.cli import main
+from pyanalyzer.layout import Layout
+from pyanalyzer.misere import analyse_open, analyse_unknown_discard, rank_misere_discards
+from pyanalyzer.notation import parse_cards
+from pyanalyzer.odds import declarer_view
+from pyanalyzer.reference import ReferenceSolver, iter_bits
+
+KOVALEVSKAYA = ("contract=misere declarer=S lead=E E=Js,Qs,7c,9c,Td,Jd,Qd,Kd,7h,Jh "
+                "S=7s,8s,9s,Ts,8c,7d,8d,9d,8h,9h W=Ks,As,Tc,Jc,Qc,Ad,Th,Qh,Kh,Ah")
+
+PUBLISHED_MISERES = [
+    (1, KOVALEVSKAYA),
+    (2, "contract=misere declarer=S lead=E S=7s,8s,9s,Ts,8c,7d,8d,9d,8h,9h W=Ks,As,Tc,Jc,Ac,Td,Th,Qh,Kh,Ah "
+        "E=Js,Qs,7c,9c,Jd,Qd,Kd,Ad,7h,Jh"),
+    (3, "contract=misere declarer=S lead=E S=7s,9s,Js,8c,9c,7d,7h,8h,9h,Qh W=8s,Ts,As,7c,Jc,Kc,8d,Th,Jh,Kh "
+        "E=Qs,Ks,Tc,Qc,9d,Td,Jd,Qd,Kd,Ah"),
+    (0, "contract=misere declarer=S lead=W S=7s,8s,9s,Ts,Js,7c,8c,7d,8d,7h W=Qs,Ks,As,9c,Tc,Jc,9d,Td,8h,9h "
+        "E=Qc,Kc,Ac,Jd,Qd,Kd,Ad,Th,Jh,Qh"),
+    (2, "contract=misere declarer=W lead=S S=Ts,As,7c,Ac,7d,Jd,8h,Th,Qh,Ah W=7s,9s,Js,Ks,8c,8d,9d,7h,9h,Jh "
+        "E=8s,Qs,Jc,Qc,Kc,Td,Qd,Kd,Ad,Kh"),
+]
+
+
+@pytest.mark.parametrize("answer,line", PUBLISHED_MISERES)
+def test_published_miseres(answer, line):
+    result = analyse_open(parse_layout(line))
+    assert result.declarer_tricks == answer
+    # The catching line really catches: the declarer wins exactly `answer` tricks along it.
+    won = sum(1 for t in result.tricks if t.winner == result.layout.declarer)
+    assert won == answer
+
+
+def test_kovalevskaya_only_diamond_leads_catch():
+    result = analyse_open(parse_layout(KOVALEVSKAYA))
+    catching = sorted(c.code for c, v in result.cards.items() if v == 1)
+    assert catching == ["Jd", "Kd", "Qd", "Td"]
+
+
+# -- the unknown discard: one defence against every discard ------------------------
+
+
+def brute_force_one_defence(layout: Layout, candidates: list[int]) -> int:
+    """Enumerate every pure defence explicitly (a card for each defender history),
+    score each against every candidate hand with the declarer minimising, keep the best."""
+    position = layout.position()
+    rules = ReferenceSolver.for_position(position)
+    seats = len(position.hands)
+    declarer = layout.seats.index(layout.declarer)
+    base = list(position.hands)
+
+    # 1. Every defender decision point: the history (cards played so far) reachable by any play.
+    infosets: dict[tuple, list[int]] = {}
+
+    def explore(hands, leader, played, history, candidate_hands):
+        seat = (leader + len(played)) % seats
+        if not any(hands) and not any(candidate_hands):
+            return
+        if seat == declarer:
+            moves = {}
+            for hand in candidate_hands:
+                for card in iter_bits(rules.legal_moves(hand, played)):
+                    moves.setdefault(card, []).append(hand & ~(1 << card))
+            for card, rest in moves.items():
+                step(hands, leader, played, history, card, rest)
+        else:
+            legal = list(iter_bits(rules.legal_moves(hands[seat], played)))
+            infosets[history] = legal
+            for card in legal:
+                child = list(hands)
+                child[seat] &= ~(1 << card)
+                step(tuple(child), leader, played, history, card, candidate_hands)
+
+    def step(hands, leader, played, history, card, candidate_hands):
+        trick = played + (card,)
+        if len(trick) == seats:
+            explore(hands, rules.trick_winner(leader, trick), (), history + (card,), candidate_hands)
+        else:
+            explore(hands, leader, trick, history + (card,), candidate_hands)
+
+    start = list(base)
+    start[declarer] = 0
+    explore(tuple(start), position.leader, (), (), candidates)
+
+    # 2. Every defence, scored against every candidate (the declarer knows his hand).
+    def score(policy, hands, leader, played, history, hand):
+        seat = (leader + len(played)) % seats
+        if not any(hands) and not hand:
+            return 0
+        if seat == declarer:
+            options = [(card, hand & ~(1 << card)) for card in iter_bits(rules.legal_moves(hand, played))]
+        else:
+            card = policy[history]
+            child = list(hands)
+            child[seat] &= ~(1 << card)
+            hands = tuple(child)
+            options = [(card, hand)]
+        results = []
+        for card, rest in options:
+            trick = played + (card,)
+            if len(trick) == seats:
+                winner = rules.trick_winner(leader, trick)
+                results.append(int(winner == declarer) + score(policy, hands, winner, (), history + (card,), rest))
+            else:
+                results.append(score(policy, hands, leader, trick, history + (card,), rest))
+        return min(results)
+
+    keys = sorted(infosets)
+    best = -1
+    for choice in itertools.product(*(infosets[k] for k in keys)):
+        policy = dict(zip(keys, choice))
+        worst = min(score(policy, tuple(start), position.leader, (), (), hand) for hand in candidates)
+        best = max(best, worst)
+    return best
+
+
+def small_unknown_discard(rng: random.Random, tricks: int, extra: int) -> tuple[Layout, list]:
+    cards = list(PREFERANS.cards)
+    rng.shuffle(cards)
+    hands = {"W": Hand(cards[:tricks], PREFERANS), "E": Hand(cards[tricks:2 * tricks], PREFERANS),
+             "S": Hand(cards[2 * tricks:3 * tricks], PREFERANS)}
+    talon = cards[3 * tricks:3 * tricks + extra]
+    layout = Layout(hands, Contract("misere"), "S", rng.choice("SWE"))
+    return layout, talon
+
+
+def check_against_brute_force(layout: Layout, talon: list) -> str:
+    result = analyse_unknown_discard(layout, talon, engine="fast")
+    pool = sorted(set(layout.hands["S"]) | set(talon), key=lambda c: c.index)
+    candidates = [sum(c.mask for c in pool if c not in discard)
+                  for discard in itertools.combinations(pool, len(talon))]
+    assert result.one_defence == brute_force_one_defence(layout, candidates), layout
+    # With the discard known the defence can only do better.
+    assert result.one_defence <= min(o.forced for o in result.outcomes)
+    return result.status
+
+
+def test_one_defence_search_equals_brute_force_on_random_endings():
+    rng = random.Random(2024)
+    statuses = [check_against_brute_force(*small_unknown_discard(rng, 2, rng.choice((1, 2))))
+                for _ in range(150)]
+    assert {"caught", "clean"} <= set(statuses)
+
+
+# Guessing games found among random two-trick endings: each discard is catchable once known,
+# but no single defence catches them all (the brute force above enumerates every defence).
+GUESSING = [
+    ("contract=misere declarer=S lead=W S=Qc,Td W=Tc,7d E=Ac,7c", "7h"),
+    ("contract=misere declarer=S lead=E S=Ts,Th W=Tc,Qh E=8s,8d", "Td,Kd"),
+    ("contract=misere declarer=S lead=W S=As,Ah W=Js,7h E=Tc,7c", "Jc,8h"),
+]
+
+
+@pytest.mark.parametrize("line,talon", GUESSING)
+def test_guessing_games_against_brute_force(line, talon):
+    assert check_against_brute_force(parse_layout(line), parse_cards(talon, PREFERANS)) == "guessing"
+
+
+@pytest.mark.parametrize("line,talon", [
+    ("contract=misere declarer=S lead=W S=Qs,Qd,Jh W=8s,Ac,Jd E=Js,8c,Kh", "Ah"),
+    ("contract=misere declarer=S lead=S S=Ks,Qc,Qh W=Tc,Qd,Ah E=7s,Kc,7d", "Ad"),
+])
+def test_three_trick_guessing_games(line, talon):
+    # Too big for the explicit enumeration of defences; pinned as found by the search.
+    result = analyse_unknown_discard(parse_layout(line), parse_cards(talon, PREFERANS))
+    assert result.status == "guessing" and result.splitting_pairs
+
+
+def test_kovalevskaya_with_unknown_discard_is_a_guessing_game():
+    layout = parse_layout(KOVALEVSKAYA)
+    result = analyse_unknown_discard(layout, parse_cards("Kc,Ac", PREFERANS))
+    assert result.status == "guessing" and result.one_defence == 0
+    assert all(o.forced >= 1 for o in result.outcomes)
+    real = next(o for o in result.outcomes if {c.code for c in o.discard} == {"Kc", "Ac"})
+    assert real.forced == 1
+    assert result.splitting_pairs
+
+
+# -- the declarer's view ------------------------------------------------------------------
+
+
+def test_clean_misere_for_every_split():
+    # South holds the two lowest cards of every suit (and the 9s of spades and clubs): every card
+    # outstanding in his suits is higher, so he can always play under; nobody can catch him.
+    hand = Hand.parse("7s,8s,9s,7c,8c,9c,7d,8d,7h,8h", PREFERANS)
+    view = declarer_view(hand, "S", parse_cards("Ad,Ah", PREFERANS), Contract("misere"), "W")
+    assert view.tally.splits == 184756 and view.p_caught == 0.0
+
+
+def test_hopeless_misere_for_every_split():
+    hand = Hand.parse("As,Ks,Ac,Kc,Ad,Kd,Qd,Ah,Kh,Qh", PREFERANS)
+    view = declarer_view(hand, "S", parse_cards("7s,7c", PREFERANS), Contract("misere"), "S")
+    assert view.p_caught == 1.0 and view.histogram[0] == 0
+
+
+def test_best_discard_of_twelve():
+    # Throwing the two aces leaves the clean hand above; any other discard keeps an ace.
+    twelve = parse_cards("7s,8s,9s,7c,8c,9c,7d,8d,7h,8h,As,Ah", PREFERANS)
+    ranking = rank_misere_discards(twelve, "S", "W", PREFERANS_RULES)
+    best = ranking.ranked[0]
+    assert {c.code for c in best.discard} == {"As", "Ah"}
+    assert best.p_caught == 0.0 and not best.pruned
+    assert all(entry.pruned for entry in ranking.ranked[1:])
+
+
+# -- CLI ----------------------------------------------------------------------------------
+
+
+def test_cli_declarer_view_json():
+    result = CliRunner().invoke(main, ["misere", "--hand", "S=7s,8s,9s,7c,8c,9c,7d,8d,7h,8h",
+                                       "--discard", "Ad,Ah", "--lead", "W", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["splits"] == 184756 and data["p_caught"] == 0.0
+    assert data["histogram"][0] == 184756 and data["expected_tricks"] == 0.0
+
+
+def test_cli_open_and_unknown_discard():
+    open_result = CliRunner().invoke(main, ["misere", KOVALEVSKAYA, "--json"])
+    assert open_result.exit_code == 0, open_result.output
+    data = json.loads(open_result.stdout)
+    assert data["declarer_tricks"] == 1 and data["caught"] is True
+    text = CliRunner().invoke(main, ["misere", KOVALEVSKAYA, "--talon", "Kc,Ac"])
+    assert text.exit_code == 0, text.output
+    assert "Guessing game" in text.stdout
+
+
+@pytest.mark.parametrize("args,token", [
+    (["contract=6s declarer=S lead=E S=7s W=As E=Ks"], "6♠"),
+    (["--hand", "S=7s,8s", "--lead", "W"], "--hand"),
+    (["--hand", "S=7s,8s,9s,7c,8c,9c,7d,8d,7h,8h", "--discard", "Ad,Ah"], "--lead"),
+    ([KOVALEVSKAYA, "--talon", "Xx"], "Xx"),
+])
+def test_cli_errors(args, token):
+    result = CliRunner().invoke(main, ["misere", *args])
+    assert result.exit_code == 2, result.output
+    assert token in result.stderr and len(result.stderr.splitlines()) == 1
