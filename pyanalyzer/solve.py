@@ -33,6 +33,8 @@ class Trick:
     seats: list[str]
     complete: bool
     winner: str | None  # None: incomplete, or an all-pass talon trick nobody took
+    #: All-pass: the turned-up talon card that fixed this trick's suit.
+    talon_card: Card | None = None
 
 
 def line_to_tricks(layout: Layout, line: list[Card]) -> list[Trick]:
@@ -46,7 +48,8 @@ def line_to_tricks(layout: Layout, line: list[Card]) -> list[Trick]:
         cards.append(card)
         if len(cards) == len(layout.seats):
             leader = position.lead
-            tricks.append(Trick(leader, cards, seats, True, position.trick_winner(cards)))
+            talon_card = position.talon_tricks[0] if position.talon_tricks else None
+            tricks.append(Trick(leader, cards, seats, True, position.trick_winner(cards), talon_card))
             cards, seats = [], []
         position = position.after(card)
     if cards:
@@ -59,6 +62,8 @@ def format_tricks(tricks: list[Trick], start: int = 1, style: str = "symbols") -
     lines = []
     for number, trick in enumerate(tricks, start=start):
         plays = "  ".join(f"{s} {format_card(c, style)}" for s, c in zip(trick.seats, trick.cards))
+        if trick.talon_card is not None:
+            plays = f"(talon {format_card(trick.talon_card, style)})  {plays}"
         won = ""
         if trick.complete:
             won = f"  -> {trick.winner}" if trick.winner else "  -> nobody"
