@@ -83,6 +83,13 @@ class FastBackend:
     def best_line(self, position: ReferencePosition) -> list[int]:
         return self._counted(position, "best_line")
 
+    def solve_batch(self, position: ReferencePosition, seats, known, splits) -> list[int]:
+        """Values of layouts differing only at ``seats`` (see ``solver.Engine.solve_batch``)."""
+        self._engine.reset_stats()
+        values = self._engine.solve_batch(position, seats, known, splits)
+        self.nodes += self._engine.stats["nodes"]
+        return values
+
     @property
     def table_bytes(self) -> int:
         return self._engine.tt_bytes

@@ -12,7 +12,8 @@ Reductions, all exact:
   ranks are interchangeable, so splits that differ only by permuting them are
   solved once and weighted by how many they stand for;
 * **a warm transposition table**: splits are handed out in lexicographic order
-  in blocks, so consecutive splits share most cards and most table entries.
+  in long blocks, so consecutive splits share most cards and most table entries;
+  each block is solved inside the engine without the GIL.
 
 Work runs on several threads, each with its own engine (the engine releases
 the GIL while it searches). Ctrl-C stops the workers cleanly and the tally of
@@ -97,21 +98,23 @@ def count_splits(unknown: int, sizes: Sequence[int]) -> int:
 
 def all_splits(unknown: int, sizes: Sequence[int]) -> Iterator[tuple[int, ...]]:
     """Every way to deal the unknown cards into piles of ``sizes``, in lexicographic order."""
-    cards = list(iter_bits(unknown))
+    bits = [1 << card for card in iter_bits(unknown)]
 
-    def deal(remaining: list[int], piles: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
-        if len(piles) == len(sizes):
-            yield piles
-            return
+    def deal(remaining: list[int], rest_mask: int, piles: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         size = sizes[len(piles)]
+        last = len(piles) == len(sizes) - 1
+        if last and size == len(remaining):  # the last pile takes what is left: one way
+            yield piles + (rest_mask,)
+            return
         for chosen in itertools.combinations(remaining, size):
-            mask = 0
-            for card in chosen:
-                mask |= 1 << card
-            rest = [c for c in remaining if not mask >> c & 1]
-            yield from deal(rest, piles + (mask,))
+            mask = sum(chosen)
+            if last:
+                yield piles + (mask,)
+            else:
+                left = rest_mask & ~mask
+                yield from deal([b for b in remaining if b & left], left, piles + (mask,))
 
-    yield from deal(cards, ())
+    yield from deal(bits, unknown, ())
 
 
 def random_splits(unknown: int, sizes: Sequence[int], count: int,
@@ -198,7 +201,7 @@ def reduce_by_symmetry(splits: Iterable[tuple[int, ...]], template,
 def solve_splits(template, unknown_seats: Sequence[int], sizes: Sequence[int], unknown: int,
                  engine: str = "fast", threads: int = 2, samples: int | None = None,
                  seed: int | None = None, progress: Progress | None = None,
-                 tt_size_mb: int = 32, block: int = 256,
+                 tt_size_mb: int = 32, block: int | None = None,
                  stop_when: Callable[[list[int]], bool] | None = None) -> Tally:
     """Solve the template with the unknown cards dealt every possible way (or ``samples`` times).
 
@@ -223,6 +226,9 @@ def solve_splits(template, unknown_seats: Sequence[int], sizes: Sequence[int], u
 
     known = sum(bin(h).count("1") for h in template.hands)
     max_tricks = (known + len(template.played) + sum(sizes)) // len(template.hands)
+    if block is None:
+        # Long runs of consecutive splits per thread keep each engine's table warm.
+        block = max(64, min(8192, total // (max(1, threads) * 4)))
     histogram = [0] * (max_tricks + 1)
     state = {"done": 0, "solves": 0, "nodes": 0, "pruned": False}
     lock = threading.Lock()
@@ -243,15 +249,28 @@ def solve_splits(template, unknown_seats: Sequence[int], sizes: Sequence[int], u
                 if not chunk:
                     break
                 counted = solves = 0
-                for split, weight in chunk:
-                    if stop.is_set():
-                        break
-                    for seat, mask in zip(unknown_seats, split):
-                        hands[seat] = template.hands[seat] | mask
-                    value = backend.solve(replace(template, hands=tuple(hands)))
-                    local[value] += weight
-                    counted += weight
-                    solves += 1
+                if hasattr(backend, "solve_batch"):
+                    # The whole block in the engine, without the GIL.
+                    first = list(hands)
+                    for seat, mask in zip(unknown_seats, chunk[0][0]):
+                        first[seat] = template.hands[seat] | mask
+                    known = [template.hands[seat] for seat in unknown_seats]
+                    values = backend.solve_batch(replace(template, hands=tuple(first)), unknown_seats, known,
+                                                 [split for split, _ in chunk])
+                    for value, (_, weight) in zip(values, chunk):
+                        local[value] += weight
+                        counted += weight
+                    solves = len(chunk)
+                else:
+                    for split, weight in chunk:
+                        if stop.is_set():
+                            break
+                        for seat, mask in zip(unknown_seats, split):
+                            hands[seat] = template.hands[seat] | mask
+                        value = backend.solve(replace(template, hands=tuple(hands)))
+                        local[value] += weight
+                        counted += weight
+                        solves += 1
                 with lock:
                     for v, n in enumerate(local):
                         histogram[v] += n

@@ -15,7 +15,9 @@ otherwise, so solving many layouts of one deal family reuses work. An Engine
 is not thread-safe, but the search releases the GIL: use one Engine per thread.
 """
 
-from solver.state cimport (u64, load_position, seat_to_move, legal_moves, low_index,
+from libc.stdlib cimport malloc, free
+
+from solver.state cimport (u64, Position, bit_count, load_position, seat_to_move, legal_moves, low_index,
                            MAX_SEATS)
 from solver.transtable cimport tt_init, tt_free, tt_clear, TTEntry
 from solver.search cimport Undo, make_move, unmake_move, reaches, solve_value
@@ -115,6 +117,67 @@ cdef class Engine:
         self.last_tricks = self.s.pos.tricks_left
         return value
 
+    def solve_batch(self, pos, seats, known, splits) -> list:
+        """Values of many layouts that differ only in the hands at ``seats``.
+
+        ``pos`` is the first layout, complete. For each entry of ``splits`` (one
+        mask per seat in ``seats``) the hand of ``seats[j]`` becomes
+        ``known[j] | split[j]`` and the layout is solved. The whole batch runs
+        without the GIL, so threads with their own engines run in parallel.
+        """
+        cdef Py_ssize_t n = len(splits), k = len(seats), i, j
+        cdef int seat_numbers[MAX_SEATS]
+        cdef u64 known_masks[MAX_SEATS]
+        cdef int sizes[MAX_SEATS]
+        cdef u64 mask
+        cdef u64* masks
+        cdef int* out
+        cdef Position start
+        cdef int guess, value
+        if not 1 <= k <= MAX_SEATS:
+            raise ValueError("seats must name 1 to 4 seats")
+        self._load(pos)
+        start = self.s.pos
+        if start.nplayed:
+            raise ValueError("solve_batch starts at a trick boundary")
+        for j in range(k):
+            seat_numbers[j] = int(seats[j])
+            known_masks[j] = <u64>int(known[j])
+            sizes[j] = bit_count(start.hand[seat_numbers[j]])
+        masks = <u64*>malloc(max(1, n * k) * sizeof(u64))
+        out = <int*>malloc(max(1, n) * sizeof(int))
+        if masks == NULL or out == NULL:
+            free(masks)
+            free(out)
+            raise MemoryError()
+        try:
+            for i in range(n):
+                split = splits[i]
+                for j in range(k):
+                    mask = known_masks[j] | <u64>int(split[j])
+                    if bit_count(mask) != sizes[j]:
+                        raise ValueError("every split must give each seat as many cards as the first layout")
+                    masks[i * k + j] = mask
+            guess = self._guess()
+            with nogil:
+                self._begin()
+                for i in range(n):
+                    self.s.pos = start
+                    for j in range(k):
+                        self.s.pos.hand[seat_numbers[j]] = _to_internal(masks[i * k + j], self.ext_to_int)
+                    value = solve_value(&self.s, guess)
+                    out[i] = value
+                    guess = value
+                self._end()
+            self.s.pos = start
+            if n:
+                self.last_value = out[n - 1]
+                self.last_tricks = start.tricks_left
+            return [out[i] for i in range(n)]
+        finally:
+            free(masks)
+            free(out)
+
     def card_values(self, pos) -> dict:
         """Every legal card of the player to move -> the value after it is played."""
         self._load(pos)
@@ -172,3 +235,12 @@ cdef class Engine:
             line.append(self.int_to_ext[card])
         self._end()
         return line
+
+
+cdef inline u64 _to_internal(u64 mask, const int* ext_to_int) noexcept nogil:
+    """An external card mask renumbered into the engine's suit-contiguous bits."""
+    cdef u64 out = 0
+    while mask:
+        out |= (<u64>1) << ext_to_int[low_index(mask)]
+        mask &= mask - 1
+    return out

@@ -513,3 +513,27 @@ def test_talon_led_tricks_are_refused():
     empty_talon = ReferencePosition(base.hands, base.suit_masks, None, True, base.leader, (),
                                     base.declarer_side, False, talon_leads=())
     assert eng.solve(empty_talon) == reference_value(empty_talon)
+
+
+def test_solve_batch_equals_one_solve_per_layout():
+    """The GIL-free batch gives the same values as solving each split on its own."""
+    import itertools
+    from dataclasses import replace
+
+    from pyanalyzer.layout_io import parse_layout
+    from pyanalyzer.splits import all_splits
+
+    for line in ("contract=misere declarer=S lead=E E=Js,Qs,7c,9c,Td,Jd,Qd,Kd,7h,Jh "
+                 "S=7s,8s,9s,Ts,8c,7d,8d,9d,8h,9h W=Ks,As,Tc,Jc,Qc,Ad,Th,Qh,Kh,Ah",
+                 "contract=7c declarer=S lead=W S=As,7c,8c,9c,Ac,Jd,Kd,Th,Kh,Ah "
+                 "W=Ts,Js,Qs,Jc,Kc,7d,9d,Ad,9h,Jh E=9s,Ks,Tc,Qc,8d,Td,Qd,7h,8h,Qh"):
+        pos = parse_layout(line).position()
+        unknown = pos.hands[1] | pos.hands[2]
+        # Every 37th split: far apart in the enumeration order, so the table is really tested.
+        splits = list(itertools.islice(all_splits(unknown, (10, 10)), 0, 20000, 37))
+        first = replace(pos, hands=(pos.hands[0],) + splits[0])
+        batch = Engine(tt_size_mb=4).solve_batch(first, (1, 2), (0, 0), splits)
+        single = Engine(tt_size_mb=4)
+        assert batch == [single.solve(replace(pos, hands=(pos.hands[0],) + s)) for s in splits]
+    with pytest.raises(ValueError, match="as many cards"):
+        Engine().solve_batch(first, (1, 2), (0, 0), [(1, 2)])
