@@ -9,23 +9,15 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterator
-from typing import NoReturn
 
 import click
 
+from .command_support import fail
 from .diagram import diagram
 from .engines import ENGINE_NAMES, make_backend
 from .errors import PrefInputError
 from .layout_io import format_layout_file, format_one_line, parse_one_line, read_layout
 from .solve import solve
-
-INPUT_ERROR = 2
-
-
-def fail(message: str) -> NoReturn:
-    """Print one line to standard error and exit with status 2."""
-    click.echo(f"pref: error: {message}", err=True)
-    sys.exit(INPUT_ERROR)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

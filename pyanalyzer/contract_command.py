@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-import sys
 
 import click
 
+from .command_support import command_errors, fail
 from .contract import Contract
 from .defence import analyse_defence
 from .engines import ENGINE_NAMES, make_backend
-from .errors import LayoutError, PrefInputError
+from .errors import LayoutError
 from .hand import Hand
 from .layout_io import parse_layout_with_record, read_text
 from .makeable import analyse_makeable
@@ -27,11 +27,6 @@ from .odds import (
 from .playcheck import check_play
 from .progress import ProgressLine
 from .rules import PREFERANS_RULES
-
-
-def _fail(message: str) -> None:
-    click.echo(f"pref: error: {message}", err=True)
-    sys.exit(2)
 
 
 def _seat_cards(text: str, option: str) -> tuple[str, Hand]:
@@ -91,23 +86,14 @@ def contract_command(layout, hand_text, discard_text, contract_text, lead_text, 
                              the whister's view: odds that whisting pays
     """
     if (layout is None) == (hand_text is None):
-        _fail("give either a LAYOUT or --hand SEAT=CARDS")
+        fail("give either a LAYOUT or --hand SEAT=CARDS")
     progress = ProgressLine("splits")
-    try:
+    with command_errors(progress):
         if layout is not None:
             _layout_mode(layout, as_json, notation, engine)
             return
         _hand_mode(hand_text, discard_text, contract_text, lead_text, declarer_text, known_text,
                    samples, seed, threads, plot_path, as_json, engine, notation, progress)
-    except PrefInputError as error:
-        progress.close()
-        _fail(str(error))
-    except KeyboardInterrupt:
-        progress.close()
-        click.echo("pref: interrupted.", err=True)
-        sys.exit(130)
-    finally:
-        progress.close()
 
 
 def _layout_mode(argument: str, as_json: bool, notation: str, engine: str) -> None:

@@ -22,7 +22,7 @@ from .engines import make_backend
 from .errors import LayoutError
 from .layout import Layout
 from .reference import ReferencePosition, ReferenceSolver
-from .solve import Trick, format_tricks, line_to_tricks
+from .solve import Trick, TrickCounts, format_tricks, line_to_tricks
 
 #: Tricks the two defenders must take together against each contract level
 #: (RULES.md, "Whist (defence) obligations"). Ten is played out all the same.
@@ -30,7 +30,7 @@ WHIST_OBLIGATION = {6: 4, 7: 2, 8: 1, 9: 1, 10: 0}
 
 
 @dataclass
-class DefenceResult:
+class DefenceResult(TrickCounts):
     """The answer of :func:`analyse_defence`."""
 
     layout: Layout
@@ -44,18 +44,6 @@ class DefenceResult:
     nodes: int
     seconds: float
     engine: str
-
-    @property
-    def tricks_left(self) -> int:
-        return self.layout.tricks_left
-
-    @property
-    def defender_tricks(self) -> int:
-        return self.tricks_left - self.declarer_tricks
-
-    @property
-    def is_full_deal(self) -> bool:
-        return self.tricks_left == self.layout.rules.hand_size and not self.layout.played
 
     @property
     def obligation(self) -> int | None:

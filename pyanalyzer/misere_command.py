@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-import sys
 
 import click
 
+from .command_support import command_errors, fail
 from .contract import Contract
 from .diagram import diagram
 from .engines import ENGINE_NAMES, make_backend
-from .errors import LayoutError, PrefInputError
+from .errors import LayoutError
 from .layout_io import read_layout
 from .misere import analyse_open, analyse_unknown_discard, catching_summary, rank_misere_discards
 from .notation import parse_cards
@@ -18,11 +18,6 @@ from .odds import TrickOdds, before_talon, declarer_view, plot_histogram
 from .progress import ProgressLine
 from .rules import PREFERANS_RULES
 from .solve import Solution
-
-
-def _fail(message: str) -> None:
-    click.echo(f"pref: error: {message}", err=True)
-    sys.exit(2)
 
 
 @click.command("misere")
@@ -55,9 +50,9 @@ def misere_command(layout, talon_text, hand_text, discard_text, lead_text, sampl
     pref misere --hand S=10 cards --lead E before the talon: Monte Carlo (--samples, --seed)
     """
     if (layout is None) == (hand_text is None):
-        _fail("give either a LAYOUT or --hand SEAT=CARDS")
+        fail("give either a LAYOUT or --hand SEAT=CARDS")
     progress = ProgressLine("splits")
-    try:
+    with command_errors(progress):
         if layout is not None:
             result = _layout_mode(layout, talon_text, engine)
         else:
@@ -69,13 +64,6 @@ def misere_command(layout, talon_text, hand_text, discard_text, lead_text, sampl
                 raise LayoutError("--plot draws the catch distribution: use it with --hand and --discard",
                                   "--plot")
             plot_histogram(result, plot_path)
-    except PrefInputError as error:
-        progress.close()
-        _fail(str(error))
-    except KeyboardInterrupt:
-        progress.close()
-        click.echo("pref: interrupted.", err=True)
-        sys.exit(130)
     if as_json:
         data = result.to_dict()
         if isinstance(result, Solution):  # the open layout: add the catching verdict

@@ -71,18 +71,11 @@ def format_tricks(tricks: list[Trick], start: int = 1, style: str = "symbols") -
     return lines
 
 
-@dataclass
-class Solution:
-    """The result of :func:`solve` for a trick contract or misère."""
+class TrickCounts:
+    """Derived counts for results that hold ``layout`` and ``declarer_tricks``."""
 
     layout: Layout
     declarer_tricks: int
-    line: list[Card]
-    cards: dict[Card, int] | None
-    nodes: int
-    seconds: float
-    engine: str
-    tricks: list[Trick] = field(default_factory=list)
 
     @property
     def tricks_left(self) -> int:
@@ -95,6 +88,20 @@ class Solution:
     @property
     def is_full_deal(self) -> bool:
         return self.tricks_left == self.layout.rules.hand_size and not self.layout.played
+
+
+@dataclass
+class Solution(TrickCounts):
+    """The result of :func:`solve` for a trick contract or misère."""
+
+    layout: Layout
+    declarer_tricks: int
+    line: list[Card]
+    cards: dict[Card, int] | None
+    nodes: int
+    seconds: float
+    engine: str
+    tricks: list[Trick] = field(default_factory=list)
 
     def verdict(self) -> str:
         """One plain sentence with the answer."""
