@@ -416,6 +416,9 @@ def rank_misere_discards(twelve, declarer: str, lead: str, rules=None, engine: s
             outside |= card.mask
     misere = Contract("misere")
     classes = discard_classes(twelve, outside)
+    from .engines import make_backend
+
+    backends = [make_backend(engine) for _ in range(threads)]  # shared by every enumeration below
 
     def keep(discard):
         return Hand([c for c in twelve if c not in discard], rules.deck)
@@ -423,7 +426,7 @@ def rank_misere_discards(twelve, declarer: str, lead: str, rules=None, engine: s
     screened = []
     for discard in classes:
         odds = declarer_view(keep(discard), declarer, list(discard), misere, lead, rules, engine, threads,
-                             samples=screen_samples, seed=seed)
+                             samples=screen_samples, seed=seed, backends=backends)
         screened.append((odds.p_caught, odds.expected_tricks, discard))
     screened.sort(key=lambda x: (x[0], x[1]))
     complete: list[MisereDiscard] = []
@@ -435,7 +438,7 @@ def rank_misere_discards(twelve, declarer: str, lead: str, rules=None, engine: s
             return threshold is not None and sum(histogram) - histogram[0] > threshold
 
         odds = declarer_view(keep(discard), declarer, list(discard), misere, lead, rules, engine, threads,
-                             progress=progress, stop_when=worse)
+                             progress=progress, stop_when=worse, backends=backends)
         entry = MisereDiscard(discard, odds, odds.tally.pruned)
         if odds.tally.partial and not odds.tally.pruned:
             raise KeyboardInterrupt

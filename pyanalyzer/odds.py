@@ -231,7 +231,7 @@ def plot_histogram(odds: TrickOdds, path: str) -> None:
 def declarer_view(hand: Hand, declarer: str, discard: Sequence[Card], contract: Contract, lead: str,
                   rules: Rules = PREFERANS_RULES, engine: str = "fast", threads: int = 2,
                   samples: int | None = None, seed: int | None = None,
-                  progress: Progress | None = None, stop_when=None) -> TrickOdds:
+                  progress: Progress | None = None, stop_when=None, backends=None) -> TrickOdds:
     """The declarer's tricks over every split of the defenders' cards (exact unless ``samples``)."""
     rules.seat(declarer)
     rules.seat(lead)
@@ -249,7 +249,8 @@ def declarer_view(hand: Hand, declarer: str, discard: Sequence[Card], contract: 
     defenders = tuple(i for i, s in enumerate(rules.seats) if s != declarer)
     size = rules.hand_size
     tally = solve_splits(template, defenders, (size, size), unknown, engine=engine, threads=threads,
-                         samples=samples, seed=seed, progress=progress, stop_when=stop_when)
+                         samples=samples, seed=seed, progress=progress, stop_when=stop_when,
+                         backends=backends)
     return TrickOdds(contract, declarer, lead, tally, "declarer")
 
 
@@ -368,13 +369,16 @@ def rank_discards(twelve: Sequence[Card], declarer: str, lead: str, contract: Co
             return Contract("misere")
         return Contract.parse(f"{level}{denomination}", rules)
 
+    from .engines import make_backend
+
+    backends = [make_backend(engine) for _ in range(threads)]  # shared by every enumeration below
     screened: list[DiscardChoice] = []
     for denomination in denominations:
         for discard in classes:
             hand = Hand([c for c in twelve if c not in discard], rules.deck)
             trial = contract_for(denomination, rules.contract_levels[0])
             odds = declarer_view(hand, declarer, discard, trial, lead, rules, engine, threads,
-                                 samples=screen_samples, seed=seed)
+                                 samples=screen_samples, seed=seed, backends=backends)
             screened.append(DiscardChoice(discard, trial, odds))
 
     def chance(choice: DiscardChoice, level: int) -> float:
@@ -397,7 +401,7 @@ def rank_discards(twelve: Sequence[Card], declarer: str, lead: str, contract: Co
     for choice in screened[:finalists]:
         hand = Hand([c for c in twelve if c not in choice.discard], rules.deck)
         odds = declarer_view(hand, declarer, choice.discard, choice.contract, lead, rules, engine, threads,
-                             progress=progress)
+                             progress=progress, backends=backends)
         exact.append(DiscardChoice(choice.discard, choice.contract, odds))
     exact.sort(key=lambda c: (-c.p_make, -c.odds.expected_tricks))
     return DiscardRanking(twelve, declarer, lead, screened, exact, level)

@@ -202,13 +202,17 @@ def solve_splits(template, unknown_seats: Sequence[int], sizes: Sequence[int], u
                  engine: str = "fast", threads: int = 2, samples: int | None = None,
                  seed: int | None = None, progress: Progress | None = None,
                  tt_size_mb: int = 32, block: int | None = None,
-                 stop_when: Callable[[list[int]], bool] | None = None) -> Tally:
+                 stop_when: Callable[[list[int]], bool] | None = None,
+                 backends: Sequence | None = None) -> Tally:
     """Solve the template with the unknown cards dealt every possible way (or ``samples`` times).
 
     ``template`` is a position (see :mod:`pyanalyzer.reference`); the hand of
     each of ``unknown_seats`` gets ``sizes`` more cards from ``unknown`` (its
     template hand holds the cards already known to be there, often none).
     Unknown cards beyond the sizes are out of play. Returns the tally of values.
+
+    ``backends`` (one per thread) lets many enumerations share engines and
+    their tables instead of allocating new ones each time.
 
     ``stop_when(histogram)`` is asked after each block of splits: when it
     answers true the enumeration stops early and the tally is marked pruned
@@ -239,9 +243,17 @@ def solve_splits(template, unknown_seats: Sequence[int], sizes: Sequence[int], u
         with lock:
             return list(itertools.islice(work, block))
 
-    def worker() -> None:
+    if backends is not None:
+        threads = len(backends)
+
+    def worker(number: int) -> None:
         try:
-            backend = make_backend(engine) if engine != "fast" else make_backend(engine, tt_size_mb)
+            if backends is not None:
+                backend = backends[number]
+                start_nodes = backend.nodes
+            else:
+                backend = make_backend(engine) if engine != "fast" else make_backend(engine, tt_size_mb)
+                start_nodes = 0
             local = [0] * len(histogram)
             hands = list(template.hands)
             while not stop.is_set():
@@ -281,12 +293,12 @@ def solve_splits(template, unknown_seats: Sequence[int], sizes: Sequence[int], u
                         state["pruned"] = True
                         stop.set()
             with lock:
-                state["nodes"] += backend.nodes
+                state["nodes"] += backend.nodes - start_nodes
         except BaseException as error:  # reported in the calling thread
             errors.append(error)
             stop.set()
 
-    pool = [threading.Thread(target=worker, daemon=True) for _ in range(max(1, threads))]
+    pool = [threading.Thread(target=worker, args=(i,), daemon=True) for i in range(max(1, threads))]
     for thread in pool:
         thread.start()
     partial = False
