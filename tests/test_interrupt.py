@@ -1,0 +1,28 @@
+"""Ctrl-C during a long enumeration prints the result over the splits finished, marked partial."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_keeps_the_finished_splits():
+    command = [sys.executable, "-m", "pyanalyzer", "misere", "--hand", "S=7s,8s,9s,Ts,8c,7d,8d,9d,8h,9h",
+               "--discard", "Kc,Ac", "--lead", "E", "--threads", "1", "--json"]
+    # A background process may start with SIGINT ignored; give the child the default disposition.
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(3.0)
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=60)
+    assert child.returncode == 0, err
+    data = json.loads(out)
+    assert data["partial"] is True
+    assert 0 < data["splits"] < data["total"] == 184756
+    assert sum(data["histogram"]) == data["splits"]
