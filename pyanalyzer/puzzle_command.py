@@ -1,0 +1,98 @@
+"""``pref puzzles``: generate a set of puzzles with unique answers, rated, as files and sheets."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from .command_support import command_errors, fail
+from .errors import LayoutError
+from .progress import ProgressLine
+from .puzzles import BANDS, KINDS, Order, PuzzleWriter, check_order, generate, parse_constraint
+
+
+def _trick_range(text: str) -> tuple[int, int]:
+    low, sep, high = text.partition("..")
+    try:
+        lo = int(low)
+        hi = int(high) if sep else lo
+    except ValueError:
+        raise LayoutError(f"bad --tricks {text!r}: write e.g. 5 or 4..6", text) from None
+    return lo, hi
+
+
+@click.command("puzzles")
+@click.argument("kind", type=click.Choice(KINDS))
+@click.option("--count", type=click.IntRange(1), default=10, show_default=True,
+              help="Puzzles in the set.")
+@click.option("--seed", type=int, default=0, show_default=True, help="The same seed gives the same set.")
+@click.option("--constraint", "constraints", multiple=True, metavar="TEXT",
+              help="'S has As', 'S shape 4-3-2-1', 'trumps 5+', 'S misere-like', 'tricks 5' (repeatable).")
+@click.option("--difficulty", type=click.Choice(BANDS), help="Keep only puzzles of this band.")
+@click.option("--tricks", "tricks_text", default="4..6", show_default=True, metavar="N|LO..HI",
+              help="Tricks left at the question (10: full deals).")
+@click.option("--after", type=click.IntRange(0, 8), default=0, show_default=True,
+              help="Play this many tricks of the best line before the question.")
+@click.option("--contract", "contract_code", metavar="CODE",
+              help="Fix the contract (e.g. 6h; misere for discard puzzles). Default: random trump.")
+@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False),
+              help="Output folder; re-running with the same seed resumes the set there.")
+@click.option("--jobs", type=click.IntRange(1), default=2, show_default=True, help="Processes.")
+@click.option("--max-attempts", type=click.IntRange(1), default=50000, show_default=True,
+              help="Give up after this many random deals.")
+@click.option("--json", "as_json", is_flag=True, help="Print each puzzle's JSON record as it is found.")
+def puzzle_command(kind, count, seed, constraints, difficulty, tricks_text, after, contract_code, out_dir,
+                   jobs, max_attempts, as_json) -> None:
+    """Generate COUNT puzzles of KIND, each with one provably unique answer.
+
+    \b
+    Kinds: misere (catch the misère), contract (declarer: make it),
+    defend (defender: the only card), allpass (keep your minimum),
+    discard (the only discard after picking up the talon).
+    \b
+    Writes to --out: one layout file per puzzle (question, solution and
+    rating as # comments; `pref solve FILE` reads it), puzzles.jsonl,
+    sheet.txt, sheet.html (solutions on their own page) and solutions.txt.
+    Each puzzle is written as soon as it is found; Ctrl-C keeps them and
+    the same command resumes the set.
+    """
+    progress = ProgressLine("puzzles")
+    writer = None
+    with command_errors(progress):
+        order = Order(kind, _trick_range(tricks_text), after,
+                      tuple(parse_constraint(c) for c in constraints), difficulty, contract_code)
+        for c in order.constraints:
+            if c.kind == "tricks":
+                order = Order(kind, (c.low, c.high), after, order.constraints, difficulty, contract_code)
+        check_order(order)
+        from pathlib import Path
+
+        writer = PuzzleWriter(Path(out_dir), order, seed)
+        done = len(writer.records)
+        tried = [0]
+
+        def show(attempts: int, accepted: int) -> None:
+            tried[0] = attempts
+            progress.unit = f"puzzles ({attempts:,} deals tried)"
+            progress(done + accepted, count)
+
+        try:
+            if done < count:
+                for puzzle in generate(order, count - done, seed, start=writer.next_attempt,
+                                       seen=writer.seen_keys(), jobs=jobs, max_attempts=max_attempts,
+                                       progress=show):
+                    record = writer.add(puzzle)
+                    show(tried[0], len(writer.records) - done)
+                    if as_json:
+                        click.echo(json.dumps(record, ensure_ascii=False))
+        finally:
+            writer.write_sheets()
+        progress.close()
+    found = len(writer.records)
+    if found < count:
+        fail(f"only {found} of {count} puzzles found in {max_attempts:,} deals: relax the constraints "
+             "or raise --max-attempts")
+    if not as_json:
+        click.echo(f"{found} {kind} puzzles in {out_dir} (puzzles.jsonl, sheet.txt, sheet.html, "
+                   "solutions.txt)")
