@@ -12,9 +12,9 @@ from collections.abc import Iterator
 
 import click
 
-from .command_support import fail
+from .command_support import ENGINE_OPTION, NOTATION_OPTION, fail
 from .diagram import diagram
-from .engines import ENGINE_NAMES, make_backend
+from .engines import make_backend
 from .errors import PrefInputError
 from .layout_io import format_layout_file, format_one_line, parse_one_line, read_layout
 from .solve import solve
@@ -36,11 +36,6 @@ def _batch_lines(path: str) -> Iterator[tuple[int, str]]:
             text = raw.strip()
             if text and not text.startswith("#"):
                 yield number, text
-
-
-NOTATION_OPTION = click.option(
-    "--notation", type=click.Choice(["symbols", "letters", "russian"]), default="symbols",
-    show_default=True, help="How cards are written: ♠10, Ts, or Russian letters (♠Т = ace of spades).")
 
 
 @main.command("show")
@@ -75,8 +70,7 @@ def show_command(layout: str, one_line: bool, file_format: bool, notation: str) 
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (JSON Lines with --batch).")
 @click.option("--batch", "batch_file", metavar="FILE",
               help="Solve one one-line layout per line of FILE ('-' for standard input).")
-@click.option("--engine", type=click.Choice(ENGINE_NAMES), default="fast", show_default=True,
-              help="fast: the Cython engine; reference: the plain minimax used as test oracle.")
+@ENGINE_OPTION
 @click.option("--no-line", is_flag=True, help="Skip the best line (faster in batches).")
 @NOTATION_OPTION
 def solve_command(layout: str | None, show_cards: bool, as_json: bool, batch_file: str | None,

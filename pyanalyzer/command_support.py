@@ -9,8 +9,17 @@ from typing import NoReturn
 
 import click
 
+from .engines import ENGINE_NAMES
 from .errors import PrefInputError
 from .progress import ProgressLine
+
+#: Options that several commands share, spelled once.
+NOTATION_OPTION = click.option(
+    "--notation", type=click.Choice(["symbols", "letters", "russian"]), default="symbols",
+    show_default=True, help="How cards are written: ♠10, Ts, or Russian letters (♠Т = ace of spades).")
+ENGINE_OPTION = click.option(
+    "--engine", type=click.Choice(ENGINE_NAMES), default="fast", show_default=True,
+    help="fast: the Cython engine; reference: the plain minimax used as test oracle.")
 
 INPUT_ERROR = 2
 INTERRUPTED = 130

@@ -6,10 +6,10 @@ import json
 
 import click
 
-from .command_support import command_errors, fail
+from .command_support import ENGINE_OPTION, NOTATION_OPTION, command_errors, fail
 from .contract import Contract
 from .defence import analyse_defence
-from .engines import ENGINE_NAMES, make_backend
+from .engines import make_backend
 from .errors import LayoutError
 from .hand import Hand
 from .layout_io import parse_layout_with_record, read_text
@@ -60,9 +60,8 @@ def _emit(result, as_json: bool, notation: str) -> None:
 @click.option("--threads", type=click.IntRange(1), default=2, show_default=True, help="Solver threads.")
 @click.option("--plot", "plot_path", metavar="FILE.png", help="Draw the distribution (needs matplotlib).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option("--engine", type=click.Choice(ENGINE_NAMES), default="fast", show_default=True)
-@click.option("--notation", type=click.Choice(["symbols", "letters", "russian"]), default="symbols",
-              show_default=True)
+@ENGINE_OPTION
+@NOTATION_OPTION
 def contract_command(layout, hand_text, discard_text, contract_text, lead_text, declarer_text, known_text,
                      samples, seed, threads, plot_path, as_json, engine, notation) -> None:
     """Trick contracts: whist tricks, the talon's best discard, mistakes, and odds.

@@ -21,7 +21,7 @@ from .cards import Card
 from .engines import make_backend
 from .errors import LayoutError
 from .layout import Layout
-from .reference import ReferencePosition, ReferenceSolver
+from .reference import ReferencePosition, ReferenceSolver, tighten
 from .solve import Trick, TrickCounts, format_tricks, line_to_tricks
 
 #: Tricks the two defenders must take together against each contract level
@@ -202,14 +202,7 @@ def secured_tricks(layout: Layout, defender: str, backend) -> int:
             if alpha >= beta:
                 break
         if key is not None:
-            lower, upper = memo.get(key, (0, bin(hands[0]).count("1")))
-            if best <= window_alpha:
-                upper = min(upper, best)
-            elif best >= window_beta:
-                lower = max(lower, best)
-            else:
-                lower = upper = best
-            memo[key] = (lower, upper)
+            memo[key] = tighten(memo.get(key, (0, bin(hands[0]).count("1"))), best, window_alpha, window_beta)
         return best
 
     hands = tuple(position.hands)

@@ -26,7 +26,7 @@ class ReferenceBackend:
 
     def _for(self, position: ReferencePosition) -> ReferenceSolver:
         solver = self._solver
-        if solver is None or not _same_rules(solver, position):
+        if solver is None or not solver.fits(position):
             solver = self._solver = ReferenceSolver.for_position(position)
         return solver
 
@@ -48,13 +48,6 @@ class ReferenceBackend:
 
     def clear(self) -> None:
         self._solver = None
-
-
-def _same_rules(solver: ReferenceSolver, position: ReferencePosition) -> bool:
-    return (solver.suit_masks == tuple(position.suit_masks) and solver.trump == position.trump
-            and solver.must_trump == position.must_trump
-            and solver.declarer_side == tuple(position.declarer_side)
-            and solver.maximize == position.maximize)
 
 
 class FastBackend:

@@ -34,7 +34,7 @@ from .errors import LayoutError
 from .layout import Layout
 from .makeable import discard_classes
 from .notation import format_card
-from .reference import ReferencePosition, ReferenceSolver, iter_bits
+from .reference import ReferencePosition, ReferenceSolver, iter_bits, tighten
 from .solve import Solution, solve
 
 
@@ -301,13 +301,7 @@ class _OneDefenceSearch:
             lower, upper = self.memo.get(key, (0, None))
             if upper is None:
                 upper = min(self._open_value(hands, leader, (), h) for h in candidates)
-            if best <= window[0]:
-                upper = min(upper, best)
-            elif best >= window[1]:
-                lower = max(lower, best)
-            else:
-                lower = upper = best
-            self.memo[key] = (lower, upper)
+            self.memo[key] = tighten((lower, upper), best, *window)
         return best
 
     def _after(self, hands, leader, played, card, candidates, alpha, beta, moved=False) -> int:

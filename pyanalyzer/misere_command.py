@@ -6,10 +6,10 @@ import json
 
 import click
 
-from .command_support import command_errors, fail
+from .command_support import ENGINE_OPTION, NOTATION_OPTION, command_errors, fail
 from .contract import Contract
 from .diagram import diagram
-from .engines import ENGINE_NAMES, make_backend
+from .engines import make_backend
 from .errors import LayoutError
 from .layout_io import read_layout
 from .misere import analyse_open, analyse_unknown_discard, catching_summary, rank_misere_discards
@@ -34,9 +34,8 @@ from .solve import Solution
 @click.option("--top", type=click.IntRange(1), default=5, show_default=True, help="Discards shown (12 cards).")
 @click.option("--plot", "plot_path", metavar="FILE.png", help="Draw the distribution (needs matplotlib).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option("--engine", type=click.Choice(ENGINE_NAMES), default="fast", show_default=True)
-@click.option("--notation", type=click.Choice(["symbols", "letters", "russian"]), default="symbols",
-              show_default=True)
+@ENGINE_OPTION
+@NOTATION_OPTION
 def misere_command(layout, talon_text, hand_text, discard_text, lead_text, samples, seed, threads, top,
                    plot_path, as_json, engine, notation) -> None:
     """Misère: forced tricks, catching line, unknown discard, catch odds, best discard.

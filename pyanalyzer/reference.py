@@ -206,8 +206,9 @@ class ReferenceSolver:
                 played = ()
         return line
 
-    def _check(self, position: ReferencePosition) -> None:
-        same = (
+    def fits(self, position: ReferencePosition) -> bool:
+        """True if ``position`` plays by this solver's rules (so its memo applies)."""
+        return (
             tuple(position.suit_masks) == self.suit_masks
             and position.trump == self.trump
             and position.must_trump == self.must_trump
@@ -216,7 +217,9 @@ class ReferenceSolver:
             and tuple(getattr(position, "talon_leads", ())) == self.talon_leads
             and getattr(position, "talon_must_beat", False) == self.talon_must_beat
         )
-        if not same:
+
+    def _check(self, position: ReferencePosition) -> None:
+        if not self.fits(position):
             raise ValueError("position does not belong to this solver's rules")
 
     def _value(self, hands: tuple[int, ...], leader: int, played: tuple[int, ...],
@@ -277,16 +280,20 @@ class ReferenceSolver:
                 break
 
         if key is not None:
-            # Fail-soft bounds: outside the window the result bounds the value.
-            lower, upper = self.memo.get(key, (0, bin(hands[0]).count("1")))
-            if best <= window_alpha:
-                upper = min(upper, best)
-            elif best >= window_beta:
-                lower = max(lower, best)
-            else:
-                lower = upper = best
-            self.memo[key] = (lower, upper)
+            bounds = self.memo.get(key, (0, bin(hands[0]).count("1")))
+            self.memo[key] = tighten(bounds, best, window_alpha, window_beta)
         return best
+
+
+def tighten(bounds: tuple[int, int], best: int, alpha: int, beta: int) -> tuple[int, int]:
+    """Memo bounds after a fail-soft search of window (alpha, beta) returned ``best``:
+    at or below alpha it is an upper bound, at or above beta a lower bound, else exact."""
+    lower, upper = bounds
+    if best <= alpha:
+        return lower, min(upper, best)
+    if best >= beta:
+        return max(lower, best), upper
+    return best, best
 
 
 def reference_tricks(position: ReferencePosition) -> int:

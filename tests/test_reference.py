@@ -483,3 +483,17 @@ def test_card_values_by_position_api():
     other = replace(pos, maximize=False)
     with pytest.raises(ValueError):
         solver.solve(other)
+
+
+def test_one_reference_backend_serves_layouts_with_different_talons():
+    # The backend keeps its memo only while the rules match; a different talon is different rules.
+    from pyanalyzer.engines import make_backend
+    from pyanalyzer.solve import solve
+
+    backend = make_backend("reference")
+    base = "contract=allpass lead=S S=7s,As,8d W=8s,Kd,7h E=9s,Qd,Ah"
+    with_talon = solve(parse_layout(base + " talon=Ts"), backend, cards=False, line=False)
+    other_talon = solve(parse_layout(base + " talon=Tc"), backend, cards=False, line=False)
+    fresh = solve(parse_layout(base + " talon=Tc"), "reference", cards=False, line=False)
+    assert with_talon.guaranteed["S"] == 0  # S ducks the ♠10 trick with ♠7
+    assert other_talon.guaranteed == fresh.guaranteed
