@@ -4,10 +4,12 @@
 from solver.state cimport MAX_CARDS
 from solver.transtable cimport TransTable
 from solver.search cimport Searcher
+from solver.maxn cimport MaxnTable
 
 
 cdef class Engine:
     cdef TransTable tt
+    cdef MaxnTable maxn_table         # allocated on first use of self_interested
     cdef Searcher s
     cdef int ext_to_int[MAX_CARDS]
     cdef int int_to_ext[MAX_CARDS]
@@ -17,5 +19,6 @@ cdef class Engine:
     cdef int last_value, last_tricks
 
     cdef int _load(self, object pos) except -1
+    cdef int _load_talon(self, object pos) except -1
     cdef void _begin(self) noexcept nogil
     cdef void _end(self) noexcept nogil

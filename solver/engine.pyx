@@ -17,10 +17,13 @@ is not thread-safe, but the search releases the GIL: use one Engine per thread.
 
 from libc.stdlib cimport malloc, free
 
-from solver.state cimport (u64, Position, bit_count, load_position, seat_to_move, legal_moves, low_index,
-                           MAX_SEATS)
+from solver.state cimport (u64, Position, bit_count, load_position, seat_to_move, low_index,
+                           MAX_SEATS, MAX_CARDS)
 from solver.transtable cimport tt_init, tt_free, tt_clear, TTEntry
-from solver.search cimport Undo, make_move, unmake_move, reaches, solve_value
+from solver.maxn cimport Maxn, maxn_init, maxn_free, maxn_clear, maxn_choice
+from solver.search cimport Searcher, Undo, MAX_TALON
+from solver.root cimport (root_make_move, root_unmake_move, root_reaches, root_value,
+                          root_legal_moves, talon_trick_winner)
 
 
 cdef class Engine:
@@ -35,6 +38,7 @@ cdef class Engine:
         if tt_size_mb <= 0:
             raise ValueError("tt_size_mb must be positive")
         self.tt.entries = NULL
+        self.maxn_table.entries = NULL
         tt_init(&self.tt, tt_size_mb)
         self.s.tt = &self.tt
         self.s.child_key = NULL
@@ -45,6 +49,7 @@ cdef class Engine:
 
     def __dealloc__(self):
         tt_free(&self.tt)
+        maxn_free(&self.maxn_table)
 
     @property
     def tt_bytes(self) -> int:
@@ -72,16 +77,40 @@ cdef class Engine:
     # -- internals -----------------------------------------------------------
 
     cdef int _load(self, object pos) except -1:
-        if getattr(pos, "talon_leads", ()):
-            # All-pass tricks led from the talon are not modelled by the engine.
-            raise ValueError("the engine does not play talon-led tricks (talon_leads)")
         load_position(&self.s.rules, &self.s.pos, pos, self.ext_to_int, self.int_to_ext)
+        self._load_talon(pos)
         tag = (tuple(int(m) for m in pos.suit_masks), pos.trump, bool(pos.must_trump),
                tuple(bool(x) for x in pos.declarer_side), bool(pos.maximize))
         if tag != self.rules_tag:
             tt_clear(&self.tt)
             self.rules_tag = tag
             self.last_tricks = -1
+        return 0
+
+    cdef int _load_talon(self, object pos) except -1:
+        """All-pass talon-led tricks (``talon_leads``, ``talon_must_beat``)."""
+        cdef int i, card
+        cdef u64 used = 0
+        talon = [int(c) for c in getattr(pos, "talon_leads", ())]
+        self.s.ntalon = 0
+        self.s.talon_next = 0
+        self.s.talon_must_beat = bool(getattr(pos, "talon_must_beat", False))
+        if not talon:
+            return 0
+        if len(talon) > MAX_TALON or len(talon) > self.s.pos.tricks_left:
+            raise ValueError(f"{len(talon)} talon leads for {self.s.pos.tricks_left} tricks")
+        for i in range(self.s.rules.nseats):
+            used |= self.s.pos.hand[i]
+        used |= self.s.pos.trick_cards
+        for i, ext in enumerate(talon):
+            card = self.ext_to_int[ext] if 0 <= ext < MAX_CARDS else -1
+            if card < 0:
+                raise ValueError(f"talon card {ext} is in no suit")
+            if used & ((<u64>1) << card):
+                raise ValueError(f"talon card {ext} is also in play")
+            used |= (<u64>1) << card
+            self.s.talon_card[i] = card
+        self.s.ntalon = len(talon)
         return 0
 
     cdef void _begin(self) noexcept nogil:
@@ -111,7 +140,7 @@ cdef class Engine:
         cdef int value
         with nogil:
             self._begin()
-            value = solve_value(&self.s, guess)
+            value = root_value(&self.s, guess)
             self._end()
         self.last_value = value
         self.last_tricks = self.s.pos.tricks_left
@@ -165,7 +194,7 @@ cdef class Engine:
                     self.s.pos = start
                     for j in range(k):
                         self.s.pos.hand[seat_numbers[j]] = _to_internal(masks[i * k + j], self.ext_to_int)
-                    value = solve_value(&self.s, guess)
+                    value = root_value(&self.s, guess)
                     out[i] = value
                     guess = value
                 self._end()
@@ -183,7 +212,7 @@ cdef class Engine:
         self._load(pos)
         cdef int guess = self._guess()
         cdef int seat = seat_to_move(&self.s.rules, &self.s.pos)
-        cdef u64 moves = legal_moves(&self.s.rules, &self.s.pos, seat)
+        cdef u64 moves = root_legal_moves(&self.s, seat)
         cdef int card, gain, value
         cdef Undo u
         values = {}
@@ -192,9 +221,9 @@ cdef class Engine:
             card = low_index(moves)
             moves &= moves - 1
             with nogil:
-                gain = make_move(&self.s, card, &u)
-                value = gain + solve_value(&self.s, guess - gain)
-                unmake_move(&self.s, seat, card, &u)
+                gain = root_make_move(&self.s, card, &u)
+                value = gain + root_value(&self.s, guess - gain)
+                root_unmake_move(&self.s, seat, card, &u)
             guess = value
             values[self.int_to_ext[card]] = value
         self._end()
@@ -211,22 +240,22 @@ cdef class Engine:
         line = []
         self._begin()
         with nogil:
-            target = solve_value(&self.s, guess)
+            target = root_value(&self.s, guess)
         while self.s.pos.tricks_left > 0:
             seat = seat_to_move(&self.s.rules, &self.s.pos)
-            moves = legal_moves(&self.s.rules, &self.s.pos, seat)
+            moves = root_legal_moves(&self.s, seat)
             ok = False
             while moves:
                 card = low_index(moves)
                 moves &= moves - 1
                 with nogil:
-                    gain = make_move(&self.s, card, &u)
+                    gain = root_make_move(&self.s, card, &u)
                     if self.s.rules.maxer[seat]:
-                        ok = reaches(&self.s, target - gain)
+                        ok = root_reaches(&self.s, target - gain)
                     else:
-                        ok = not reaches(&self.s, target - gain + 1)
+                        ok = not root_reaches(&self.s, target - gain + 1)
                     if not ok:
-                        unmake_move(&self.s, seat, card, &u)
+                        root_unmake_move(&self.s, seat, card, &u)
                 if ok:
                     target -= gain
                     break
@@ -237,6 +266,53 @@ cdef class Engine:
         return line
 
 
+    def self_interested(self, pos, rostov=False, taken=None) -> tuple:
+        """All-pass, every seat for himself: ``(tricks per seat, line)``.
+
+        Every seat minimises its own tricks (``rostov``: its lead over the best
+        opponent, then its own tricks), ties to the first card in card order;
+        see ``maxn.pyx``. ``taken``: tricks each seat took before this
+        position (they matter only under ``rostov``). The table for this
+        search has the engine's size, is allocated on first use and emptied
+        for every call.
+        """
+        self._load(pos)
+        cdef Maxn m
+        cdef int card, gain, seat, winner, i
+        cdef unsigned int value, total
+        cdef Undo u
+        cdef int nseats = self.s.rules.nseats
+        if self.maxn_table.entries == NULL:
+            maxn_init(&self.maxn_table, self.tt_size_mb)
+        maxn_clear(&self.maxn_table)
+        taken = [0] * nseats if taken is None else [int(x) for x in taken]
+        if len(taken) != nseats:
+            raise ValueError("taken needs one count per seat")
+        m.s = &self.s
+        m.table = &self.maxn_table
+        m.rostov = bool(rostov)
+        m.nodes = 0
+        for i in range(MAX_SEATS):
+            m.taken[i] = taken[i] if i < nseats else 0
+        line = []
+        total = 0
+        self._begin()
+        with nogil:
+            maxn_choice(&m, &total)
+        while self.s.pos.tricks_left > 0:
+            seat = seat_to_move(&self.s.rules, &self.s.pos)
+            with nogil:
+                card = maxn_choice(&m, &value)
+                root_make_move(&self.s, card, &u)
+            if u.trick_done:
+                winner = (talon_winner_of(&self.s, &u) if u.talon_trick else self.s.pos.leader)
+                if winner >= 0:
+                    m.taken[winner] += 1
+            line.append(self.int_to_ext[card])
+        self.s.nodes = m.nodes
+        self._end()
+        return tuple((total >> (8 * i)) & 0xFF for i in range(nseats)), line
+
 cdef inline u64 _to_internal(u64 mask, const int* ext_to_int) noexcept nogil:
     """An external card mask renumbered into the engine's suit-contiguous bits."""
     cdef u64 out = 0
@@ -244,3 +320,8 @@ cdef inline u64 _to_internal(u64 mask, const int* ext_to_int) noexcept nogil:
         out |= (<u64>1) << ext_to_int[low_index(mask)]
         mask &= mask - 1
     return out
+
+
+cdef inline int talon_winner_of(Searcher* s, const Undo* u) noexcept nogil:
+    """The seat that took the talon trick just completed (``u``), or -1."""
+    return talon_trick_winner(s, u.played, u.leader, s.talon_card[s.talon_next - 1])

@@ -5,12 +5,22 @@ from solver.state cimport u64, Rules, Position, MAX_SEATS
 from solver.transtable cimport TransTable, TTKey
 
 
+cdef enum:
+    MAX_TALON = 4
+
+
 cdef struct Searcher:
     Rules rules
     Position pos
     TransTable* tt
     long long nodes
     const TTKey* child_key        # the key of the next position, if the caller made it
+    # All-pass with an open talon (root.pyx): talon-led tricks still to play
+    # before the main search; they are never stored in the table.
+    int ntalon
+    int talon_next                # index of the current talon card in talon_card
+    int talon_card[MAX_TALON]     # internal numbering
+    bint talon_must_beat          # only a card above the talon card takes the trick
 
 
 cdef struct Undo:
@@ -20,9 +30,9 @@ cdef struct Undo:
     int played[MAX_SEATS]
     u64 trick_cards
     bint trick_done
+    bint talon_trick              # the move completed a talon-led trick
 
 
 cdef int make_move(Searcher* s, int card, Undo* u) noexcept nogil
 cdef void unmake_move(Searcher* s, int seat, int card, const Undo* u) noexcept nogil
 cdef bint reaches(Searcher* s, int target) noexcept nogil
-cdef int solve_value(Searcher* s, int guess) noexcept nogil

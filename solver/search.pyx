@@ -2,8 +2,8 @@
 """Search: "can the declarer's side take ``target`` of the remaining tricks?"
 
 ``reaches`` is a null-window alpha-beta over the declarer side's tricks: it
-answers yes/no, and ``solve_value`` drives it MTD(f)-style, moving the target
-one trick at a time from a first guess until the bounds meet. The value of a
+answers yes/no (``root.pyx`` drives it MTD(f)-style, moving the target one
+trick at a time from a first guess until the bounds meet). The value of a
 position is always the declarer side's tricks; ``Rules.maxer`` says which
 seats want it high (trick contracts: the declarer's side; misère: the
 defenders).
@@ -218,25 +218,3 @@ cdef bint reaches(Searcher* s, int target) noexcept nogil:
         else:
             tt_store(s.tt, &key, p.tricks_left, 0, target - 1, best)
     return result
-
-
-cdef int solve_value(Searcher* s, int guess) noexcept nogil:
-    """Exact value by null-window tests moving from ``guess`` (MTD(f))."""
-    cdef int lo = 0
-    cdef int hi = s.pos.tricks_left
-    cdef int t
-    if guess < 1:
-        guess = 1
-    while lo < hi:
-        t = guess
-        if t <= lo:
-            t = lo + 1
-        if t > hi:
-            t = hi
-        if reaches(s, t):
-            lo = t
-            guess = t + 1
-        else:
-            hi = t - 1
-            guess = t - 1
-    return lo

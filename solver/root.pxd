@@ -1,0 +1,14 @@
+# cython: language_level=3
+"""The search from the root: the MTD(f) driver, and the all-pass talon-led
+tricks that may come before the main search (see root.pyx)."""
+
+from solver.state cimport u64
+from solver.search cimport Searcher, Undo
+
+cdef int root_make_move(Searcher* s, int card, Undo* u) noexcept nogil
+cdef void root_unmake_move(Searcher* s, int seat, int card, const Undo* u) noexcept nogil
+cdef u64 root_legal_moves(Searcher* s, int seat) noexcept nogil
+cdef u64 root_distinct_moves(Searcher* s, int seat) noexcept nogil
+cdef int talon_trick_winner(const Searcher* s, const int* played, int leader, int talon_card) noexcept nogil
+cdef bint root_reaches(Searcher* s, int target) noexcept nogil
+cdef int root_value(Searcher* s, int guess) noexcept nogil

@@ -1,0 +1,230 @@
+# cython: language_level=3
+"""The search from the root: all-pass talon tricks, then the main search.
+
+All-pass with an open talon: the talon cards, turned up one at a time, fix
+the suit of the first tricks. Every seat in turn, first hand first, plays to
+the talon card's suit (any card when void); the highest card of that suit
+takes the trick (with ``talon_must_beat``: only a card above the talon card);
+if none does, nobody takes it. First hand plays first again after it. These
+tricks are searched here, with their own move rule and ordering, and hand
+over to ``search.reaches`` once the talon is used up. They sit at the top of
+the tree only, so they are not stored in the table (whose positions are all
+plain ones).
+
+``root_value`` is the MTD(f) driver: null-window tests moving the target
+one trick at a time from a first guess until the bounds meet.
+"""
+
+from solver.state cimport (u64, Rules, Position, MAX_SEATS, seat_to_move, cards_out, legal_moves,
+                           run_bottoms, low_index, bit_count)
+from solver.search cimport make_move, unmake_move, reaches
+from solver.moves cimport order_moves, MAX_MOVES
+
+
+cdef inline int current_talon(const Searcher* s) noexcept nogil:
+    return s.talon_card[s.talon_next]
+
+
+cdef inline u64 talon_cards_left(const Searcher* s) noexcept nogil:
+    cdef u64 cards = 0
+    cdef int i
+    for i in range(s.talon_next, s.talon_next + s.ntalon):
+        cards |= (<u64>1) << s.talon_card[i]
+    return cards
+
+
+cdef int talon_trick_winner(const Searcher* s, const int* played, int leader,
+                            int talon_card) noexcept nogil:
+    """The seat that takes a complete talon trick, or -1 if nobody does."""
+    cdef const Rules* r = &s.rules
+    cdef int suit = r.suit_of[talon_card]
+    cdef int best = talon_card if s.talon_must_beat else -1
+    cdef int seat = -1
+    cdef int k, c
+    for k in range(r.nseats):
+        c = played[k]
+        if r.suit_of[c] == suit and c > best:
+            best = c
+            seat = (leader + k) % r.nseats
+    return seat
+
+
+cdef u64 root_legal_moves(Searcher* s, int seat) noexcept nogil:
+    """Legal cards: the talon card's suit in a talon trick (any card if void)."""
+    cdef u64 hand, follow
+    if s.ntalon == 0:
+        return legal_moves(&s.rules, &s.pos, seat)
+    hand = s.pos.hand[seat]
+    follow = hand & s.rules.suit_mask[s.rules.suit_of[current_talon(s)]]
+    return follow if follow else hand
+
+
+cdef u64 root_distinct_moves(Searcher* s, int seat) noexcept nogil:
+    """Legal cards, one per run of equivalent cards.
+
+    While talon tricks remain and a talon card must be beaten, the talon
+    cards count as cards out: a card just under one is not equivalent to
+    the card just over it.
+    """
+    cdef u64 out = cards_out(&s.rules, &s.pos)
+    if s.ntalon and s.talon_must_beat:
+        out |= talon_cards_left(s)
+    return root_legal_moves(s, seat) & run_bottoms(s.pos.hand[seat], out, s.rules.bottoms)
+
+
+cdef int root_make_move(Searcher* s, int card, Undo* u) noexcept nogil:
+    """Play ``card`` for the seat to move; the declarer side's gain (0/1) if a trick ends."""
+    cdef Rules* r = &s.rules
+    cdef Position* p = &s.pos
+    cdef u64 bit = (<u64>1) << card
+    cdef int seat, i, winner
+    if s.ntalon == 0:
+        u.talon_trick = False
+        return make_move(s, card, u)
+    seat = seat_to_move(r, p)
+    u.win_seat = p.win_seat
+    u.win_card = p.win_card
+    u.trick_done = False
+    u.talon_trick = False
+    p.hand[seat] &= ~bit
+    p.trick_cards |= bit
+    p.played[p.nplayed] = card
+    p.nplayed += 1
+    if p.nplayed < r.nseats:
+        return 0
+    u.trick_done = True
+    u.talon_trick = True
+    u.leader = p.leader
+    u.trick_cards = p.trick_cards
+    for i in range(MAX_SEATS):
+        u.played[i] = p.played[i]
+    winner = talon_trick_winner(s, p.played, p.leader, current_talon(s))
+    p.nplayed = 0
+    p.trick_cards = 0
+    p.tricks_left -= 1
+    s.ntalon -= 1
+    s.talon_next += 1
+    return r.dside[winner] if winner >= 0 else 0
+
+
+cdef void root_unmake_move(Searcher* s, int seat, int card, const Undo* u) noexcept nogil:
+    cdef Rules* r = &s.rules
+    cdef Position* p = &s.pos
+    cdef u64 bit = (<u64>1) << card
+    cdef int i
+    if not u.talon_trick and s.ntalon == 0:        # a move of the main search
+        unmake_move(s, seat, card, u)
+        return
+    if u.trick_done:
+        p.leader = u.leader
+        p.nplayed = r.nseats
+        p.trick_cards = u.trick_cards
+        p.tricks_left += 1
+        s.ntalon += 1
+        s.talon_next -= 1
+        for i in range(MAX_SEATS):
+            p.played[i] = u.played[i]
+    p.nplayed -= 1
+    p.hand[seat] |= bit
+    p.trick_cards &= ~bit
+    p.win_seat = u.win_seat
+    p.win_card = u.win_card
+
+
+cdef inline int talon_score(const Searcher* s, int seat, int card) noexcept nogil:
+    """Move ordering in a talon trick (higher first).
+
+    The counted seat (it wants few tricks) ducks under the best card so far
+    with its highest card that still loses; forced to win, it wins low unless
+    it is last (then high: the trick is his anyway). The others (they want
+    the counted seat to take tricks) play low to leave it room. A void seat
+    discards its highest card.
+    """
+    cdef const Rules* r = &s.rules
+    cdef const Position* p = &s.pos
+    cdef int talon = current_talon(s)
+    cdef int suit = r.suit_of[talon]
+    cdef int best = talon if s.talon_must_beat else -1
+    cdef int k, c
+    cdef bint last = p.nplayed == r.nseats - 1
+    if r.suit_of[card] != suit:
+        return card                                   # a discard: highest first
+    for k in range(p.nplayed):
+        c = p.played[k]
+        if r.suit_of[c] == suit and c > best:
+            best = c
+    if r.maxer[seat]:
+        return -card
+    if card < best:
+        return 1000 + card
+    return card if last else -card
+
+
+cdef bint talon_reaches(Searcher* s, int target) noexcept nogil:
+    """``reaches`` for a position inside the talon tricks."""
+    cdef Rules* r = &s.rules
+    cdef Position* p = &s.pos
+    cdef int cards[MAX_MOVES]
+    cdef int scores[MAX_MOVES]
+    cdef int n = 0
+    cdef int seat, card, sc, j, i, gain
+    cdef bint v, maxer
+    cdef u64 moves
+    cdef Undo u
+    s.nodes += 1
+    if target <= 0:
+        return True
+    if target > p.tricks_left:
+        return False
+    seat = seat_to_move(r, p)
+    moves = root_distinct_moves(s, seat)
+    while moves:
+        card = low_index(moves)
+        moves &= moves - 1
+        sc = talon_score(s, seat, card)
+        j = n
+        while j > 0 and scores[j - 1] < sc:
+            scores[j] = scores[j - 1]
+            cards[j] = cards[j - 1]
+            j -= 1
+        scores[j] = sc
+        cards[j] = card
+        n += 1
+    maxer = r.maxer[seat]
+    for i in range(n):
+        card = cards[i]
+        gain = root_make_move(s, card, &u)
+        v = root_reaches(s, target - gain)
+        root_unmake_move(s, seat, card, &u)
+        if v == maxer:
+            return v
+    return not maxer
+
+
+cdef bint root_reaches(Searcher* s, int target) noexcept nogil:
+    """True if the declarer's side can take ``target`` of the remaining tricks."""
+    if s.ntalon:
+        return talon_reaches(s, target)
+    return reaches(s, target)
+
+
+cdef int root_value(Searcher* s, int guess) noexcept nogil:
+    """Exact value by null-window tests moving from ``guess`` (MTD(f))."""
+    cdef int lo = 0
+    cdef int hi = s.pos.tricks_left
+    cdef int t
+    if guess < 1:
+        guess = 1
+    while lo < hi:
+        t = guess
+        if t <= lo:
+            t = lo + 1
+        if t > hi:
+            t = hi
+        if root_reaches(s, t):
+            lo = t
+            guess = t + 1
+        else:
+            hi = t - 1
+            guess = t - 1
+    return lo
