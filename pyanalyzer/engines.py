@@ -4,13 +4,14 @@
 * ``reference``: the plain minimax of :mod:`pyanalyzer.reference`, the oracle.
 
 Both take a position in the engine's primitive terms (see
-:mod:`pyanalyzer.reference`) and answer the same three questions: the value,
-each legal card's value, and one optimal line.
+:mod:`pyanalyzer.reference`) and answer the same questions: the value,
+each legal card's value, one optimal line, and (all-pass) the self-interested
+line of play.
 """
 
 from __future__ import annotations
 
-from .reference import ReferencePosition, ReferenceSolver
+from .reference import ReferencePosition, ReferenceSolver, self_interested_play
 
 ENGINE_NAMES = ("fast", "reference")
 
@@ -46,6 +47,11 @@ class ReferenceBackend:
     def best_line(self, position: ReferencePosition) -> list[int]:
         return self._counted(position, "best_line")
 
+    def self_interested(self, position: ReferencePosition, rostov: bool = False,
+                        taken=None) -> tuple[tuple[int, ...], list[int]]:
+        """All-pass, every seat for himself (plain max^n; see ``reference.self_interested_play``)."""
+        return self_interested_play(position, rostov, taken)
+
     def clear(self) -> None:
         self._solver = None
 
@@ -75,6 +81,17 @@ class FastBackend:
 
     def best_line(self, position: ReferencePosition) -> list[int]:
         return self._counted(position, "best_line")
+
+    def self_interested(self, position: ReferencePosition, rostov: bool = False,
+                        taken=None) -> tuple[tuple[int, ...], list[int]]:
+        """All-pass, every seat for himself (max^n; see ``solver.Engine.self_interested``)."""
+        return self._counted_call(self._engine.self_interested, position, rostov, taken)
+
+    def _counted_call(self, method, *args):
+        self._engine.reset_stats()
+        result = method(*args)
+        self.nodes += self._engine.stats["nodes"]
+        return result
 
     def solve_batch(self, position: ReferencePosition, seats, known, splits) -> list[int]:
         """Values of layouts differing only at ``seats`` (see ``solver.Engine.solve_batch``)."""

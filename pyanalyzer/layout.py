@@ -132,6 +132,11 @@ class Layout:
                 f"wrong hand sizes: {odd} has {_cards(len(self.hands[odd]))}{note} "
                 f"({detail}); every hand must have the same number", odd
             )
+        if len(self.talon_tricks) > counts[0]:
+            raise LayoutError(
+                f"talon has {_cards(len(self.talon_tricks))} to turn up but only "
+                f"{_cards(counts[0])} a hand: give only the talon cards still to lead a trick",
+                "talon")
         if counts[0] > rules.hand_size:
             seat = rules.seats[0]
             raise LayoutError(
@@ -171,7 +176,9 @@ class Layout:
     @property
     def talon_tricks(self) -> tuple[Card, ...]:
         """All-pass with an open talon: the talon cards that fix the suit of the first tricks."""
-        return self.talon if self.contract.is_allpass else ()
+        if self.contract.is_allpass and self.rules.allpass.talon_open:
+            return self.talon
+        return ()
 
     @property
     def trump_number(self) -> int | None:
@@ -225,6 +232,7 @@ class Layout:
             declarer_side=tuple(s in self.rules.side_of(counted) for s in seats),
             maximize=self.contract.kind == "tricks",
             talon_leads=tuple(c.index for c in self.talon_tricks),
+            talon_must_beat=self.rules.allpass.talon_must_beat,
         )
 
     @property
@@ -258,13 +266,16 @@ class Layout:
         """The seat that wins ``trick``, a full trick led by this layout's ``lead``.
 
         In a talon trick of all-pass the highest card of the talon card's suit
-        wins; if nobody followed, nobody takes the trick (None).
+        wins (with the ``beat`` convention, only one above the talon card); if
+        none does, no player takes the trick (None).
         """
         seats = self.rules.seats
         first = seats.index(self.lead)
         if self.talon_tricks:
-            suit = self.talon_tricks[0].suit_number
-            following = [(c.rank_number, i) for i, c in enumerate(trick) if c.suit_number == suit]
+            talon = self.talon_tricks[0]
+            floor = talon.rank_number if self.rules.allpass.talon_must_beat else -1
+            following = [(c.rank_number, i) for i, c in enumerate(trick)
+                         if c.suit_number == talon.suit_number and c.rank_number > floor]
             return seats[(first + max(following)[1]) % len(seats)] if following else None
         trump = self.trump_number
         best = 0

@@ -299,3 +299,66 @@ def tighten(bounds: tuple[int, int], best: int, alpha: int, beta: int) -> tuple[
 def reference_tricks(position: ReferencePosition) -> int:
     """Solve one position from scratch with the reference solver."""
     return ReferenceSolver.for_position(position).solve(position)
+
+
+def self_interested_play(position: ReferencePosition, rostov: bool = False,
+                         taken: Sequence[int] | None = None) -> tuple[tuple[int, ...], list[int]]:
+    """All-pass, every seat for himself, by plain max^n over every legal card.
+
+    Returns the tricks each seat takes from ``position`` to the end and the
+    line played. The seat to move picks the card whose outcome is best for
+    him: the fewest own tricks (``rostov``: the smallest lead over the
+    opponent with the fewest tricks, ``taken`` included, then the fewest own
+    tricks); ties go to the first card in card order (suits in the order of
+    ``suit_masks``, low to high). Every legal card is tried (no equivalent
+    cards, no cut-offs); only whole positions are memoised. The oracle for
+    the engine's ``self_interested``.
+    """
+    rules = ReferenceSolver.for_position(position)
+    seats = position.seats
+    before = tuple(taken) if taken is not None else (0,) * seats
+    suit_rank = {}
+    for suit, mask in enumerate(position.suit_masks):
+        for card in iter_bits(mask):
+            suit_rank[card] = (suit, card)
+
+    def preference(seat: int, outcome: tuple[int, ...], so_far: tuple[int, ...]) -> tuple:
+        if not rostov:
+            return (outcome[seat],)
+        totals = [a + b for a, b in zip(outcome, so_far)]
+        fewest = min(t for i, t in enumerate(totals) if i != seat)
+        return (totals[seat] - fewest, totals[seat])
+
+    memo: dict = {}
+
+    def play(hands, leader, played, talon, so_far):
+        if not any(hands) and not played:
+            return (0,) * seats, []
+        key = (hands, leader, played, talon, so_far if rostov else None)
+        if key in memo:
+            return memo[key]
+        seat = (leader + len(played)) % seats
+        talon_card = rules._talon_card(talon)
+        best = None
+        cards = sorted(iter_bits(rules.legal_moves(hands[seat], played, talon_card)),
+                       key=suit_rank.__getitem__)
+        for card in cards:
+            child = list(hands)
+            child[seat] &= ~(1 << card)
+            trick = tuple(played) + (card,)
+            if len(trick) < seats:
+                outcome, line = play(tuple(child), leader, trick, talon, so_far)
+            else:
+                winner = rules.trick_winner(leader, trick, talon_card)
+                gain = tuple(int(i == winner) for i in range(seats))
+                next_leader = leader if talon_card is not None or winner is None else winner
+                rest, line = play(tuple(child), next_leader, (), talon + (talon_card is not None),
+                                  tuple(a + b for a, b in zip(so_far, gain)))
+                outcome = tuple(a + b for a, b in zip(gain, rest))
+            pref = preference(seat, outcome, so_far)
+            if best is None or pref < best[0]:
+                best = (pref, outcome, [card] + line)
+        memo[key] = best[1], best[2]
+        return memo[key]
+
+    return play(tuple(position.hands), position.leader, tuple(position.played), 0, before)

@@ -8,10 +8,80 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .cards import PREFERANS, WHIST, Deck
 from .errors import LayoutError
+
+
+@dataclass(frozen=True)
+class AllPassRules:
+    """The all-pass conventions (``../RULES.md``; see ``pyanalyzer/allpass.py``).
+
+    * ``talon``: ``open`` (the talon cards, turned up one at a time, fix the
+      suit of the first tricks; the highest card of that suit takes the trick),
+      ``beat`` (as ``open``, but only a card above the talon card takes it) or
+      ``closed`` (Rostov: the talon stays closed, first hand leads normally);
+    * ``four_handed``: the dealer sits out and takes every talon trick no
+      player takes (three-handed: nobody takes it);
+    * ``aim``: ``fewest`` (each player takes as few tricks as he can) or
+      ``fewer_than_each`` (Rostov: fewer tricks than each opponent). The aim
+      matters only for the self-interested line, not for the guaranteed minima.
+    """
+
+    talon: str = "open"
+    four_handed: bool = False
+    aim: str = "fewest"
+
+    TALON_CHOICES = ("open", "beat", "closed")
+    AIM_CHOICES = ("fewest", "fewer_than_each")
+
+    def __post_init__(self) -> None:
+        if self.talon not in self.TALON_CHOICES:
+            raise LayoutError(f"unknown all-pass talon rule {self.talon!r}: choose from "
+                              f"{', '.join(self.TALON_CHOICES)}", self.talon)
+        if self.aim not in self.AIM_CHOICES:
+            raise LayoutError(f"unknown all-pass aim {self.aim!r}: choose from "
+                              f"{', '.join(self.AIM_CHOICES)}", self.aim)
+
+    @classmethod
+    def named(cls, convention: str, four_handed: bool = False) -> AllPassRules:
+        """``standard`` (open talon), ``beat-talon`` or ``rostov`` (closed talon, fewer than each)."""
+        presets = {"standard": ("open", "fewest"), "beat-talon": ("beat", "fewest"),
+                   "rostov": ("closed", "fewer_than_each")}
+        if convention not in presets:
+            raise LayoutError(f"unknown all-pass convention {convention!r}: choose from "
+                              f"{', '.join(presets)}", convention)
+        talon, aim = presets[convention]
+        return cls(talon=talon, four_handed=four_handed, aim=aim)
+
+    @property
+    def talon_must_beat(self) -> bool:
+        return self.talon == "beat"
+
+    @property
+    def talon_open(self) -> bool:
+        return self.talon != "closed"
+
+    @property
+    def untaken_talon_tricks(self) -> str:
+        """Who takes a talon trick that no player takes: ``dealer`` or ``nobody``."""
+        return "dealer" if self.four_handed else "nobody"
+
+    def describe(self) -> str:
+        if not self.talon_open:
+            text = "Rostov: the talon stays closed, first hand leads; aim: fewer tricks than each opponent"
+        else:
+            beaten = " above the talon card" if self.talon_must_beat else ""
+            nobody = ("the dealer (sitting out) takes it" if self.four_handed
+                      else "nobody takes it")
+            text = (f"open talon: each talon card fixes the suit of one trick, the highest card{beaten} "
+                    f"of that suit takes it; if no card does, {nobody}")
+            if self.aim == "fewer_than_each":
+                text += "; aim: fewer tricks than each opponent"
+        if self.four_handed and not self.talon_open:
+            text += " (four-handed: the dealer sits out)"
+        return text
 
 
 @dataclass(frozen=True)
@@ -33,6 +103,8 @@ class Rules:
     partnerships: tuple[tuple[str, ...], ...] = ()
     #: Tricks a side takes before its contract level counts (Whist: six, the book).
     book: int = 0
+    #: How all-pass is played (Preferans).
+    allpass: AllPassRules = AllPassRules()
 
     def seat(self, text: str) -> str:
         """The seat named by ``text`` (case-insensitive), or a LayoutError naming it."""
@@ -89,6 +161,11 @@ WHIST_RULES = Rules(
     partnerships=(("N", "S"), ("E", "W")),
     book=6,
 )
+
+def with_allpass(rules: Rules, allpass: AllPassRules) -> Rules:
+    """``rules`` with the all-pass conventions ``allpass``."""
+    return replace(rules, allpass=allpass)
+
 
 GAMES = {rules.game: rules for rules in (PREFERANS_RULES, WHIST_RULES)}
 

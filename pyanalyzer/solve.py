@@ -17,11 +17,15 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .cards import Card
-from .engines import ReferenceBackend, make_backend
+from .engines import make_backend
 from .layout import Layout
 from .notation import format_card
+
+if TYPE_CHECKING:
+    from .allpass import AllPassSolution
 
 
 @dataclass
@@ -57,8 +61,9 @@ def line_to_tricks(layout: Layout, line: list[Card]) -> list[Trick]:
     return tricks
 
 
-def format_tricks(tricks: list[Trick], start: int = 1, style: str = "symbols") -> list[str]:
-    """``1. E ♦10  S ♦9  W ♦A  -> W`` per trick."""
+def format_tricks(tricks: list[Trick], start: int = 1, style: str = "symbols",
+                  untaken: str = "nobody") -> list[str]:
+    """``1. E ♦10  S ♦9  W ♦A  -> W`` per trick (``untaken``: who gets a talon trick no one takes)."""
     lines = []
     for number, trick in enumerate(tricks, start=start):
         plays = "  ".join(f"{s} {format_card(c, style)}" for s, c in zip(trick.seats, trick.cards))
@@ -66,7 +71,7 @@ def format_tricks(tricks: list[Trick], start: int = 1, style: str = "symbols") -
             plays = f"(talon {format_card(trick.talon_card, style)})  {plays}"
         won = ""
         if trick.complete:
-            won = f"  -> {trick.winner}" if trick.winner else "  -> nobody"
+            won = f"  -> {trick.winner or untaken}"
         lines.append(f"{number:>2}. {plays}{won}")
     return lines
 
@@ -175,73 +180,6 @@ class Solution(TrickCounts):
         }
 
 
-@dataclass
-class AllPassSolution:
-    """All-pass: each seat's guaranteed minimum and the line that achieves it."""
-
-    layout: Layout
-    guaranteed: dict[str, int]
-    lines: dict[str, list[Card]]
-    cards: dict[Card, int] | None
-    nodes: int
-    seconds: float
-    engine: str
-
-    @property
-    def talon_rule(self) -> str:
-        return "open" if self.layout.talon_tricks else "closed"
-
-    def verdict(self) -> str:
-        names = self.layout.rules.seat_name
-        parts = ", ".join(f"{names(s)} {_tricks(n)}" for s, n in self.guaranteed.items())
-        if self.talon_rule == "open":
-            talon = " ".join(format_card(c) for c in self.layout.talon)
-            rule = f"talon {talon} turned up for the first tricks"
-        else:
-            rule = "no talon tricks"
-        return f"All-pass ({rule}): the fewest tricks each player can guarantee: {parts}."
-
-    def __str__(self) -> str:
-        return self.format()
-
-    def format(self, style: str = "symbols") -> str:
-        """The verdict, the card values (if computed) and each seat's line, cards in ``style``."""
-        out = [self.verdict()]
-        if self.cards is not None:
-            seat = self.layout.to_move
-            out.append("")
-            name = self.layout.rules.seat_name(seat)
-            out.append(f"{name} to play; {name}'s guaranteed tricks after each card:")
-            for card, value in sorted(self.cards.items(), key=lambda kv: (kv[0].suit_number,
-                                                                          -kv[0].rank_number)):
-                mark = "  best" if value == self.guaranteed[seat] else ""
-                out.append(f"  {format_card(card, style):<4} {value}{mark}")
-        for seat, line in self.lines.items():
-            out.append("")
-            out.append(f"Line holding {seat} to {_tricks(self.guaranteed[seat])}:")
-            tricks = line_to_tricks(self.layout, line)
-            out.extend("  " + text for text in format_tricks(tricks, style=style))
-        return "\n".join(out)
-
-    def to_dict(self) -> dict:
-        from .layout_io import format_one_line
-
-        return {
-            "layout": format_one_line(self.layout),
-            "contract": "allpass",
-            "to_move": self.layout.to_move,
-            "tricks_left": self.layout.tricks_left,
-            "talon_rule": self.talon_rule,
-            "guaranteed": self.guaranteed,
-            "lines": {s: [c.code for c in line] for s, line in self.lines.items()},
-            "cards": None if self.cards is None else {c.code: v for c, v in self.cards.items()},
-            "verdict": self.verdict(),
-            "engine": self.engine,
-            "nodes": self.nodes,
-            "seconds": round(self.seconds, 6),
-        }
-
-
 def _tricks(n: int, word: str = "trick") -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
@@ -259,7 +197,9 @@ def solve(layout: Layout, engine: str | object = "fast", cards: bool = True,
     deck = layout.rules.deck
     start_nodes, start = backend.nodes, time.perf_counter()
     if layout.contract.is_allpass:
-        return _solve_allpass(layout, backend, cards, line, start_nodes, start)
+        from .allpass import analyse_allpass
+
+        return analyse_allpass(layout, backend, cards=cards, lines=line, split=False)
 
     position = layout.position()
     value = backend.solve(position)
@@ -270,25 +210,3 @@ def solve(layout: Layout, engine: str | object = "fast", cards: bool = True,
     seconds = time.perf_counter() - start
     return Solution(layout, value, best, card_values, backend.nodes - start_nodes, seconds,
                     backend.name, line_to_tricks(layout, best) if line else [])
-
-
-def _solve_allpass(layout, backend, cards, line, start_nodes, start) -> AllPassSolution:
-    # Each seat alone against the other two: a misère-like search per seat.
-    deck = layout.rules.deck
-    if layout.talon_tricks and backend.name != "reference":
-        # Only the reference solver plays the talon-led tricks so far.
-        backend = ReferenceBackend()
-        start_nodes = 0
-    guaranteed, lines = {}, {}
-    for seat in layout.seats:
-        position = layout.position(side=seat)
-        guaranteed[seat] = backend.solve(position)
-        if line:
-            lines[seat] = [deck.from_index(i) for i in backend.best_line(position)]
-    card_values = None
-    if cards:
-        position = layout.position(side=layout.to_move)
-        card_values = {deck.from_index(i): v for i, v in backend.card_values(position).items()}
-    seconds = time.perf_counter() - start
-    return AllPassSolution(layout, guaranteed, lines, card_values, backend.nodes - start_nodes,
-                           seconds, backend.name)

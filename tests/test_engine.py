@@ -500,21 +500,6 @@ def test_empty_and_bad_positions():
         Engine(tt_size_mb=0)
 
 
-def test_talon_led_tricks_are_refused():
-    """All-pass tricks led from the talon are not modelled: refuse, never ignore them."""
-    eng = Engine(tt_size_mb=1)
-    base = random_preferans(random.Random("talon"), 4, kind="nt", mid_trick=False)
-    with_talon = ReferencePosition(base.hands, base.suit_masks, None, True, base.leader, (),
-                                   base.declarer_side, False, talon_leads=(31,),
-                                   talon_must_beat=True)
-    for call in (eng.solve, eng.card_values, eng.best_line):
-        with pytest.raises(ValueError, match="talon"):
-            call(with_talon)
-    empty_talon = ReferencePosition(base.hands, base.suit_masks, None, True, base.leader, (),
-                                    base.declarer_side, False, talon_leads=())
-    assert eng.solve(empty_talon) == reference_value(empty_talon)
-
-
 def test_solve_batch_equals_one_solve_per_layout():
     """The GIL-free batch gives the same values as solving each split on its own."""
     import itertools

@@ -229,7 +229,8 @@ def layouts(draw):
             # the declarer took the talon: its cards may sit in his hand
             talon = tuple(list(hands[declarer])[:2])
         else:
-            talon = tuple(rest[:2])
+            # all-pass: no more talon cards than tricks (each leads one trick)
+            talon = tuple(rest[:2 if declarer is not None else min(2, n)])
     discard = ()
     if declarer is not None and draw(st.booleans()):
         discard = tuple(rest[-2:])  # may be the talon's cards: allowed

@@ -13,6 +13,7 @@ from dataclasses import replace
 
 import pytest
 
+from pyanalyzer.allpass import AllPassSolution
 from pyanalyzer.cards import PREFERANS, Card
 from pyanalyzer.contract import Contract
 from pyanalyzer.engines import ReferenceBackend
@@ -22,7 +23,7 @@ from pyanalyzer.layout_io import format_one_line, parse_layout
 from pyanalyzer.notation import parse_card
 from pyanalyzer.reference import ReferencePosition, ReferenceSolver, iter_bits
 from pyanalyzer.rules import PREFERANS_RULES
-from pyanalyzer.solve import AllPassSolution, Solution, solve
+from pyanalyzer.solve import Solution, solve
 
 SEATS = ("S", "W", "E")
 
