@@ -138,12 +138,14 @@ def _run_batch(path: str, backend, as_json: bool, cards: bool, line: bool) -> No
 
 
 # Commands that live with their analyzers.
+from .allpass_command import allpass_command  # noqa: E402
 from .contract_command import contract_command  # noqa: E402
 from .misere_command import misere_command  # noqa: E402
 from .puzzle_command import puzzle_command  # noqa: E402
 from .scoring.commands import score_command, settle_command  # noqa: E402
 from .whist.commands import table_command  # noqa: E402
 
+main.add_command(allpass_command)
 main.add_command(contract_command)
 main.add_command(misere_command)
 main.add_command(puzzle_command)

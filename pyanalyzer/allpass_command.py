@@ -1,0 +1,129 @@
+"""``pref allpass``: how few tricks can each player guarantee, and how would it go?"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from .allpass import analyse_allpass, with_conventions
+from .command_support import ENGINE_OPTION, NOTATION_OPTION, command_errors, fail
+from .diagram import diagram
+from .engines import make_backend
+from .errors import LayoutError, PrefInputError
+from .layout import Layout
+from .layout_io import parse_one_line, read_layout
+from .rules import AllPassRules
+
+CONVENTIONS = ("standard", "beat-talon", "rostov")
+
+
+@click.command("allpass")
+@click.argument("layout", required=False)
+@click.option("--convention", type=click.Choice(CONVENTIONS), default="standard", show_default=True,
+              help="standard: the talon cards fix the suit of the first tricks; beat-talon: only a "
+                   "card above the talon card takes such a trick; rostov: the talon stays closed and "
+                   "each player aims to take fewer tricks than each opponent.")
+@click.option("--four-handed", is_flag=True,
+              help="Four at the table: the dealer sits out and takes the talon tricks no player takes.")
+@click.option("--taken", "taken_text", metavar="SEAT=N,...",
+              help="Tricks each player took before this layout (the Rostov aim depends on them).")
+@click.option("--no-split", is_flag=True, help="Skip the self-interested line.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (JSON Lines with --batch).")
+@click.option("--batch", "batch_file", metavar="FILE",
+              help="Analyse one one-line layout per line of FILE ('-' for standard input).")
+@ENGINE_OPTION
+@NOTATION_OPTION
+def allpass_command(layout, convention, four_handed, taken_text, no_split, as_json, batch_file, engine,
+                    notation) -> None:
+    """All-pass: each player's guaranteed minimum and a self-interested line.
+
+    LAYOUT is a layout file or a one-line layout with contract=allpass. With
+    talon= given, the talon cards fix the suit of the first tricks (also in
+    endings shorter than ten cards).
+
+    \b
+    For each player: the fewest tricks he can guarantee against the other two
+    playing together, with the line; for the player to move, every legal card;
+    and one self-interested line, everybody minimising his own tricks (max^n;
+    ties go to the first card in the order ♠ ♣ ♦ ♥, low to high), a full
+    split of the tricks. That line is one solution concept among several.
+
+    \b
+    Examples:
+      pref allpass layouts/allpass.txt
+      pref allpass layouts/allpass.txt --convention rostov --json
+      pref allpass "contract=allpass lead=S talon=Kh S=As,7h W=Ks,8h E=Qs,9h"
+    """
+    if (layout is None) == (batch_file is None):
+        fail("give either a LAYOUT or --batch FILE")
+    conventions = AllPassRules.named(convention, four_handed)
+    backend = make_backend(engine)
+    if batch_file is not None:
+        _run_batch(batch_file, conventions, backend, not no_split)
+        return
+    with command_errors():
+        parsed = _prepare(read_layout(layout), conventions)
+        taken = _parse_taken(taken_text, parsed)
+        result = analyse_allpass(parsed, backend, split=not no_split, taken=taken)
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
+        return
+    click.echo(diagram(parsed, notation))
+    click.echo("")
+    click.echo(f"Conventions: {conventions.describe()}.")
+    click.echo("")
+    click.echo(result.format(notation))
+    click.echo("")
+    click.echo(f"[{result.engine} engine: {result.nodes:,} nodes, {result.seconds:.3f} s]")
+
+
+def _prepare(layout: Layout, conventions: AllPassRules) -> Layout:
+    if not layout.contract.is_allpass:
+        raise LayoutError(f"pref allpass needs contract=allpass, not {layout.contract.code}",
+                          layout.contract.code)
+    if layout.rules.game != "preferans":
+        raise LayoutError(f"all-pass is a Preferans contract, not {layout.rules.game}", layout.rules.game)
+    return with_conventions(layout, conventions)
+
+
+def _parse_taken(text: str | None, layout: Layout) -> dict[str, int] | None:
+    """``S=1,W=0,E=2`` -> {seat: tricks}; seats left out took none."""
+    if not text:
+        return None
+    taken: dict[str, int] = {}
+    for token in text.replace(" ", ",").split(","):
+        if not token:
+            continue
+        seat, _, count = token.partition("=")
+        seat = layout.rules.seat(seat)
+        if not count.isdigit() or int(count) > layout.rules.hand_size:
+            raise LayoutError(f"bad trick count in --taken: {token!r} (write e.g. S=1,W=0,E=2)", token)
+        taken[seat] = int(count)
+    done = sum(taken.values())
+    if done + layout.tricks_left > layout.rules.hand_size:
+        raise LayoutError(f"--taken {text} counts {done} tricks but only "
+                          f"{layout.rules.hand_size - layout.tricks_left} are played before this layout",
+                          text)
+    return taken
+
+
+def _run_batch(path: str, conventions: AllPassRules, backend, split: bool) -> None:
+    """JSON Lines, one per layout, each written as soon as it is known; Ctrl-C keeps them."""
+    from .cli import _batch_lines
+
+    done = 0
+    try:
+        for number, text in _batch_lines(path):
+            try:
+                result = analyse_allpass(_prepare(parse_one_line(text), conventions), backend, split=split)
+                record = result.to_dict()
+            except PrefInputError as error:
+                record = {"error": str(error), "line": number}
+            click.echo(json.dumps(record, ensure_ascii=False))
+            sys.stdout.flush()
+            done += 1
+    except KeyboardInterrupt:
+        click.echo(f"pref: interrupted after {done} layouts; the results written are complete.", err=True)
+        sys.exit(130)
