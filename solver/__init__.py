@@ -6,7 +6,10 @@ The folder is the algorithm's outline, one module per technique:
 * ``moves``: move ordering;
 * ``transtable``: the fixed-size transposition table on rank-relative holdings;
 * ``quicktricks``: sure tricks of the side on lead;
-* ``search``: null-window alpha-beta and the MTD(f) driver;
+* ``search``: null-window alpha-beta (the main search);
+* ``root``: the MTD(f) driver, and the all-pass talon-led tricks played
+  before the main search;
+* ``maxn``: all-pass, every seat for himself (max^n, the self-interested line);
 * ``engine``: the ``Engine`` object, the only public name.
 """
 
