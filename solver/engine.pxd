@@ -5,11 +5,14 @@ from solver.state cimport MAX_CARDS
 from solver.transtable cimport TransTable
 from solver.search cimport Searcher
 from solver.maxn cimport MaxnTable
+from solver.partition cimport RankTable
 
 
 cdef class Engine:
     cdef TransTable tt
     cdef MaxnTable maxn_table         # allocated on first use of self_interested
+    cdef RankTable rank_table         # partition search (Whist), allocated on first use
+    cdef public object partition      # None: where it pays (partition_fits); True/False: force
     cdef Searcher s
     cdef int ext_to_int[MAX_CARDS]
     cdef int int_to_ext[MAX_CARDS]

@@ -20,25 +20,32 @@ from libc.stdlib cimport malloc, free
 from solver.state cimport (u64, Position, bit_count, load_position, seat_to_move, low_index,
                            MAX_SEATS, MAX_CARDS)
 from solver.transtable cimport tt_init, tt_free, tt_clear, TTEntry
-from solver.maxn cimport Maxn, maxn_init, maxn_free, maxn_clear, maxn_choice
+from solver.maxn cimport Maxn, MaxnEntry, maxn_init, maxn_free, maxn_clear, maxn_choice
+from solver.partition cimport (rank_table_init, rank_table_free, rank_table_clear,
+                               partition_fits, RankEntry, PBUCKET)
 from solver.search cimport Searcher, Undo, MAX_TALON
 from solver.root cimport (root_make_move, root_unmake_move, root_reaches, root_value,
                           root_legal_moves, talon_trick_winner)
 
 
 cdef class Engine:
-    """Exact double-dummy solver with a fixed-size transposition table.
+    """Exact double-dummy solver with fixed-size transposition tables.
 
-    ``tt_size_mb`` fixes the table's memory (entries and their presence
-    filter, rounded down to whole buckets); ``tt_bytes`` reports what was
-    allocated.
+    ``tt_size_mb`` fixes each table's memory (rounded down to whole buckets):
+    the plain table, always; the winning-rank table of partition search, on
+    first use (``partition``: None uses it where it pays, for Whist; True or
+    False forces it); the max^n table of ``self_interested``, on first use.
+    ``tt_bytes`` reports what is allocated.
     """
 
-    def __cinit__(self, double tt_size_mb=16.0):
+    def __cinit__(self, double tt_size_mb=16.0, partition=None):
         if tt_size_mb <= 0:
             raise ValueError("tt_size_mb must be positive")
         self.tt.entries = NULL
         self.maxn_table.entries = NULL
+        self.rank_table.entries = NULL
+        self.s.rank_table = NULL
+        self.partition = partition
         tt_init(&self.tt, tt_size_mb)
         self.s.tt = &self.tt
         self.s.child_key = NULL
@@ -50,11 +57,19 @@ cdef class Engine:
     def __dealloc__(self):
         tt_free(&self.tt)
         maxn_free(&self.maxn_table)
+        rank_table_free(&self.rank_table)
 
     @property
     def tt_bytes(self) -> int:
-        """Memory held by the transposition table, in bytes."""
-        return int(self.tt.nentries * sizeof(TTEntry) + (self.tt.filter_mask + 1) // 8)
+        """Memory held by the tables, in bytes: the plain table, and the winning-rank
+        (Whist) and max^n (all-pass) tables once used; each is at most ``tt_size_mb``."""
+        total = self.tt.nentries * sizeof(TTEntry) + (self.tt.filter_mask + 1) // 8
+        if self.rank_table.entries != NULL:
+            total += (self.rank_table.nbuckets * PBUCKET * sizeof(RankEntry)
+                      + (self.rank_table.nbuckets // 64 + 1) * 8)
+        if self.maxn_table.entries != NULL:
+            total += self.maxn_table.nentries * sizeof(MaxnEntry)
+        return int(total)
 
     @property
     def tt_entries(self) -> int:
@@ -72,6 +87,8 @@ cdef class Engine:
     def clear(self) -> None:
         """Empty the transposition table (its generation is bumped, the small filter wiped)."""
         tt_clear(&self.tt)
+        if self.rank_table.entries != NULL:
+            rank_table_clear(&self.rank_table)
         self.last_tricks = -1
 
     # -- internals -----------------------------------------------------------
@@ -83,8 +100,18 @@ cdef class Engine:
                tuple(bool(x) for x in pos.declarer_side), bool(pos.maximize))
         if tag != self.rules_tag:
             tt_clear(&self.tt)
+            if self.rank_table.entries != NULL:
+                rank_table_clear(&self.rank_table)
             self.rules_tag = tag
             self.last_tricks = -1
+        self.s.rank_table = NULL
+        if partition_fits(&self.s) if self.partition is None else bool(self.partition):
+            if not partition_fits(&self.s):
+                raise ValueError("partition search needs plain trick play, 4 seats and at most "
+                                 "4 suits of 15 cards")
+            if self.rank_table.entries == NULL:
+                rank_table_init(&self.rank_table, self.tt_size_mb)
+            self.s.rank_table = &self.rank_table
         return 0
 
     cdef int _load_talon(self, object pos) except -1:
@@ -117,11 +144,13 @@ cdef class Engine:
         self.s.nodes = 0
         self.tt.probes = 0
         self.tt.hits = 0
+        self.rank_table.probes = 0
+        self.rank_table.hits = 0
 
     cdef void _end(self) noexcept nogil:
         self.last_nodes = self.s.nodes
-        self.last_probes = self.tt.probes
-        self.last_hits = self.tt.hits
+        self.last_probes = self.tt.probes + self.rank_table.probes
+        self.last_hits = self.tt.hits + self.rank_table.hits
 
     def _guess(self) -> int:
         # MTD(f)'s first target: the last value for a related layout (same rules

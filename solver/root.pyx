@@ -18,6 +18,7 @@ one trick at a time from a first guess until the bounds meet.
 from solver.state cimport (u64, Rules, Position, MAX_SEATS, seat_to_move, cards_out, legal_moves,
                            run_bottoms, low_index, bit_count)
 from solver.search cimport make_move, unmake_move, reaches
+from solver.partition cimport RankTable, partition_reaches
 from solver.moves cimport order_moves, MAX_MOVES
 
 
@@ -205,6 +206,8 @@ cdef bint root_reaches(Searcher* s, int target) noexcept nogil:
     """True if the declarer's side can take ``target`` of the remaining tricks."""
     if s.ntalon:
         return talon_reaches(s, target)
+    if s.rank_table != NULL:
+        return partition_reaches(s, <RankTable*>s.rank_table, target)
     return reaches(s, target)
 
 

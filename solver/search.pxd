@@ -21,6 +21,10 @@ cdef struct Searcher:
     int talon_next                # index of the current talon card in talon_card
     int talon_card[MAX_TALON]     # internal numbering
     bint talon_must_beat          # only a card above the talon card takes the trick
+    # Partition search (partition.pyx): its table when in use, else NULL, and the
+    # cards that decided the last answer.
+    void* rank_table
+    u64 rel
 
 
 cdef struct Undo:

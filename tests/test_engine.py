@@ -522,3 +522,59 @@ def test_solve_batch_equals_one_solve_per_layout():
         assert batch == [single.solve(replace(pos, hands=(pos.hands[0],) + s)) for s in splits]
     with pytest.raises(ValueError, match="as many cards"):
         Engine().solve_batch(first, (1, 2), (0, 0), [(1, 2)])
+
+
+# -- partition search (winning-rank table entries, used for Whist) -------------------------
+
+
+def _skewed_whist(rng: random.Random, tricks: int) -> ReferencePosition:
+    """A Whist position dealt from fewer suits (long suits, many small cards), often mid-trick."""
+    suits = sorted(rng.sample(range(4), rng.randint(-(-4 * tricks // 13), 4)))
+    masks = tuple(WHIST_SUITS[s] for s in suits)
+    trump = rng.choice([None] + list(range(len(masks))))
+    first = rng.randrange(2)
+    return random_position(rng, seats=4, tricks=tricks, trump=trump, must_trump=False, maximize=True,
+                           declarer_side=tuple(s % 2 == first for s in range(4)),
+                           suit_masks=masks, mid_trick=rng.random() < 0.4)
+
+
+def test_partition_search_agrees_with_the_plain_table():
+    """Partition search (on by default for Whist) against the plain exact table, which the
+    reference checks elsewhere: thousands of 4-hand positions, tables kept warm across
+    related layouts so entries of other positions are matched by their deciding cards."""
+    rng = random.Random("partition")
+    with_partition = Engine(tt_size_mb=2)
+    plain = Engine(tt_size_mb=2, partition=False)
+    checked = 0
+    for _ in range(700):
+        tricks = rng.randint(4, 7)
+        base = _skewed_whist(rng, tricks) if rng.random() < 0.6 else random_whist(rng, tricks)
+        if not base.maximize:
+            continue
+        # a family of related layouts: the same deal with two hands' small cards swapped
+        family = [base]
+        for _ in range(3):
+            hands = list(base.hands)
+            a, b = rng.sample(range(4), 2)
+            ca, cb = rng.choice(cards_of(hands[a])), rng.choice(cards_of(hands[b]))
+            if base.played:
+                break
+            hands[a] = hands[a] & ~(1 << ca) | (1 << cb)
+            hands[b] = hands[b] & ~(1 << cb) | (1 << ca)
+            family.append(ReferencePosition(tuple(hands), base.suit_masks, base.trump, False,
+                                            base.leader, (), base.declarer_side, True))
+        for pos in family:
+            assert with_partition.solve(pos) == plain.solve(pos), pos
+            assert with_partition.card_values(pos) == plain.card_values(pos), pos
+            checked += 1
+    assert checked > 1500
+
+
+def test_partition_search_is_used_only_where_it_fits():
+    pos = random_whist(random.Random(4), 3)
+    pref = random_preferans(random.Random(4), 3, kind="trump")
+    forced = Engine(tt_size_mb=1, partition=True)
+    assert forced.solve(ReferencePosition(pos.hands, pos.suit_masks, pos.trump, False, pos.leader,
+                                          pos.played, pos.declarer_side, True)) >= 0
+    with pytest.raises(ValueError, match="partition"):
+        forced.solve(pref)  # three seats

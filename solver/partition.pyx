@@ -1,0 +1,437 @@
+# cython: language_level=3
+"""Null-window search with winning-rank table entries (partition search).
+
+The plain table (``transtable``) matches a position only if every card out has
+the same owner. Here an entry records which cards *decided* its bound, and
+matches every position with the same shape (cards per suit of every seat) and
+leader whose deciding cards have the same owners; the cards below them in each
+suit are interchangeable small cards. This is the partition search of
+Ginsberg's GIB and the "winning ranks" of DDS, which make most of their speed
+in bridge: with 13-card suits, most tricks are decided by a few high cards.
+
+Why a bound carries over. Number the cards out of each suit from the top. An
+entry keeps, per suit, the top ``k`` cards (down to the lowest deciding card)
+with their owners. A position matching it has the same top cards in the same
+hands, and in every hand the same number of small cards per suit (same shape).
+Map each small card to the small card of the same hand and suit at the same
+place: every play of the proof has its image, legal by the same suit rules,
+and a trick has the same winner if the winning card was compared by rank only
+with lower cards: so the *deciding cards* are
+  * the winner of every trick of the proof that beat a card of its own suit,
+  * the leader's top cards counted as quick tricks,
+  * where every card of a seat was refuted, the bottom card of each run of
+    touching cards the search tried once for the whole run (the run must stay
+    a run),
+  * the deciding cards of the table entries the proof used.
+A proof's deciding cards are computed bottom-up with the search (``s.rel``).
+
+Only for plain trick contracts with 4 seats and at most 4 suits of at most 15
+cards (Whist): in Preferans 8-card suits nearly every card decides and the
+plain table is faster (benchmarks/RESULTS.md).
+
+Table: buckets of ``PBUCKET`` entries chosen by a hash of the shape, the
+leader and the owners of the top ``TOP_SPREAD`` cards of each suit, so that
+the many positions of one shape spread over many buckets (an entry is then
+found only by positions that agree on those cards as well: a little
+generality traded for room); one bit per bucket says whether it was ever
+filled, so probes of empty buckets cost no memory load. Replacement: an
+entry of an older generation, else the one with the fewest tricks left.
+Quick-trick cut-offs are not stored (cheaper to find again). Measured in
+benchmarks/RESULTS.md (Whist).
+"""
+
+from libc.stdlib cimport calloc, free
+from libc.string cimport memset
+
+from solver.state cimport (u64, Rules, Position, seat_to_move, cards_out, legal_moves,
+                           run_bottoms, bit_count, low_index, high_index, bit_extract,
+                           bit_deposit, MAX_SEATS)
+from solver.search cimport Undo, make_move, unmake_move
+from solver.transtable cimport mix, prefetch_line
+from solver.moves cimport order_moves, MAX_MOVES
+
+cdef enum:
+    NO_BEST = 255
+    TOP_SPREAD = 3
+
+
+cdef int rank_table_init(RankTable* t, double size_mb) except -1:
+    cdef u64 nb = <u64>(size_mb * 1048576.0) // (sizeof(RankEntry) * PBUCKET)
+    if nb < 1:
+        nb = 1
+    if nb >= (<u64>1 << 32):
+        nb = (<u64>1 << 32) - 1
+    t.entries = <RankEntry*>calloc(nb * PBUCKET, sizeof(RankEntry))
+    t.filled = <u64*>calloc(nb // 64 + 1, sizeof(u64))
+    if t.entries == NULL or t.filled == NULL:
+        free(t.entries)
+        free(t.filled)
+        t.entries = NULL
+        raise MemoryError("cannot allocate the winning-rank table")
+    t.nbuckets = nb
+    t.gen = 1
+    t.probes = t.hits = 0
+    return 0
+
+
+cdef void rank_table_free(RankTable* t) noexcept nogil:
+    free(t.entries)
+    free(t.filled)
+    t.entries = NULL
+    t.filled = NULL
+
+
+cdef void rank_table_clear(RankTable* t) noexcept nogil:
+    t.gen += 1
+    memset(t.filled, 0, (t.nbuckets // 64 + 1) * sizeof(u64))
+    if t.gen == 0:
+        memset(t.entries, 0, t.nbuckets * PBUCKET * sizeof(RankEntry))
+        t.gen = 1
+
+
+cdef bint partition_fits(const Searcher* s) noexcept nogil:
+    """Partition search is used for plain trick play, 4 seats, at most 4 suits of 15 cards."""
+    cdef int i
+    if s.rules.nseats != 4 or s.rules.nsuits > 4 or not s.rules.plain_tricks:
+        return False
+    for i in range(s.rules.nsuits):
+        if s.rules.suit_len[i] > 15:
+            return False
+    return True
+
+
+cdef inline u64 shape_of(const Rules* r, const Position* p) noexcept nogil:
+    cdef u64 shape = 0
+    cdef int seat, suit
+    for seat in range(r.nseats):
+        for suit in range(r.nsuits):
+            shape |= (<u64>bit_count(p.hand[seat] & r.suit_mask[suit])) << (16 * seat + 4 * suit)
+    return shape
+
+
+cdef inline u64 bucket_index(const RankTable* t, u64 shape, int leader, u64 tops) noexcept nogil:
+    cdef u64 h = mix(shape * <u64>0x9e3779b97f4a7c15ULL + <u64>leader + tops * <u64>0xc2b2ae3d27d4eb4fULL)
+    return ((h >> 32) * t.nbuckets) >> 32
+
+
+cdef inline bint bucket_filled(const RankTable* t, u64 b) noexcept nogil:
+    return (t.filled[b >> 6] >> (b & 63)) & 1
+
+
+cdef inline u64 top_owners(const Rules* r, u64 out, u64 plane0, u64 plane1) noexcept nogil:
+    """The owners of the top ``TOP_SPREAD`` cards out of every suit (they spread the
+    entries of one shape over many buckets), read from the key's bit planes."""
+    cdef u64 tops = 0
+    cdef u64 top_mask
+    cdef int suit, base = 0, count, low
+    for suit in range(r.nsuits):
+        count = bit_count(out & r.suit_mask[suit])
+        base += count
+        low = base - TOP_SPREAD if count >= TOP_SPREAD else base - count
+        top_mask = ((<u64>1) << (base - low)) - 1
+        tops = (tops << (2 * TOP_SPREAD + 2)) | ((plane0 >> low) & top_mask) \
+            | (((plane1 >> low) & top_mask) << TOP_SPREAD) | (<u64>(base - low) << (2 * TOP_SPREAD))
+    return tops
+
+
+cdef inline u64 top_cards_from(const Rules* r, u64 rel, u64 out) noexcept nogil:
+    """Every card out at or above the lowest card of ``rel`` in its suit, per suit."""
+    cdef u64 result = 0
+    cdef u64 in_suit
+    cdef int suit
+    rel &= out
+    for suit in range(r.nsuits):
+        in_suit = rel & r.suit_mask[suit]
+        if in_suit:
+            result |= out & r.suit_mask[suit] & ~((in_suit & (0 - in_suit)) - 1)
+    return result
+
+
+cdef inline void store(RankTable* t, u64 b, const Rules* r, const Position* p, u64 shape,
+                       u64 out, u64 plane0, u64 plane1, u64 rel, int lower, int upper,
+                       int best) noexcept nogil:
+    cdef RankEntry* e = t.entries + b * PBUCKET
+    cdef RankEntry* victim = NULL
+    cdef u64 mask = bit_extract(top_cards_from(r, rel, out), out)
+    cdef int i
+    t.filled[b >> 6] |= (<u64>1) << (b & 63)
+    for i in range(PBUCKET):
+        if (e[i].gen == t.gen and e[i].shape == shape and e[i].leader == p.leader
+                and e[i].mask == mask and e[i].plane0 == (plane0 & mask)
+                and e[i].plane1 == (plane1 & mask)):
+            if lower > e[i].lower:
+                e[i].lower = lower
+            if upper < e[i].upper:
+                e[i].upper = upper
+            if best != NO_BEST:
+                e[i].best = best
+            return
+    for i in range(PBUCKET):
+        if e[i].gen != t.gen:
+            victim = &e[i]
+            break
+    if victim == NULL:
+        # the entry with the fewest tricks left (cheapest to recompute)
+        victim = &e[0]
+        for i in range(1, PBUCKET):
+            if tricks_of(&e[i]) < tricks_of(victim):
+                victim = &e[i]
+    victim.shape = shape
+    victim.leader = p.leader
+    victim.mask = mask
+    victim.plane0 = plane0 & mask
+    victim.plane1 = plane1 & mask
+    victim.gen = t.gen
+    victim.lower = lower
+    victim.upper = upper
+    victim.best = best
+
+
+cdef inline int tricks_of(const RankEntry* e) noexcept nogil:
+    # the shape's cards of seat 0, summed over the suits: the tricks left
+    cdef u64 s = e.shape
+    return <int>((s & 0xF) + ((s >> 4) & 0xF) + ((s >> 8) & 0xF) + ((s >> 12) & 0xF))
+
+
+cdef inline u64 quick_tricks_rel(const Rules* r, const Position* p, u64 out, int* count) noexcept nogil:
+    """Quick tricks of the side on lead (as ``quicktricks.quick_tricks``) and their cards.
+
+    The leader cashes his top trumps, then the top cards of the other suits,
+    which count when nobody who could spoil them can ruff. Returns the cards
+    counted (the top run of each suit that counted).
+    """
+    cdef int lead = p.leader
+    cdef u64 hand = p.hand[lead]
+    cdef int trumps_after[MAX_SEATS]
+    cdef int total = 0
+    cdef int n, s, seat, length
+    cdef u64 suit_out, run, rel = 0
+    cdef bint ok
+    for seat in range(r.nseats):
+        trumps_after[seat] = 0
+    if r.trump >= 0:
+        suit_out = out & r.suit_mask[r.trump]
+        run = top_run_cards(hand, suit_out)
+        n = bit_count(run)
+        total = n
+        rel |= run
+        for seat in range(r.nseats):
+            length = bit_count(p.hand[seat] & suit_out)
+            trumps_after[seat] = length - n if length > n else 0
+    for s in range(r.nsuits):
+        if s == r.trump:
+            continue
+        suit_out = out & r.suit_mask[s]
+        if not hand & suit_out:
+            continue
+        run = top_run_cards(hand, suit_out)
+        n = bit_count(run)
+        if n == 0:
+            continue
+        ok = True
+        for seat in range(r.nseats):
+            if seat == lead or trumps_after[seat] == 0:
+                continue
+            if r.dside[seat] == r.dside[lead] and not r.must_trump:
+                continue
+            if bit_count(p.hand[seat] & suit_out) < n:
+                ok = False
+                break
+        if ok:
+            total += n
+            rel |= run
+    if total > p.tricks_left:
+        total = p.tricks_left
+    count[0] = total
+    return rel
+
+
+cdef inline u64 top_run_cards(u64 hand, u64 suit_out) noexcept nogil:
+    """The highest cards still out in a suit that are in ``hand``, from the top down."""
+    cdef u64 run = 0
+    cdef int c
+    while suit_out:
+        c = high_index(suit_out)
+        if not (hand >> c) & 1:
+            break
+        run |= (<u64>1) << c
+        suit_out &= ~((<u64>1) << c)
+    return run
+
+
+cdef inline u64 rank_winner(const Rules* r, const int* played, int nseats, int win_card) noexcept nogil:
+    """The trick's winning card if it beat a card of its own suit (a win by rank), else 0."""
+    cdef int k
+    for k in range(nseats):
+        if played[k] != win_card and r.suit_of[played[k]] == r.suit_of[win_card]:
+            return (<u64>1) << win_card
+    return 0
+
+
+cdef inline int last_trick(const Rules* r, Position* p, u64* rel) noexcept nogil:
+    """Declarer side's gain in the last trick, and its deciding card in ``rel``."""
+    cdef int win_seat = p.win_seat
+    cdef int win_card = p.win_card
+    cdef int cards[MAX_SEATS]
+    cdef int seat, card, k, n = 0
+    if p.nplayed == 0:
+        win_seat = p.leader
+        win_card = low_index(p.hand[win_seat])
+        cards[n] = win_card
+        n += 1
+        k = 1
+    else:
+        for k in range(p.nplayed):
+            cards[n] = p.played[k]
+            n += 1
+        k = p.nplayed
+    seat = p.leader + k
+    while k < r.nseats:
+        if seat >= r.nseats:
+            seat -= r.nseats
+        card = low_index(p.hand[seat])
+        cards[n] = card
+        n += 1
+        if r.suit_of[card] == r.suit_of[win_card]:
+            if card > win_card:
+                win_card = card
+                win_seat = seat
+        elif r.suit_of[card] == r.trump:
+            win_card = card
+            win_seat = seat
+        seat += 1
+        k += 1
+    rel[0] = rank_winner(r, cards, r.nseats, win_card)
+    return r.dside[win_seat]
+
+
+cdef inline u64 runs_to_keep(const Rules* r, u64 moves, u64 hand, u64 out, u64 rel) noexcept nogil:
+    """The run bottoms (of ``moves``) that must join the deciding cards ``rel``.
+
+    Where every card of a seat was refuted, each run of touching cards was
+    tried through its bottom card only. If the deciding cards of the suit all
+    lie above the run, any small card of that seat leads to a position the
+    same proof covers, so nothing is needed; otherwise the run must stay a run,
+    so its bottom joins (and with it every card above it).
+    """
+    cdef u64 result = 0
+    cdef u64 suit_out, above, top
+    cdef int c, t
+    while moves:
+        c = low_index(moves)
+        moves &= moves - 1
+        suit_out = out & r.suit_mask[r.suit_of[c]]
+        # the top of the run: climb while the next card out is the seat's
+        t = c
+        while True:
+            above = suit_out & ~((((<u64>1) << t) << 1) - 1)
+            if not above or not (hand >> low_index(above)) & 1:
+                break
+            t = low_index(above)
+        if t == c:
+            continue                                  # a single card: nothing was skipped
+        top = (((<u64>1) << t) << 1) - 1               # the cards up to the run's top
+        if rel & suit_out & top:
+            result |= (<u64>1) << c
+    return result
+
+
+cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogil:
+    """True if the declarer's side can take ``target`` of the remaining tricks; the cards
+    that decided the answer are left in ``s.rel``."""
+    cdef Rules* r = &s.rules
+    cdef Position* p = &s.pos
+    cdef RankEntry* e
+    cdef Undo u
+    cdef int cards[MAX_MOVES]
+    cdef int first = -1
+    cdef int n, i, seat, card, gain, q
+    cdef int best = -1
+    cdef bint result, v, maxer, boundary, filled
+    cdef u64 out, moves, legal, shape = 0, plane0 = 0, plane1 = 0, rel = 0, child_rel, qrel
+    cdef u64 b = 0
+
+    s.nodes += 1
+    s.rel = 0
+    if target <= 0:
+        return True
+    if target > p.tricks_left:
+        return False
+    if p.tricks_left == 1:
+        v = last_trick(r, p, &s.rel) >= target
+        return v
+
+    out = cards_out(r, p)
+    boundary = p.nplayed == 0
+    if boundary:
+        plane0 = bit_extract(p.hand[1] | p.hand[3], out)
+        plane1 = bit_extract(p.hand[2] | p.hand[3], out)
+        shape = shape_of(r, p)
+        b = bucket_index(t, shape, p.leader, top_owners(r, out, plane0, plane1))
+        e = t.entries + b * PBUCKET
+        filled = bucket_filled(t, b)
+        if filled:                        # start the loads; the quick tricks come first
+            for i in range(0, PBUCKET * sizeof(RankEntry), 64):
+                prefetch_line(<char*>e + i)
+        # Quick tricks: a cut-off is cheaper to find again than to store.
+        qrel = quick_tricks_rel(r, p, out, &q)
+        if r.dside[p.leader]:
+            if q >= target:
+                s.rel = qrel
+                return True
+        elif p.tricks_left - q < target:
+            s.rel = qrel
+            return False
+        t.probes += 1
+        for i in range(PBUCKET if filled else 0):
+            if (e[i].gen == t.gen and e[i].shape == shape and e[i].leader == p.leader
+                    and ((plane0 ^ e[i].plane0) & e[i].mask) == 0
+                    and ((plane1 ^ e[i].plane1) & e[i].mask) == 0):
+                if e[i].lower >= target or e[i].upper < target:
+                    t.hits += 1
+                    s.rel = bit_deposit(e[i].mask, out)
+                    return e[i].lower >= target
+                if e[i].best != NO_BEST and first < 0:
+                    first = low_index(bit_deposit((<u64>1) << e[i].best, out))
+
+    seat = seat_to_move(r, p)
+    legal = legal_moves(r, p, seat)
+    moves = legal & run_bottoms(p.hand[seat], out, r.bottoms)
+    n = order_moves(r, p, seat, moves, first, out, cards)
+
+    maxer = r.maxer[seat]
+    result = not maxer
+    for i in range(n):
+        card = cards[i]
+        gain = make_move(s, card, &u)
+        if target - gain <= 0 or target - gain > p.tricks_left:
+            s.nodes += 1
+            v = target - gain <= 0
+            child_rel = 0
+        else:
+            v = partition_reaches(s, t, target - gain)
+            child_rel = s.rel
+        if u.trick_done:
+            child_rel |= rank_winner(r, u.played, r.nseats, p.win_card)
+        unmake_move(s, seat, card, &u)
+        if v == maxer:
+            result = v
+            best = card
+            rel = child_rel
+            break
+        rel |= child_rel
+    if result != maxer:
+        # every card was refuted, each run of touching cards through one of them
+        rel |= runs_to_keep(r, moves, p.hand[seat], out, rel)
+
+    if boundary:
+        if best >= 0:
+            best = bit_count(out & (((<u64>1) << best) - 1))
+        else:
+            best = NO_BEST
+        if result:
+            store(t, b, r, p, shape, out, plane0, plane1, rel, target, p.tricks_left, best)
+        else:
+            store(t, b, r, p, shape, out, plane0, plane1, rel, 0, target - 1, best)
+    s.rel = rel
+    return result
