@@ -246,6 +246,28 @@ cdef inline u64 quick_tricks_rel(const Rules* r, const Position* p, u64 out, int
     return rel
 
 
+cdef inline int sure_trump_tricks(const Rules* r, const Position* p, u64 out, int side,
+                                  u64* rel) noexcept nogil:
+    """Tricks ``side`` (1: the declarer's) surely takes with trumps above all the other
+    side's trumps: the most such trumps in one hand. ``rel``: the trumps out from the top
+    down to the other side's best trump (none if it has no trump: the shape decides)."""
+    cdef u64 trumps = out & r.suit_mask[r.trump]
+    cdef u64 theirs = 0
+    cdef u64 above
+    cdef int seat, best = 0, n
+    for seat in range(r.nseats):
+        if r.dside[seat] != side:
+            theirs |= p.hand[seat] & trumps
+    above = trumps & ~((((<u64>1) << high_index(theirs)) << 1) - 1) if theirs else trumps
+    for seat in range(r.nseats):
+        if r.dside[seat] == side:
+            n = bit_count(p.hand[seat] & above)
+            if n > best:
+                best = n
+    rel[0] = trumps & ~(((<u64>1) << high_index(theirs)) - 1) if theirs else 0
+    return best
+
+
 cdef inline u64 top_run_cards(u64 hand, u64 suit_out) noexcept nogil:
     """The highest cards still out in a suit that are in ``hand``, from the top down."""
     cdef u64 run = 0
@@ -382,6 +404,17 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
         elif p.tricks_left - q < target:
             s.rel = qrel
             return False
+        if r.trump >= 0:
+            # Sure trump tricks: a trump above all the other side's trumps wins the
+            # trick it is played to, and one hand plays one card a trick.
+            q = sure_trump_tricks(r, p, out, 1, &qrel)
+            if q >= target:
+                s.rel = qrel
+                return True
+            q = sure_trump_tricks(r, p, out, 0, &qrel)
+            if p.tricks_left - q < target:
+                s.rel = qrel
+                return False
         t.probes += 1
         for i in range(PBUCKET if filled else 0):
             if (e[i].gen == t.gen and e[i].shape == shape and e[i].leader == p.leader
