@@ -17,8 +17,8 @@ is not thread-safe, but the search releases the GIL: use one Engine per thread.
 
 from libc.stdlib cimport malloc, free
 
-from solver.state cimport (u64, Position, bit_count, load_position, seat_to_move, low_index,
-                           MAX_SEATS, MAX_CARDS)
+from solver.state cimport (u64, Rules, Position, bit_count, load_position, seat_to_move, low_index,
+                           high_index, MAX_SEATS, MAX_CARDS)
 from solver.transtable cimport tt_init, tt_free, tt_clear, TTEntry
 from solver.maxn cimport Maxn, MaxnEntry, maxn_init, maxn_free, maxn_clear, maxn_choice
 from solver.partition cimport (rank_table_init, rank_table_free, rank_table_clear,
@@ -155,10 +155,15 @@ cdef class Engine:
     def _guess(self) -> int:
         # MTD(f)'s first target: the last value for a related layout (same rules
         # and length, as in an enumeration of splits); else misère is usually
-        # (nearly) clean and a contract is guessed mid-way.
+        # (nearly) clean, and a contract is guessed from each side's top winners.
         if self.last_tricks == self.s.pos.tricks_left:
             return self.last_value
-        return 0 if not self.s.rules.plain_tricks else (self.s.pos.tricks_left + 1) // 2
+        if not self.s.rules.plain_tricks:
+            return 0
+        if self.s.rules.nseats == 4 or self.s.rules.trump < 0:
+            return estimate_tricks(&self.s.rules, &self.s.pos)
+        # (Preferans trump contracts: the estimate gave more nodes than mid-way)
+        return (self.s.pos.tricks_left + 1) // 2
 
     # -- API -----------------------------------------------------------------
 
@@ -341,6 +346,52 @@ cdef class Engine:
         self.s.nodes = m.nodes
         self._end()
         return tuple((total >> (8 * i)) & 0xFF for i in range(nseats)), line
+
+cdef int estimate_tricks(const Rules* r, const Position* p) noexcept nogil:
+    """A first guess of the declarer side's tricks (any guess gives the same answer).
+
+    Each side's top winners: per suit, its run of the highest cards out, in a
+    trump contract at most the length of the shortest opponent who could ruff.
+    The guess is a quarter of the way from the declarer side's winners to all
+    the tricks the other side's winners leave. Against starting mid-way: about
+    40% fewer nodes for a cold Whist solve, 10% less time for Preferans
+    no-trump; Preferans trump contracts got slower and keep mid-way.
+    """
+    cdef int low = side_winners(r, p, 1)
+    cdef int high = p.tricks_left - side_winners(r, p, 0)
+    if high < low:
+        high = low
+    return low + (high - low) // 4
+
+
+cdef int side_winners(const Rules* r, const Position* p, int side) noexcept nogil:
+    cdef int suit, seat, run, total = 0, length
+    cdef u64 out = 0
+    cdef u64 suit_out
+    cdef int c
+    for seat in range(r.nseats):
+        out |= p.hand[seat]
+    for suit in range(r.nsuits):
+        suit_out = out & r.suit_mask[suit]
+        run = 0
+        while suit_out:
+            c = high_index(suit_out)
+            suit_out &= ~((<u64>1) << c)
+            seat = 0
+            while not (p.hand[seat] >> c) & 1:
+                seat += 1
+            if r.dside[seat] != side:
+                break
+            run += 1
+        if r.trump >= 0 and suit != r.trump:
+            for seat in range(r.nseats):
+                if r.dside[seat] != side and p.hand[seat] & r.suit_mask[r.trump]:
+                    length = bit_count(p.hand[seat] & r.suit_mask[suit])
+                    if length < run:
+                        run = length
+        total += run
+    return total if total < p.tricks_left else p.tricks_left
+
 
 cdef inline u64 _to_internal(u64 mask, const int* ext_to_int) noexcept nogil:
     """An external card mask renumbered into the engine's suit-contiguous bits."""
