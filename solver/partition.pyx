@@ -193,20 +193,21 @@ cdef inline int tricks_of(const RankEntry* e) noexcept nogil:
     return <int>((s & 0xF) + ((s >> 4) & 0xF) + ((s >> 8) & 0xF) + ((s >> 12) & 0xF))
 
 
-cdef inline u64 quick_tricks_rel(const Rules* r, const Position* p, u64 out, int* count) noexcept nogil:
-    """Quick tricks of the side on lead (as ``quicktricks.quick_tricks``) and their cards.
+cdef inline u64 quick_tricks_rel(const Rules* r, const Position* p, u64 out, int lead, int* count,
+                                 int* suits) noexcept nogil:
+    """Quick tricks of ``lead`` on lead (as ``quicktricks.quick_tricks``) and their cards.
 
     The leader cashes his top trumps, then the top cards of the other suits,
     which count when nobody who could spoil them can ruff. Returns the cards
-    counted (the top run of each suit that counted).
+    counted (the top run of each suit that counted); ``suits``: those suits, as bits.
     """
-    cdef int lead = p.leader
     cdef u64 hand = p.hand[lead]
     cdef int trumps_after[MAX_SEATS]
     cdef int total = 0
     cdef int n, s, seat, length
     cdef u64 suit_out, run, rel = 0
     cdef bint ok
+    suits[0] = 0
     for seat in range(r.nseats):
         trumps_after[seat] = 0
     if r.trump >= 0:
@@ -215,6 +216,8 @@ cdef inline u64 quick_tricks_rel(const Rules* r, const Position* p, u64 out, int
         n = bit_count(run)
         total = n
         rel |= run
+        if n:
+            suits[0] |= 1 << r.trump
         for seat in range(r.nseats):
             length = bit_count(p.hand[seat] & suit_out)
             trumps_after[seat] = length - n if length > n else 0
@@ -240,9 +243,46 @@ cdef inline u64 quick_tricks_rel(const Rules* r, const Position* p, u64 out, int
         if ok:
             total += n
             rel |= run
+            suits[0] |= 1 << s
     if total > p.tricks_left:
         total = p.tricks_left
     count[0] = total
+    return rel
+
+
+cdef inline u64 side_quick_tricks(const Rules* r, const Position* p, u64 out, int* count) noexcept nogil:
+    """Quick tricks of the side on lead: the leader's own, or his partner's after an entry.
+
+    The partner's count stands if the leader can reach him first: a suit the
+    partner counts, in which the leader holds a card (the partner's top card
+    wins it) and nobody can ruff that first round now (both opponents hold the
+    suit or have no trump, or it is the trump suit).
+    """
+    cdef int lead = p.leader
+    cdef int q, qp, suits, psuits, seat, suit, other
+    cdef u64 rel = quick_tricks_rel(r, p, out, lead, &q, &suits)
+    cdef u64 prel
+    cdef bint safe
+    for seat in range(r.nseats):
+        if seat == lead or r.dside[seat] != r.dside[lead]:
+            continue
+        prel = quick_tricks_rel(r, p, out, seat, &qp, &psuits)
+        if qp <= q:
+            continue
+        for suit in range(r.nsuits):
+            if not (psuits >> suit) & 1 or not p.hand[lead] & r.suit_mask[suit]:
+                continue
+            safe = True
+            if r.trump >= 0 and suit != r.trump:
+                for other in range(r.nseats):
+                    if (r.dside[other] != r.dside[lead] and not p.hand[other] & r.suit_mask[suit]
+                            and p.hand[other] & r.suit_mask[r.trump]):
+                        safe = False
+            if safe:
+                q = qp
+                rel = prel
+                break
+    count[0] = q
     return rel
 
 
@@ -396,7 +436,7 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
             for i in range(0, PBUCKET * sizeof(RankEntry), 64):
                 prefetch_line(<char*>e + i)
         # Quick tricks: a cut-off is cheaper to find again than to store.
-        qrel = quick_tricks_rel(r, p, out, &q)
+        qrel = side_quick_tricks(r, p, out, &q)
         if r.dside[p.leader]:
             if q >= target:
                 s.rel = qrel
