@@ -40,6 +40,8 @@ cdef inline int lead_score(const Rules* r, const Position* p, int seat, int card
     cdef int s = r.suit_of[card]
     cdef u64 suit_out = out & r.suit_mask[s]
     cdef u64 above = suit_out & ~((((<u64>1) << card) << 1) - 1)
+    if r.plain_tricks and r.nseats == 4:
+        return partnership_lead_score(r, p, seat, card, suit_out, above)
     if r.plain_tricks:
         if not (above & ~mine):
             return 200 + bit_count(mine & suit_out)          # a sure winner: cash it
@@ -49,6 +51,32 @@ cdef inline int lead_score(const Rules* r, const Position* p, int seat, int card
     if r.dside[seat]:
         return misere_declarer_lead(r, p, seat, card, suit_out, theirs, above)
     return misere_defender_lead(r, p, seat, card, suit_out, theirs, above)
+
+
+cdef inline int partnership_lead_score(const Rules* r, const Position* p, int seat, int card,
+                                      u64 suit_out, u64 above) noexcept nogil:
+    """Whist leads: cash a sure winner, lead to the partner's top card or his ruff, keep
+    away from the opponents' ruffs, else lead low."""
+    cdef int s = r.suit_of[card]
+    cdef int rank = card - r.suit_base[s]
+    cdef int partner = (seat + 2) % 4
+    cdef int lho = (seat + 1) % 4
+    cdef int rho = (seat + 3) % 4
+    cdef u64 trumps = r.suit_mask[r.trump] if r.trump >= 0 else 0
+    cdef u64 opp = p.hand[lho] | p.hand[rho]
+    cdef bint lho_ruffs = s != r.trump and not (p.hand[lho] & suit_out) and (p.hand[lho] & trumps)
+    cdef bint rho_ruffs = s != r.trump and not (p.hand[rho] & suit_out) and (p.hand[rho] & trumps)
+    cdef u64 top
+    if lho_ruffs or rho_ruffs:
+        return -100 - rank                                   # the opponents ruff
+    if not (above & ~p.hand[seat]):
+        return 300 + bit_count(p.hand[seat] & suit_out)      # a sure winner: cash it
+    top = (<u64>1) << high_index(suit_out)
+    if p.hand[partner] & top:
+        return 250 - rank                                    # to the partner's top card
+    if s != r.trump and not (p.hand[partner] & suit_out) and (p.hand[partner] & trumps):
+        return 220 - rank                                    # the partner ruffs
+    return 50 + 4 * bit_count(p.hand[seat] & suit_out) - rank
 
 
 cdef inline int misere_declarer_lead(const Rules* r, const Position* p, int seat, int card,
@@ -92,6 +120,29 @@ cdef inline int misere_defender_lead(const Rules* r, const Position* p, int seat
     return ABOVE_BASE - rank
 
 
+cdef inline bint higher_out(const Rules* r, const Position* p, int card) noexcept nogil:
+    """Some card still in a hand is above ``card`` in its suit."""
+    cdef u64 higher = r.suit_mask[r.suit_of[card]] & ~((((<u64>1) << card) << 1) - 1)
+    cdef int i
+    for i in range(r.nseats):
+        if p.hand[i] & higher:
+            return True
+    return False
+
+
+cdef inline bint partner_card_holds(const Rules* r, const Position* p, int seat) noexcept nogil:
+    """Third hand, the partner winning: the fourth hand cannot beat the partner's card
+    (the highest card out of its suit, and the fourth hand follows or cannot ruff)."""
+    cdef int win = p.win_card
+    cdef int s = r.suit_of[win]
+    cdef int fourth = (seat + 1) % 4
+    if higher_out(r, p, win):
+        return False
+    if s == r.trump or r.trump < 0:
+        return True
+    return (p.hand[fourth] & r.suit_mask[s]) != 0 or not (p.hand[fourth] & r.suit_mask[r.trump])
+
+
 cdef inline int discard_score(const Rules* r, const Position* p, int seat, int card) noexcept nogil:
     """A discard (plain tricks, four hands): the lowest card of the longest suit first
     (fewer nodes on Whist deals; Preferans keeps the plain lowest-card order)."""
@@ -107,10 +158,16 @@ cdef inline int follow_score(const Rules* r, const Position* p, int seat,
     cdef bint last = p.nplayed == r.nseats - 1
     cdef int s = r.suit_of[card]
     if own_side:
-        if r.nseats == 4 and s != r.suit_of[p.played[0]] and s != r.trump:
-            return discard_score(r, p, seat, card)
+        if r.nseats == 4 and s != r.suit_of[p.played[0]]:
+            if s != r.trump:
+                return discard_score(r, p, seat, card)
+            if partner_wins and (last or partner_card_holds(r, p, seat)):
+                return -2000 - card                       # no need to ruff the partner's trick
         if partner_wins and last:
             return -card
+        if r.nseats == 4 and p.nplayed == 1 and s == r.suit_of[p.played[0]] and wins \
+                and higher_out(r, p, card):
+            return -card                                  # second hand low
         if wins:
             return 1000 - card
         return -card
