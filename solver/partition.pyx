@@ -36,8 +36,10 @@ found only by positions that agree on those cards as well: a little
 generality traded for room); one bit per bucket says whether it was ever
 filled, so probes of empty buckets cost no memory load. Replacement: an
 entry of an older generation, else the one with the fewest tricks left.
-Quick-trick cut-offs are not stored (cheaper to find again). Measured in
-benchmarks/RESULTS.md (Whist).
+Quick-trick cut-offs are not stored (cheaper to find again). The entries
+sit in 2 MB huge pages where the system allows it: a bucket spans ten cache
+lines and probes are scattered, so page-table misses were a tenth of the time.
+Measured in benchmarks/RESULTS.md (Whist).
 """
 
 from libc.stdlib cimport calloc, free
@@ -61,7 +63,7 @@ cdef int rank_table_init(RankTable* t, double size_mb) except -1:
         nb = 1
     if nb >= (<u64>1 << 32):
         nb = (<u64>1 << 32) - 1
-    t.entries = <RankEntry*>calloc(nb * PBUCKET, sizeof(RankEntry))
+    t.entries = <RankEntry*>huge_calloc(nb * PBUCKET * sizeof(RankEntry))
     t.filled = <u64*>calloc(nb // 64 + 1, sizeof(u64))
     if t.entries == NULL or t.filled == NULL:
         free(t.entries)
@@ -72,6 +74,24 @@ cdef int rank_table_init(RankTable* t, double size_mb) except -1:
     t.gen = 1
     t.probes = t.hits = 0
     return 0
+
+
+cdef extern from "<sys/mman.h>" nogil:
+    int madvise(void* addr, size_t length, int advice)
+    int MADV_HUGEPAGE
+cdef extern from "<stdlib.h>" nogil:
+    int posix_memalign(void** memptr, size_t alignment, size_t size)
+
+
+cdef void* huge_calloc(size_t size) noexcept nogil:
+    """Zeroed memory aligned to 2 MB and advised for huge pages (fewer TLB misses)."""
+    cdef void* mem = NULL
+    cdef size_t rounded = (size + (2 << 20) - 1) & ~(<size_t>(2 << 20) - 1)
+    if posix_memalign(&mem, 2 << 20, rounded) != 0:
+        return NULL
+    madvise(mem, rounded, MADV_HUGEPAGE)
+    memset(mem, 0, rounded)
+    return mem
 
 
 cdef void rank_table_free(RankTable* t) noexcept nogil:
