@@ -167,10 +167,14 @@ cdef class Engine:
 
     # -- API -----------------------------------------------------------------
 
-    def solve(self, pos) -> int:
-        """Declarer side's tricks (current trick included) with best play by all."""
+    def solve(self, pos, first_guess=None) -> int:
+        """Declarer side's tricks (current trick included) with best play by all.
+
+        ``first_guess``: where MTD(f) starts (default: the last value for a layout
+        of the same length, else an estimate); any guess gives the same answer.
+        """
         self._load(pos)
-        cdef int guess = self._guess()
+        cdef int guess = self._guess() if first_guess is None else int(first_guess)
         cdef int value
         with nogil:
             self._begin()

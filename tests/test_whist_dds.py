@@ -3,9 +3,10 @@
 Whist's card play is bridge's, so every entry of our DD table must equal
 DDS's. Full deals use DDS's ``CalcDDtable``; endings (fewer than 13 cards a
 hand, where ``CalcDDtable`` does not apply) use one ``SolveBoard`` per
-denomination and leader. The CI test covers 100 random deals of 6 to 11
-cards a hand plus fixed full deals; ``-m slow`` runs 2,000 endings and random
-full deals (a full random deal takes our engine 5-60 s today).
+denomination and leader. The CI tests cover 100 random deals of 10 to 13
+cards a hand (25 full; two threads, one engine each: the search releases the
+GIL), 100 random endings of 6 to 11 cards and fixed full deals; ``-m slow``
+runs 2,000 endings and 100 random full deals.
 """
 
 from __future__ import annotations
@@ -84,7 +85,37 @@ def test_full_tables_of_fixed_deals_match_dds():
     assert check([Deal.from_pbn(p) for p in FULL_DEALS], make_backend("fast")) == []
 
 
-def test_100_random_deals_match_dds():
+def test_100_random_deals_of_10_to_13_cards_match_dds():
+    """100 random deals, a quarter of them full (13 cards a hand), the rest 10 to 12 cards.
+
+    Solved in two threads, one engine each (the search releases the GIL). A full
+    table takes our engine about 2 s (median; some deals with long suits and voids
+    in no-trump take minutes), DDS 0.1 s."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    deals = endings(seed=1013, count=100, sizes=(10, 11, 12, 13))
+    halves = [deals[0::2], deals[1::2]]
+
+    def solve_all(half):
+        backend, tables = make_backend("fast"), []
+        for deal in half:
+            backend.clear()
+            tables.append(dd_table(deal, backend).tricks)
+        return tables
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        ours = list(pool.map(solve_all, halves))
+    wrong = []
+    for half, tables in zip(halves, ours):
+        for deal, table in zip(half, tables):
+            expected = dds_table(deal)
+            if table != expected:
+                wrong.append(f"{deal.pbn()}: ours {table}, DDS {expected}")
+    assert sum(deal.tricks == 13 for deal in deals) == 25
+    assert wrong == []
+
+
+def test_100_random_endings_match_dds():
     deals = endings(seed=7, count=100, sizes=(6, 7, 8, 9, 10, 11))
     assert check(deals, make_backend("fast")) == []
 
@@ -95,8 +126,11 @@ def test_2000_random_endings_match_dds():
     assert check(deals, make_backend("fast")) == []
 
 
+
+
 @pytest.mark.slow
-def test_random_full_deals_match_dds():
-    rng = random.Random(13)
-    deals = [random_deal(rng) for _ in range(10)]
+def test_100_random_full_deals_match_dds():
+    """100 random full deals (about 8 minutes on two cores today)."""
+    rng = random.Random(100)
+    deals = [random_deal(rng) for _ in range(100)]
     assert check(deals, make_backend("fast")) == []
