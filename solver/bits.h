@@ -12,6 +12,10 @@
 #include <immintrin.h>
 #endif
 
+/* The count of Ctrl-C presses, set from a signal handler (see engine.pyx): volatile, so
+ * every read goes to memory. */
+typedef volatile int pref_signal_count_t;
+
 static inline int bit_count(uint64_t x) { return __builtin_popcountll(x); }
 
 /* Index of the lowest / highest set bit; x must be non-zero. */

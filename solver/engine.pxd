@@ -24,4 +24,6 @@ cdef class Engine:
     cdef int _load(self, object pos) except -1
     cdef int _load_talon(self, object pos) except -1
     cdef void _begin(self) noexcept nogil
+    cdef int _check_stopped(self) except -1
+    cdef int _check_maxn_stopped(self) except -1
     cdef void _end(self) noexcept nogil

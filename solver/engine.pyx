@@ -15,9 +15,11 @@ otherwise, so solving many layouts of one deal family reuses work. An Engine
 is not thread-safe, but the search releases the GIL: use one Engine per thread.
 """
 
+from cpython.exc cimport PyErr_CheckSignals
 from libc.stdlib cimport malloc, free
 
 from solver.state cimport (u64, Rules, Position, bit_count, load_position, seat_to_move, low_index,
+                           pref_signal_count_t,
                            high_index, MAX_SEATS, MAX_CARDS)
 from solver.transtable cimport tt_init, tt_free, tt_clear, TTEntry
 from solver.maxn cimport Maxn, MaxnEntry, maxn_init, maxn_free, maxn_clear, maxn_choice
@@ -26,6 +28,45 @@ from solver.partition cimport (rank_table_init, rank_table_free, rank_table_clea
 from solver.search cimport Searcher, Undo, MAX_TALON
 from solver.root cimport (root_make_move, root_unmake_move, root_reaches, root_value,
                           root_legal_moves, talon_trick_winner)
+
+
+ctypedef void (*signal_handler)(int) noexcept nogil
+
+cdef extern from "<signal.h>" nogil:
+    signal_handler signal(int signum, signal_handler handler)
+    int SIGINT
+    signal_handler SIG_DFL
+    signal_handler SIG_IGN
+    signal_handler SIG_ERR
+
+# Ctrl-C during a search. The search runs without the GIL, so Python's own handler,
+# which only notes the signal for the interpreter, cannot stop it: this handler also
+# counts the presses, each search polls the count, and the Python handler still runs
+# (the KeyboardInterrupt comes as usual). Installed with the first Engine, only over
+# a Python handler (never over "ignore" or the default action).
+cdef pref_signal_count_t interrupt_count = 0
+cdef signal_handler python_sigint = NULL
+cdef bint sigint_installed = False
+
+
+cdef void on_sigint(int signum) noexcept nogil:
+    global interrupt_count
+    interrupt_count += 1
+    if python_sigint != NULL:
+        python_sigint(signum)
+
+
+cdef void install_sigint() noexcept nogil:
+    global python_sigint, sigint_installed
+    cdef signal_handler previous
+    if sigint_installed:
+        return
+    sigint_installed = True
+    previous = signal(SIGINT, on_sigint)
+    if previous == SIG_DFL or previous == SIG_IGN or previous == SIG_ERR or previous == NULL:
+        signal(SIGINT, previous)          # leave "ignore" and the default action alone
+        return
+    python_sigint = previous
 
 
 cdef class Engine:
@@ -45,6 +86,9 @@ cdef class Engine:
         self.maxn_table.entries = NULL
         self.rank_table.entries = NULL
         self.s.rank_table = NULL
+        self.s.interrupts = &interrupt_count
+        self.s.stopped = False
+        install_sigint()
         self.partition = partition
         tt_init(&self.tt, tt_size_mb)
         self.s.tt = &self.tt
@@ -141,6 +185,8 @@ cdef class Engine:
         return 0
 
     cdef void _begin(self) noexcept nogil:
+        self.s.interrupts_seen = interrupt_count
+        self.s.stopped = False
         self.s.nodes = 0
         self.tt.probes = 0
         self.tt.hits = 0
@@ -151,6 +197,24 @@ cdef class Engine:
         self.last_nodes = self.s.nodes
         self.last_probes = self.tt.probes + self.rank_table.probes
         self.last_hits = self.tt.hits + self.rank_table.hits
+
+    cdef int _check_stopped(self) except -1:
+        """After a search: if Ctrl-C stopped it, forget what it stored and raise.
+
+        Python's handler has noted the signal too: let it raise (once), as it
+        would have without the engine; raise ourselves only if it does not.
+        """
+        if self.s.stopped:
+            self.s.stopped = False
+            self.clear()
+            PyErr_CheckSignals()
+            raise KeyboardInterrupt
+        return 0
+
+    cdef int _check_maxn_stopped(self) except -1:
+        if self.s.stopped:
+            maxn_clear(&self.maxn_table)
+        return self._check_stopped()
 
     def _guess(self) -> int:
         # MTD(f)'s first target: the last value for a related layout (same rules
@@ -180,6 +244,7 @@ cdef class Engine:
             self._begin()
             value = root_value(&self.s, guess)
             self._end()
+        self._check_stopped()
         self.last_value = value
         self.last_tricks = self.s.pos.tricks_left
         return value
@@ -191,6 +256,7 @@ cdef class Engine:
         mask per seat in ``seats``) the hand of ``seats[j]`` becomes
         ``known[j] | split[j]`` and the layout is solved. The whole batch runs
         without the GIL, so threads with their own engines run in parallel.
+        Ctrl-C stops it: the list then holds the values finished so far.
         """
         cdef Py_ssize_t n = len(splits), k = len(seats), i, j
         cdef int seat_numbers[MAX_SEATS]
@@ -201,6 +267,7 @@ cdef class Engine:
         cdef int* out
         cdef Position start
         cdef int guess, value
+        cdef Py_ssize_t done = 0
         if not 1 <= k <= MAX_SEATS:
             raise ValueError("seats must name 1 to 4 seats")
         self._load(pos)
@@ -233,14 +300,20 @@ cdef class Engine:
                     for j in range(k):
                         self.s.pos.hand[seat_numbers[j]] = _to_internal(masks[i * k + j], self.ext_to_int)
                     value = root_value(&self.s, guess)
+                    if self.s.stopped:
+                        break
                     out[i] = value
                     guess = value
+                    done += 1
                 self._end()
             self.s.pos = start
-            if n:
-                self.last_value = out[n - 1]
+            if self.s.stopped:                    # Ctrl-C: keep what was finished
+                self.s.stopped = False
+                self.clear()
+            elif done:
+                self.last_value = out[done - 1]
                 self.last_tricks = start.tricks_left
-            return [out[i] for i in range(n)]
+            return [out[i] for i in range(done)]
         finally:
             free(masks)
             free(out)
@@ -262,6 +335,7 @@ cdef class Engine:
                 gain = root_make_move(&self.s, card, &u)
                 value = gain + root_value(&self.s, guess - gain)
                 root_unmake_move(&self.s, seat, card, &u)
+            self._check_stopped()
             guess = value
             values[self.int_to_ext[card]] = value
         self._end()
@@ -279,6 +353,7 @@ cdef class Engine:
         self._begin()
         with nogil:
             target = root_value(&self.s, guess)
+        self._check_stopped()
         while self.s.pos.tricks_left > 0:
             seat = seat_to_move(&self.s.rules, &self.s.pos)
             moves = root_legal_moves(&self.s, seat)
@@ -294,6 +369,7 @@ cdef class Engine:
                         ok = not root_reaches(&self.s, target - gain + 1)
                     if not ok:
                         root_unmake_move(&self.s, seat, card, &u)
+                self._check_stopped()
                 if ok:
                     target -= gain
                     break
@@ -337,10 +413,13 @@ cdef class Engine:
         self._begin()
         with nogil:
             maxn_choice(&m, &total)
+        self._check_maxn_stopped()
         while self.s.pos.tricks_left > 0:
             seat = seat_to_move(&self.s.rules, &self.s.pos)
             with nogil:
                 card = maxn_choice(&m, &value)
+            self._check_maxn_stopped()
+            with nogil:
                 root_make_move(&self.s, card, &u)
             if u.trick_done:
                 winner = (talon_winner_of(&self.s, &u) if u.talon_trick else self.s.pos.leader)

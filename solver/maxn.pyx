@@ -25,7 +25,7 @@ from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
 from solver.state cimport (Rules, Position, seat_to_move, cards_out, low_index)
-from solver.search cimport Undo
+from solver.search cimport Undo, stop_requested
 from solver.transtable cimport TTKey, tt_make_key, tt_hash_key
 from solver.root cimport (root_make_move, root_unmake_move, root_distinct_moves,
                           talon_trick_winner)
@@ -108,7 +108,10 @@ cdef int maxn_choice(Maxn* m, unsigned int* value) noexcept nogil:
     cdef int best_pref = 1 << 30
     cdef unsigned int v
     m.nodes += 1
+    s.nodes += 1
     value[0] = 0
+    if stop_requested(s):
+        return -1
     while moves:
         card = low_index(moves)
         moves &= moves - 1

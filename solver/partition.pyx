@@ -48,7 +48,7 @@ from libc.string cimport memset
 from solver.state cimport (u64, Rules, Position, seat_to_move, cards_out, legal_moves,
                            run_bottoms, bit_count, low_index, high_index, bit_extract,
                            bit_deposit, MAX_SEATS)
-from solver.search cimport Undo, make_move, unmake_move
+from solver.search cimport Undo, make_move, unmake_move, stop_requested
 from solver.transtable cimport mix, prefetch_line
 from solver.moves cimport order_moves, MAX_MOVES
 
@@ -435,6 +435,8 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
 
     s.nodes += 1
     s.rel = 0
+    if stop_requested(s):
+        return False
     if target <= 0:
         return True
     if target > p.tricks_left:
@@ -517,7 +519,7 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
         # every card was refuted, each run of touching cards through one of them
         rel |= runs_to_keep(r, moves, p.hand[seat], out, rel)
 
-    if boundary:
+    if boundary and not s.stopped:       # (a stopped search's answers are void)
         if best >= 0:
             best = bit_count(out & (((<u64>1) << best) - 1))
         else:

@@ -1,7 +1,7 @@
 # cython: language_level=3
 """Null-window alpha-beta search and the MTD(f) driver."""
 
-from solver.state cimport u64, Rules, Position, MAX_SEATS
+from solver.state cimport u64, Rules, Position, MAX_SEATS, pref_signal_count_t
 from solver.transtable cimport TransTable, TTKey
 
 
@@ -25,6 +25,11 @@ cdef struct Searcher:
     # cards that decided the last answer.
     void* rank_table
     u64 rel
+    # Ctrl-C: the engine's count of presses, and its value when this search began.
+    # A search that sees it change stops (every node returns at once) and is discarded.
+    pref_signal_count_t* interrupts
+    int interrupts_seen
+    bint stopped
 
 
 cdef struct Undo:
@@ -39,4 +44,11 @@ cdef struct Undo:
 
 cdef int make_move(Searcher* s, int card, Undo* u) noexcept nogil
 cdef void unmake_move(Searcher* s, int seat, int card, const Undo* u) noexcept nogil
+cdef inline bint stop_requested(Searcher* s) noexcept nogil:
+    """True once Ctrl-C was pressed during this search (polled every 4,096 nodes)."""
+    if (s.nodes & 0xFFF) == 0 and s.interrupts != NULL and s.interrupts[0] != s.interrupts_seen:
+        s.stopped = True
+    return s.stopped
+
+
 cdef bint reaches(Searcher* s, int target) noexcept nogil

@@ -120,6 +120,8 @@ cdef bint reaches(Searcher* s, int target) noexcept nogil:
     cdef bint keyed = False
 
     s.nodes += 1
+    if stop_requested(s):
+        return False
     # Step 1. Bounds from the trick count alone.
     if target <= 0:
         return True
@@ -207,8 +209,9 @@ cdef bint reaches(Searcher* s, int target) noexcept nogil:
             best = card
             break
 
-    # Step 8. Store the bound (and the move that proved it) at trick boundaries.
-    if p.nplayed == 0 and p.tricks_left > TT_MIN_TRICKS:
+    # Step 8. Store the bound (and the move that proved it) at trick boundaries
+    # (not while a stopped search unwinds: its answers are void).
+    if p.nplayed == 0 and p.tricks_left > TT_MIN_TRICKS and not s.stopped:
         if best >= 0:
             best = bit_count(out & (((<u64>1) << best) - 1))
         else:

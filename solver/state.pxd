@@ -15,6 +15,7 @@ from libc.stdint cimport uint64_t
 ctypedef uint64_t u64
 
 cdef extern from "bits.h" nogil:
+    ctypedef int pref_signal_count_t
     int bit_count(u64 x)
     int low_index(u64 x)
     int high_index(u64 x)

@@ -40,3 +40,60 @@ def test_ctrl_c_keeps_the_finished_splits(tmp_path):
     assert data["partial"] is True
     assert 0 < data["splits"] < data["total"] == 184756
     assert sum(data["histogram"]) == data["splits"]
+
+
+# A deal whose no-trump search with North on lead takes our engine a minute or more
+# (two voids, long suits; see benchmarks/RESULTS.md).
+SLOW_WHIST_DEAL = "N:.Q8765.A9.KQ8532 K93.T2.863.AJT76 QT854.K93.QT542. AJ762.AJ4.KJ7.94"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_stops_a_long_search_at_once(tmp_path):
+    """The search runs without the GIL; Ctrl-C must stop it, not wait for it to end."""
+    command = [sys.executable, "-m", "pyanalyzer", "table", SLOW_WHIST_DEAL]
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             cwd=tmp_path, env=child_environment(),
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(3.0)
+    assert child.poll() is None, "the search ended before Ctrl-C: pick a slower deal"
+    sent = time.monotonic()
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=60)
+    assert time.monotonic() - sent < 10
+    assert child.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err
+
+
+def test_an_engine_stopped_by_ctrl_c_answers_correctly_afterwards():
+    """A stopped search leaves nothing behind: the next answers equal a fresh engine's."""
+    import threading
+
+    from pyanalyzer.whist import Deal
+    from pyanalyzer.whist.table import whist_layout
+    from solver import Engine
+
+    engine = Engine(tt_size_mb=16)
+    slow = whist_layout(Deal.from_pbn(SLOW_WHIST_DEAL), None, "N", lead="N").position()
+    timer = threading.Timer(1.0, signal.raise_signal, args=(signal.SIGINT,))
+    timer.start()
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        engine.solve(slow)
+    timer.join()
+    assert time.monotonic() - started < 30
+    # The same rules (no-trump, North-South counted), so the engine keeps its tables
+    # unless the stop cleared them: endings of the slow deal (eight of each hand's
+    # cards) would meet what the stopped search stored.
+    import random
+
+    from pyanalyzer.cards import WHIST
+    from pyanalyzer.hand import Hand
+
+    deal = Deal.from_pbn(SLOW_WHIST_DEAL)
+    fresh = Engine(tt_size_mb=16)
+    rng = random.Random(3)
+    for _ in range(25):
+        ending = Deal({s: Hand(rng.sample(list(deal.hands[s]), 8), WHIST) for s in "NESW"})
+        for lead in "NESW":
+            pos = whist_layout(ending, None, "N", lead=lead).position()
+            assert engine.solve(pos) == fresh.solve(pos)
