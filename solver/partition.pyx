@@ -435,8 +435,6 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
 
     s.nodes += 1
     s.rel = 0
-    if stop_requested(s):
-        return False
     if target <= 0:
         return True
     if target > p.tricks_left:
@@ -448,6 +446,8 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
     out = cards_out(r, p)
     boundary = p.nplayed == 0
     if boundary:
+        if stop_requested(s):              # Ctrl-C: unwind a trick at a time
+            return False
         plane0 = bit_extract(p.hand[1] | p.hand[3], out)
         plane1 = bit_extract(p.hand[2] | p.hand[3], out)
         shape = shape_of(r, p)

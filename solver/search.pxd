@@ -45,7 +45,8 @@ cdef struct Undo:
 cdef int make_move(Searcher* s, int card, Undo* u) noexcept nogil
 cdef void unmake_move(Searcher* s, int seat, int card, const Undo* u) noexcept nogil
 cdef inline bint stop_requested(Searcher* s) noexcept nogil:
-    """True once Ctrl-C was pressed during this search (polled every 4,096 nodes)."""
+    """True once Ctrl-C was pressed during this search (the count is read when the
+    node count is a multiple of 4,096)."""
     if (s.nodes & 0xFFF) == 0 and s.interrupts != NULL and s.interrupts[0] != s.interrupts_seen:
         s.stopped = True
     return s.stopped

@@ -120,8 +120,6 @@ cdef bint reaches(Searcher* s, int target) noexcept nogil:
     cdef bint keyed = False
 
     s.nodes += 1
-    if stop_requested(s):
-        return False
     # Step 1. Bounds from the trick count alone.
     if target <= 0:
         return True
@@ -132,6 +130,9 @@ cdef bint reaches(Searcher* s, int target) noexcept nogil:
 
     out = cards_out(r, p)
     if p.nplayed == 0 and p.tricks_left > TT_MIN_TRICKS:
+        # Ctrl-C (checked at the start of tricks: a stopped search unwinds a trick at a time)
+        if stop_requested(s):
+            return False
         # Step 2. Misère: the declarer caught for every remaining trick, or clean.
         if not r.plain_tricks:
             q = misere_sure(r, p)
