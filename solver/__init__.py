@@ -7,6 +7,8 @@ The folder is the algorithm's outline, one module per technique:
 * ``transtable``: the fixed-size transposition table on rank-relative holdings;
 * ``quicktricks``: sure tricks of the side on lead;
 * ``search``: null-window alpha-beta (the main search);
+* ``partition``: the same search with winning-rank (partition) table entries,
+  used for Whist;
 * ``root``: the MTD(f) driver, and the all-pass talon-led tricks played
   before the main search;
 * ``maxn``: all-pass, every seat for himself (max^n, the self-interested line);
