@@ -17,6 +17,8 @@ from .layout_io import parse_one_line, read_layout
 from .rules import AllPassRules
 
 CONVENTIONS = ("standard", "beat-talon", "rostov")
+#: The reference max^n has no pruning: beyond this many tricks it takes minutes.
+REFERENCE_SPLIT_TRICKS = 6
 
 
 @click.command("allpass")
@@ -65,6 +67,10 @@ def allpass_command(layout, convention, four_handed, taken_text, no_split, as_js
         return
     with command_errors():
         parsed = _prepare(read_layout(layout), conventions)
+        if engine == "reference" and not no_split and parsed.tricks_left > REFERENCE_SPLIT_TRICKS:
+            raise LayoutError(f"the reference engine plays the self-interested line by plain search, "
+                              f"too slow beyond {REFERENCE_SPLIT_TRICKS} tricks: add --no-split or use "
+                              "the fast engine", "--engine")
         taken = _parse_taken(taken_text, parsed)
         result = analyse_allpass(parsed, backend, split=not no_split, taken=taken)
     if as_json:

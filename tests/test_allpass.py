@@ -432,6 +432,7 @@ def test_cli_conventions():
     (["contract=allpass lead=S S=As W=Ks E=Qs", "--taken", "S=z"], "S=z"),
     (["contract=allpass lead=S S=As W=Ks E=Qs", "--taken", "S=5,W=5"], "S=5,W=5"),
     ([], "LAYOUT"),
+    (["layouts/allpass.txt", "--engine", "reference"], "--no-split"),
 ])
 def test_cli_bad_input_is_one_line_with_status_2(args, token):
     result = run(*args)
