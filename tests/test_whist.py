@@ -311,3 +311,10 @@ def test_pref_solve_accepts_whist_layouts():
     assert data["declarer_tricks"] == 3 and data["layout"].startswith("game=whist")
     result = CliRunner().invoke(main, ["solve", "game=whist contract=s declarer=N lead=E N=As"])
     assert result.exit_code == 2 and "missing hand for E" in result.output
+
+
+def test_dd_table_reports_progress_after_each_search():
+    calls = []
+    deal = Deal.from_pbn("N:AKQJ.AKQ.AK.AKQ2 T987.JT9.QJT.JT9 6543.876.987.876 2.5432.65432.543")
+    dd_table(deal, "fast", lambda done, total: calls.append((done, total)))
+    assert calls == [(n, 20) for n in range(1, 21)]

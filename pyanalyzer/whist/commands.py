@@ -15,6 +15,7 @@ import click
 
 from ..engines import ENGINE_NAMES, make_backend
 from ..errors import PrefInputError
+from ..progress import ProgressLine
 from .deal import Deal
 from .table import dd_table
 
@@ -57,11 +58,14 @@ def table_command(pbn: str | None, as_json: bool, batch_file: str | None, engine
         deal = Deal.from_pbn(pbn)
     except PrefInputError as error:
         fail(str(error))
+    progress = ProgressLine("searches")
     try:
-        table = dd_table(deal, backend)
+        table = dd_table(deal, backend, progress)
     except KeyboardInterrupt:
+        progress.close()
         click.echo("pref: interrupted.", err=True)
         sys.exit(130)
+    progress.close()
     if as_json:
         click.echo(json.dumps(table.to_dict(), ensure_ascii=False))
         return

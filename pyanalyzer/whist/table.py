@@ -65,11 +65,12 @@ class DDTable:
         }
 
 
-def dd_table(deal: Deal, engine: str | object = "fast") -> DDTable:
+def dd_table(deal: Deal, engine: str | object = "fast", progress=None) -> DDTable:
     """The double-dummy table of ``deal`` (an ending gives the tricks left).
 
     ``engine`` is ``fast``, ``reference`` or a backend from
-    :func:`pyanalyzer.engines.make_backend` (reused across deals).
+    :func:`pyanalyzer.engines.make_backend` (reused across deals). ``progress``,
+    if given, is called with ``(searches done, 20)`` after each search.
     """
     backend = make_backend(engine) if isinstance(engine, str) else engine
     start_nodes, start = backend.nodes, time.perf_counter()
@@ -85,5 +86,7 @@ def dd_table(deal: Deal, engine: str | object = "fast") -> DDTable:
             declarer = SEATS[(SEATS.index(leader) - 1) % len(SEATS)]
             in_ns = declarer in WHIST_RULES.side_of("N")
             tricks[declarer][denomination] = north_south if in_ns else total - north_south
+            if progress is not None:
+                progress(sum(len(row) for row in tricks.values()), len(DENOMINATIONS) * len(SEATS))
     return DDTable(deal, {seat: tricks[seat] for seat in SEATS}, backend.nodes - start_nodes,
                    time.perf_counter() - start, backend.name)
