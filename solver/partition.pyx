@@ -63,7 +63,7 @@ cdef int rank_table_init(RankTable* t, double size_mb) except -1:
         nb = 1
     if nb >= (<u64>1 << 32):
         nb = (<u64>1 << 32) - 1
-    t.entries = <RankEntry*>huge_calloc(nb * PBUCKET * sizeof(RankEntry))
+    t.entries = <RankEntry*>huge_alloc(nb * PBUCKET * sizeof(RankEntry))
     t.filled = <u64*>calloc(nb // 64 + 1, sizeof(u64))
     if t.entries == NULL or t.filled == NULL:
         free(t.entries)
@@ -83,14 +83,15 @@ cdef extern from "<stdlib.h>" nogil:
     int posix_memalign(void** memptr, size_t alignment, size_t size)
 
 
-cdef void* huge_calloc(size_t size) noexcept nogil:
-    """Zeroed memory aligned to 2 MB and advised for huge pages (fewer TLB misses)."""
+cdef void* huge_alloc(size_t size) noexcept nogil:
+    """Memory aligned to 2 MB and advised for huge pages (fewer TLB misses). Not
+    zeroed, so untouched pages cost nothing: a bucket's entries are wiped when it is
+    first filled in a generation (``store``), and only filled buckets are read."""
     cdef void* mem = NULL
     cdef size_t rounded = (size + (2 << 20) - 1) & ~(<size_t>(2 << 20) - 1)
     if posix_memalign(&mem, 2 << 20, rounded) != 0:
         return NULL
     madvise(mem, rounded, MADV_HUGEPAGE)
-    memset(mem, 0, rounded)
     return mem
 
 
@@ -174,7 +175,11 @@ cdef inline void store(RankTable* t, u64 b, const Rules* r, const Position* p, u
     cdef RankEntry* victim = NULL
     cdef u64 mask = bit_extract(top_cards_from(r, rel, out), out)
     cdef int i
-    t.filled[b >> 6] |= (<u64>1) << (b & 63)
+    if not bucket_filled(t, b):
+        # first store in this bucket since the table was emptied: wipe what it held
+        for i in range(PBUCKET):
+            e[i].gen = 0
+        t.filled[b >> 6] |= (<u64>1) << (b & 63)
     for i in range(PBUCKET):
         if (e[i].gen == t.gen and e[i].shape == shape and e[i].leader == p.leader
                 and e[i].mask == mask and e[i].plane0 == (plane0 & mask)
