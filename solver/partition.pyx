@@ -51,6 +51,7 @@ from solver.state cimport (u64, Rules, Position, seat_to_move, cards_out, legal_
 from solver.search cimport Undo, make_move, unmake_move, stop_requested
 from solver.transtable cimport mix, prefetch_line
 from solver.moves cimport order_moves, MAX_MOVES
+from solver.quicktricks cimport quick_tricks_from
 
 cdef enum:
     NO_BEST = 255
@@ -218,63 +219,6 @@ cdef inline int tricks_of(const RankEntry* e) noexcept nogil:
     return <int>((s & 0xF) + ((s >> 4) & 0xF) + ((s >> 8) & 0xF) + ((s >> 12) & 0xF))
 
 
-cdef inline u64 quick_tricks_rel(const Rules* r, const Position* p, u64 out, int lead, int* count,
-                                 int* suits) noexcept nogil:
-    """Quick tricks of ``lead`` on lead (as ``quicktricks.quick_tricks``) and their cards.
-
-    The leader cashes his top trumps, then the top cards of the other suits,
-    which count when nobody who could spoil them can ruff. Returns the cards
-    counted (the top run of each suit that counted); ``suits``: those suits, as bits.
-    """
-    cdef u64 hand = p.hand[lead]
-    cdef int trumps_after[MAX_SEATS]
-    cdef int total = 0
-    cdef int n, s, seat, length
-    cdef u64 suit_out, run, rel = 0
-    cdef bint ok
-    suits[0] = 0
-    for seat in range(r.nseats):
-        trumps_after[seat] = 0
-    if r.trump >= 0:
-        suit_out = out & r.suit_mask[r.trump]
-        run = top_run_cards(hand, suit_out)
-        n = bit_count(run)
-        total = n
-        rel |= run
-        if n:
-            suits[0] |= 1 << r.trump
-        for seat in range(r.nseats):
-            length = bit_count(p.hand[seat] & suit_out)
-            trumps_after[seat] = length - n if length > n else 0
-    for s in range(r.nsuits):
-        if s == r.trump:
-            continue
-        suit_out = out & r.suit_mask[s]
-        if not hand & suit_out:
-            continue
-        run = top_run_cards(hand, suit_out)
-        n = bit_count(run)
-        if n == 0:
-            continue
-        ok = True
-        for seat in range(r.nseats):
-            if seat == lead or trumps_after[seat] == 0:
-                continue
-            if r.dside[seat] == r.dside[lead] and not r.must_trump:
-                continue
-            if bit_count(p.hand[seat] & suit_out) < n:
-                ok = False
-                break
-        if ok:
-            total += n
-            rel |= run
-            suits[0] |= 1 << s
-    if total > p.tricks_left:
-        total = p.tricks_left
-    count[0] = total
-    return rel
-
-
 cdef inline u64 side_quick_tricks(const Rules* r, const Position* p, u64 out, int* count) noexcept nogil:
     """Quick tricks of the side on lead: the leader's own, or his partner's after an entry.
 
@@ -285,13 +229,13 @@ cdef inline u64 side_quick_tricks(const Rules* r, const Position* p, u64 out, in
     """
     cdef int lead = p.leader
     cdef int q, qp, suits, psuits, seat, suit, other
-    cdef u64 rel = quick_tricks_rel(r, p, out, lead, &q, &suits)
+    cdef u64 rel = quick_tricks_from(r, p, out, lead, &q, &suits)
     cdef u64 prel
     cdef bint safe
     for seat in range(r.nseats):
         if seat == lead or r.dside[seat] != r.dside[lead]:
             continue
-        prel = quick_tricks_rel(r, p, out, seat, &qp, &psuits)
+        prel = quick_tricks_from(r, p, out, seat, &qp, &psuits)
         if qp <= q:
             continue
         for suit in range(r.nsuits):
@@ -331,19 +275,6 @@ cdef inline int sure_trump_tricks(const Rules* r, const Position* p, u64 out, in
                 best = n
     rel[0] = trumps & ~(((<u64>1) << high_index(theirs)) - 1) if theirs else 0
     return best
-
-
-cdef inline u64 top_run_cards(u64 hand, u64 suit_out) noexcept nogil:
-    """The highest cards still out in a suit that are in ``hand``, from the top down."""
-    cdef u64 run = 0
-    cdef int c
-    while suit_out:
-        c = high_index(suit_out)
-        if not (hand >> c) & 1:
-            break
-        run |= (<u64>1) << c
-        suit_out &= ~((<u64>1) << c)
-    return run
 
 
 cdef inline u64 rank_winner(const Rules* r, const int* played, int nseats, int win_card) noexcept nogil:

@@ -8,38 +8,57 @@ a partner who must trump when void could overtake and take the lead away, so
 the same condition applies to him when the rules force trumping. Every trick
 counted is taken by the leader himself, keeping the lead, so the count is a
 lower bound on the leading side's tricks (used for trick contracts only).
+``quick_tricks_from`` also returns the cards it counted (the top run of each
+suit that counted), which partition search records as deciding cards.
 """
 
 from solver.state cimport bit_count, high_index, MAX_SEATS
 
 
-cdef inline int top_run(u64 hand, u64 suit_out) noexcept nogil:
-    """How many of the highest cards still out in a suit are in ``hand``."""
-    cdef int n = 0
+cdef inline u64 top_run_cards(u64 hand, u64 suit_out) noexcept nogil:
+    """The highest cards still out in a suit that are in ``hand``, from the top down."""
+    cdef u64 run = 0
     cdef int c
     while suit_out:
         c = high_index(suit_out)
         if not (hand >> c) & 1:
             break
-        n += 1
+        run |= (<u64>1) << c
         suit_out &= ~((<u64>1) << c)
-    return n
+    return run
 
 
 cdef int quick_tricks(const Rules* r, const Position* p, u64 out) noexcept nogil:
-    cdef int lead = p.leader
+    cdef int count, suits
+    quick_tricks_from(r, p, out, p.leader, &count, &suits)
+    return count
+
+
+cdef u64 quick_tricks_from(const Rules* r, const Position* p, u64 out, int lead, int* count,
+                          int* suits) noexcept nogil:
+    """Quick tricks of ``lead`` on lead, and the cards they count (for partition search).
+
+    The leader cashes his top trumps, then the top cards of the other suits,
+    which count when nobody who could spoil them can ruff. Returns the cards
+    counted (the top run of each suit that counted); ``suits``: those suits, as bits.
+    """
     cdef u64 hand = p.hand[lead]
     cdef int trumps_after[MAX_SEATS]
     cdef int total = 0
     cdef int n, s, seat, length
-    cdef u64 suit_out
+    cdef u64 suit_out, run, rel = 0
     cdef bint ok
+    suits[0] = 0
     for seat in range(r.nseats):
         trumps_after[seat] = 0
     if r.trump >= 0:
         suit_out = out & r.suit_mask[r.trump]
-        n = top_run(hand, suit_out)
+        run = top_run_cards(hand, suit_out)
+        n = bit_count(run)
         total = n
+        rel |= run
+        if n:
+            suits[0] |= 1 << r.trump
         for seat in range(r.nseats):
             length = bit_count(p.hand[seat] & suit_out)
             trumps_after[seat] = length - n if length > n else 0
@@ -49,7 +68,8 @@ cdef int quick_tricks(const Rules* r, const Position* p, u64 out) noexcept nogil
         suit_out = out & r.suit_mask[s]
         if not hand & suit_out:
             continue
-        n = top_run(hand, suit_out)
+        run = top_run_cards(hand, suit_out)
+        n = bit_count(run)
         if n == 0:
             continue
         ok = True
@@ -63,6 +83,9 @@ cdef int quick_tricks(const Rules* r, const Position* p, u64 out) noexcept nogil
                 break
         if ok:
             total += n
+            rel |= run
+            suits[0] |= 1 << s
     if total > p.tricks_left:
         total = p.tricks_left
-    return total
+    count[0] = total
+    return rel
