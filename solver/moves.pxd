@@ -180,6 +180,18 @@ cdef inline int follow_score(const Rules* r, const Position* p, int seat,
     return card
 
 
+cdef inline int insert_by_score(int* cards, int* scores, int n, int card, int score) noexcept nogil:
+    """Insert ``card`` into the first ``n`` cards, kept in falling score order; returns n + 1."""
+    cdef int j = n
+    while j > 0 and scores[j - 1] < score:
+        scores[j] = scores[j - 1]
+        cards[j] = cards[j - 1]
+        j -= 1
+    scores[j] = score
+    cards[j] = card
+    return n + 1
+
+
 cdef inline int order_moves(const Rules* r, const Position* p, int seat, u64 moves,
                             int first, u64 out, int* cards) noexcept nogil:
     """Fill ``cards`` with ``moves`` best first; ``first`` (or -1) goes ahead of all."""
@@ -203,12 +215,5 @@ cdef inline int order_moves(const Rules* r, const Position* p, int seat, u64 mov
             sc = lead_score(r, p, seat, c, out, mine, theirs)
         else:
             sc = follow_score(r, p, seat, c)
-        j = n
-        while j > 0 and scores[j - 1] < sc:
-            scores[j] = scores[j - 1]
-            cards[j] = cards[j - 1]
-            j -= 1
-        scores[j] = sc
-        cards[j] = c
-        n += 1
+        n = insert_by_score(cards, scores, n, c, sc)
     return n

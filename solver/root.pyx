@@ -19,7 +19,7 @@ from solver.state cimport (u64, Rules, Position, MAX_SEATS, seat_to_move, cards_
                            run_bottoms, low_index, bit_count)
 from solver.search cimport make_move, unmake_move, reaches
 from solver.partition cimport RankTable, partition_reaches
-from solver.moves cimport order_moves, MAX_MOVES
+from solver.moves cimport insert_by_score, MAX_MOVES
 
 
 cdef inline int current_talon(const Searcher* s) noexcept nogil:
@@ -109,27 +109,11 @@ cdef int root_make_move(Searcher* s, int card, Undo* u) noexcept nogil:
 
 
 cdef void root_unmake_move(Searcher* s, int seat, int card, const Undo* u) noexcept nogil:
-    cdef Rules* r = &s.rules
-    cdef Position* p = &s.pos
-    cdef u64 bit = (<u64>1) << card
-    cdef int i
-    if not u.talon_trick and s.ntalon == 0:        # a move of the main search
-        unmake_move(s, seat, card, u)
-        return
-    if u.trick_done:
-        p.leader = u.leader
-        p.nplayed = r.nseats
-        p.trick_cards = u.trick_cards
-        p.tricks_left += 1
+    # A talon trick is taken back as any trick is; only its talon card returns.
+    if u.talon_trick:
         s.ntalon += 1
         s.talon_next -= 1
-        for i in range(MAX_SEATS):
-            p.played[i] = u.played[i]
-    p.nplayed -= 1
-    p.hand[seat] |= bit
-    p.trick_cards &= ~bit
-    p.win_seat = u.win_seat
-    p.win_card = u.win_card
+    unmake_move(s, seat, card, u)
 
 
 cdef inline int talon_score(const Searcher* s, int seat, int card) noexcept nogil:
@@ -168,7 +152,7 @@ cdef bint talon_reaches(Searcher* s, int target) noexcept nogil:
     cdef int cards[MAX_MOVES]
     cdef int scores[MAX_MOVES]
     cdef int n = 0
-    cdef int seat, card, sc, j, i, gain
+    cdef int seat, card, i, gain
     cdef bint v, maxer
     cdef u64 moves
     cdef Undo u
@@ -182,15 +166,7 @@ cdef bint talon_reaches(Searcher* s, int target) noexcept nogil:
     while moves:
         card = low_index(moves)
         moves &= moves - 1
-        sc = talon_score(s, seat, card)
-        j = n
-        while j > 0 and scores[j - 1] < sc:
-            scores[j] = scores[j - 1]
-            cards[j] = cards[j - 1]
-            j -= 1
-        scores[j] = sc
-        cards[j] = card
-        n += 1
+        n = insert_by_score(cards, scores, n, card, talon_score(s, seat, card))
     maxer = r.maxer[seat]
     for i in range(n):
         card = cards[i]
