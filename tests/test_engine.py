@@ -578,3 +578,15 @@ def test_partition_search_is_used_only_where_it_fits():
                                           pos.played, pos.declarer_side, True)) >= 0
     with pytest.raises(ValueError, match="partition"):
         forced.solve(pref)  # three seats
+
+
+def test_any_first_guess_gives_the_same_value():
+    rng = random.Random("guess")
+    eng = Engine(tt_size_mb=2)
+    for _ in range(60):
+        pos = random_whist(rng, 5) if rng.random() < 0.5 else random_preferans(rng, 5)
+        values = set()
+        for guess in (0, 1, 3, 5, 9):
+            eng.clear()
+            values.add(eng.solve(pos, first_guess=guess))
+        assert values == {reference_value(pos)}

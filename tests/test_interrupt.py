@@ -97,3 +97,30 @@ def test_an_engine_stopped_by_ctrl_c_answers_correctly_afterwards():
         for lead in "NESW":
             pos = whist_layout(ending, None, "N", lead=lead).position()
             assert engine.solve(pos) == fresh.solve(pos)
+
+
+def test_ctrl_c_during_a_batch_returns_the_values_finished():
+    """solve_batch stops at Ctrl-C and returns the values finished so far (no exception),
+    so an enumeration keeps its partial tally."""
+    import itertools
+    import threading
+
+    from pyanalyzer.whist import Deal
+    from pyanalyzer.whist.table import whist_layout
+    from solver import Engine
+
+    slow = whist_layout(Deal.from_pbn(SLOW_WHIST_DEAL), None, "N", lead="N").position()
+    splits = [(0,)] * 50                   # the same (slow) layout 50 times: seat 1 keeps its cards
+    engine = Engine(tt_size_mb=16)
+    result = []
+    worker = threading.Thread(target=lambda: result.append(
+        engine.solve_batch(slow, [1], [slow.hands[1]], splits)), daemon=True)
+    worker.start()
+    time.sleep(1.0)
+    with pytest.raises(KeyboardInterrupt):
+        signal.raise_signal(signal.SIGINT)
+        for _ in itertools.count():       # the handler's exception comes at the next check
+            time.sleep(0.01)
+    worker.join(timeout=30)
+    assert not worker.is_alive()
+    assert len(result) == 1 and len(result[0]) < len(splits)

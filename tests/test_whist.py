@@ -318,3 +318,13 @@ def test_dd_table_reports_progress_after_each_search():
     deal = Deal.from_pbn("N:AKQJ.AKQ.AK.AKQ2 T987.JT9.QJT.JT9 6543.876.987.876 2.5432.65432.543")
     dd_table(deal, "fast", lambda done, total: calls.append((done, total)))
     assert calls == [(n, 20) for n in range(1, 21)]
+
+
+def test_table_tt_mb_option_sets_the_table_size():
+    pbn = "N:AKQJ.AKQ.AK.AKQ2 T987.JT9.QJT.JT9 6543.876.987.876 2.5432.65432.543"
+    small = CliRunner().invoke(main, ["table", pbn, "--json", "--tt-mb", "1"])
+    default = CliRunner().invoke(main, ["table", pbn, "--json"])
+    assert small.exit_code == 0 and default.exit_code == 0
+    assert json.loads(small.output)["table"] == json.loads(default.output)["table"]
+    bad = CliRunner().invoke(main, ["table", pbn, "--tt-mb", "0"])
+    assert bad.exit_code == 2 and "--tt-mb" in bad.output
