@@ -21,7 +21,7 @@ from libc.stdlib cimport malloc, free
 from solver.state cimport (u64, Rules, Position, bit_count, load_position, seat_to_move, low_index,
                            pref_signal_count_t,
                            high_index, MAX_SEATS, MAX_CARDS)
-from solver.transtable cimport tt_init, tt_free, tt_clear, TTEntry
+from solver.transtable cimport tt_init, tt_free, tt_clear, tt_set_small, BUCKET_BYTES, SMALL_MAX_CARDS
 from solver.maxn cimport Maxn, MaxnEntry, maxn_init, maxn_free, maxn_clear, maxn_choice
 from solver.partition cimport (rank_table_init, rank_table_free, rank_table_clear,
                                partition_fits, RankEntry, PBUCKET)
@@ -82,7 +82,7 @@ cdef class Engine:
     def __cinit__(self, double tt_size_mb=16.0, partition=None):
         if tt_size_mb <= 0:
             raise ValueError("tt_size_mb must be positive")
-        self.tt.entries = NULL
+        self.tt.buckets = NULL
         self.maxn_table.entries = NULL
         self.rank_table.entries = NULL
         self.s.rank_table = NULL
@@ -107,7 +107,7 @@ cdef class Engine:
     def tt_bytes(self) -> int:
         """Memory held by the tables, in bytes: the plain table, and the winning-rank
         (Whist) and max^n (all-pass) tables once used; each is at most ``tt_size_mb``."""
-        total = self.tt.nentries * sizeof(TTEntry) + (self.tt.filter_mask + 1) // 8
+        total = self.tt.nbuckets * BUCKET_BYTES + (self.tt.filter_mask + 1) // 8
         if self.rank_table.entries != NULL:
             total += (self.rank_table.nbuckets * PBUCKET * sizeof(RankEntry)
                       + (self.rank_table.nbuckets // 64 + 1) * 8)
@@ -138,8 +138,12 @@ cdef class Engine:
     # -- internals -----------------------------------------------------------
 
     cdef int _load(self, object pos) except -1:
+        cdef int i, ncards = 0
         load_position(&self.s.rules, &self.s.pos, pos, self.ext_to_int, self.int_to_ext)
         self._load_talon(pos)
+        for i in range(self.s.rules.nsuits):
+            ncards += self.s.rules.suit_len[i]
+        tt_set_small(&self.tt, ncards <= SMALL_MAX_CARDS)
         tag = (tuple(int(m) for m in pos.suit_masks), pos.trump, bool(pos.must_trump),
                tuple(bool(x) for x in pos.declarer_side), bool(pos.maximize))
         if tag != self.rules_tag:

@@ -12,7 +12,7 @@ defenders).
 from solver.state cimport (Rules, Position, MAX_SEATS, seat_to_move, cards_out, legal_moves,
                            run_bottoms, play_card, beats, bit_count, low_index, bit_deposit,
                            bit_extract)
-from solver.transtable cimport (TTKey, TTEntry, tt_make_key, tt_probe, tt_store, tt_prefetch,
+from solver.transtable cimport (TTKey, tt_make_key, tt_probe, tt_store, tt_prefetch,
                                 tt_suit_counts, tt_suit_one, tt_hash_key, NO_MOVE)
 from solver.quicktricks cimport quick_tricks, misere_sure
 from solver.moves cimport order_moves, MAX_MOVES
@@ -109,7 +109,7 @@ cdef bint reaches(Searcher* s, int target) noexcept nogil:
     cdef Rules* r = &s.rules
     cdef Position* p = &s.pos
     cdef TTKey key
-    cdef TTEntry* e
+    cdef int lower, upper, stored_best
     cdef Undo u
     cdef int cards[MAX_MOVES]
     cdef int first = -1
@@ -145,14 +145,13 @@ cdef bint reaches(Searcher* s, int target) noexcept nogil:
             s.child_key = NULL
         else:
             tt_make_key(r, p, out, &key)
-        e = tt_probe(s.tt, &key)
-        if e != NULL:
-            if e.lower >= target:
+        if tt_probe(s.tt, &key, &lower, &upper, &stored_best):
+            if lower >= target:
                 return True
-            if e.upper < target:
+            if upper < target:
                 return False
-            if e.best != NO_MOVE:
-                first = low_index(bit_deposit((<u64>1) << e.best, out))
+            if stored_best != NO_MOVE:
+                first = low_index(bit_deposit((<u64>1) << stored_best, out))
         # Step 4. Quick tricks of the side on lead (trick contracts).
         if r.plain_tricks:
             q = quick_tricks(r, p, out)

@@ -9,17 +9,26 @@ best lead found (as an index among the cards out).
 
 The key is three words: the owners of the cards out, in card order, as two
 bit planes (owner = plane0 + 2 * plane1, seats 0-3), and the number of cards
-out per suit with the leader. It is exact for any game of up to 64 cards.
+out per suit (6 bits a suit) with the leader. It is exact for any game of up
+to 64 cards.
 
-Layout: as many buckets of ``BUCKET`` (= 2) 32-byte entries as the size
-allows, one 64-byte cache line per bucket; the bucket is chosen by the high
-half of a hash of the key (multiplied by the number of buckets, so any number
-works). Replacement rule, in order: the entry with the same key (bounds
-tightened); an entry of an older generation (``clear`` only bumps the
-generation); else two tiers: slot 0 keeps the entry with the most tricks left
-(costly to recompute) and the displaced one moves to slot 1, or the new entry
-takes slot 1 (the latest of the shallower ones). Keeping the latest shallow
-entries matters when the table is full, as in an enumeration of splits.
+Layout: buckets of one 64-byte cache line each, as many as the size allows;
+the bucket is chosen by the high half of a hash of the key (multiplied by the
+number of buckets, so any number works). Two entry formats share it:
+
+* *small* (16 bytes, 4 a bucket) for games of at most 32 cards (Preferans,
+  Thousand): both planes fit one word and the bounds 4 bits each. Twice the
+  entries in the same memory, which is what an enumeration of splits needs
+  (its table is always full).
+* *wide* (32 bytes, 2 a bucket) for bigger decks.
+
+The engine picks the format from the rules (``tt_set_small``). Replacement
+rule, in order: the entry with the same key (bounds tightened); an entry of
+an older generation (``clear`` only bumps the generation); else two tiers: the
+first half of the bucket keeps the entries with the most tricks left (costly to
+recompute), the second half the latest of the others (a deep entry pushed out
+of the first half moves there). Keeping the latest shallow entries matters
+when the table is full, as in an enumeration of splits.
 
 Presence filter: one bit per hash value (the low bits of the key's hash),
 set on every store and wiped by ``clear``. A probe whose bit is clear is a
@@ -28,13 +37,22 @@ store that follows the search). Fresh solves touch a few thousand scattered
 buckets, so this saves most of their memory stalls; a full table sets every
 bit and the filter then costs one cached load per probe. The filter's bytes
 are part of the table's fixed size.
+
+Probe and store are ``inline`` here so the search compiles them in place.
 """
 
-from solver.state cimport u64, Rules, Position, bit_count
+from solver.state cimport u64, Rules, Position, bit_count, bit_extract
+
+cdef extern from *:
+    void prefetch_line "__builtin_prefetch"(const void* addr) nogil
 
 cdef enum:
-    BUCKET = 2
+    BUCKET_BYTES = 64
+    BUCKET = 2                    # wide entries a bucket
+    SMALL_BUCKET = 4              # small entries a bucket
     NO_MOVE = 255
+    GEN_LIMIT = 4096              # generations fit the small entries' 12 bits
+    SMALL_MAX_CARDS = 32
 
 
 cdef struct TTKey:
@@ -44,7 +62,7 @@ cdef struct TTKey:
     u64 hash                      # of the three words (``tt_hash_key``)
 
 
-cdef struct TTEntry:
+cdef struct TTEntry:              # wide: 32 bytes
     u64 plane0
     u64 plane1
     u64 meta
@@ -55,11 +73,20 @@ cdef struct TTEntry:
     unsigned char depth           # tricks left
 
 
+cdef struct TTSmallEntry:         # small: 16 bytes, at most 32 cards and 15 tricks
+    u64 planes                    # plane0 | plane1 << 32
+    unsigned int meta
+    unsigned short gen_depth      # generation << 4 | tricks left
+    unsigned char bounds          # lower | upper << 4
+    unsigned char best
+
+
 cdef struct TransTable:
-    TTEntry* entries
-    void* memory                  # the allocation (entries are cache-line aligned in it)
+    char* buckets                 # nbuckets cache lines
+    void* memory                  # the allocation (buckets are cache-line aligned in it)
     u64 nbuckets                  # number of buckets (below 2 ** 32)
-    u64 nentries
+    u64 nentries                  # entries in the current format
+    bint small                    # small entries in use
     u64* filter                   # one bit per hash: set when a key with it is stored
     u64 filter_mask               # number of filter bits - 1
     unsigned int gen
@@ -71,14 +98,13 @@ cdef struct TransTable:
 cdef int tt_init(TransTable* tt, double size_mb) except -1
 cdef void tt_free(TransTable* tt) noexcept nogil
 cdef void tt_clear(TransTable* tt) noexcept nogil
+cdef void tt_set_small(TransTable* tt, bint small) noexcept nogil
 cdef void tt_make_key(const Rules* r, const Position* p, u64 out, TTKey* key) noexcept nogil
-cdef extern from *:
-    void prefetch_line "__builtin_prefetch"(const void* addr) nogil
 
 
-cdef inline TTEntry* bucket_of(const TransTable* tt, const TTKey* key) noexcept nogil:
+cdef inline char* bucket_of(const TransTable* tt, const TTKey* key) noexcept nogil:
     # the high half of the hash scaled to the number of buckets (any number)
-    return tt.entries + (((key.hash >> 32) * tt.nbuckets) >> 32) * BUCKET
+    return tt.buckets + (((key.hash >> 32) * tt.nbuckets) >> 32) * BUCKET_BYTES
 
 
 cdef inline void tt_prefetch(const TransTable* tt, const TTKey* key) noexcept nogil:
@@ -86,12 +112,17 @@ cdef inline void tt_prefetch(const TransTable* tt, const TTKey* key) noexcept no
     prefetch_line(bucket_of(tt, key))
 
 
+cdef inline u64 tt_suit_one(int suit) noexcept nogil:
+    """One card of ``suit`` in the counts of ``TTKey.meta``."""
+    return (<u64>1) << (2 + 6 * suit)
+
+
 cdef inline u64 tt_suit_counts(const Rules* r, u64 out) noexcept nogil:
     """The cards-per-suit part of ``TTKey.meta`` for the cards ``out``."""
     cdef u64 meta = 0
     cdef int i
     for i in range(r.nsuits):
-        meta |= (<u64>bit_count(out & r.suit_mask[i])) << (2 + 7 * i)
+        meta |= (<u64>bit_count(out & r.suit_mask[i])) << (2 + 6 * i)
     return meta
 
 
@@ -110,11 +141,123 @@ cdef inline void tt_hash_key(TTKey* key) noexcept nogil:
                    ^ key.plane1 * <u64>0xc2b2ae3d27d4eb4fULL ^ key.meta)
 
 
-cdef inline u64 tt_suit_one(int suit) noexcept nogil:
-    """One card of ``suit`` in the counts of ``TTKey.meta``."""
-    return (<u64>1) << (2 + 7 * suit)
+cdef inline bint maybe_stored(const TransTable* tt, const TTKey* key) noexcept nogil:
+    cdef u64 b = key.hash & tt.filter_mask
+    return (tt.filter[b >> 6] >> (b & 63)) & 1
 
 
-cdef TTEntry* tt_probe(TransTable* tt, const TTKey* key) noexcept nogil
-cdef void tt_store(TransTable* tt, const TTKey* key, int depth, int lower, int upper,
-                   int best) noexcept nogil
+cdef inline bint tt_probe(TransTable* tt, const TTKey* key, int* lower, int* upper,
+                          int* best) noexcept nogil:
+    """Look ``key`` up; if stored, set its bounds and best lead and return True."""
+    cdef char* bucket = bucket_of(tt, key)
+    cdef TTEntry* e
+    cdef TTSmallEntry* m
+    cdef u64 planes
+    cdef unsigned int meta
+    cdef int i
+    tt.probes += 1
+    if not maybe_stored(tt, key):
+        # Surely absent: skip the memory load (the bucket is fetched for the store).
+        prefetch_line(bucket)
+        return False
+    if tt.small:
+        m = <TTSmallEntry*>bucket
+        planes = key.plane0 | (key.plane1 << 32)
+        meta = <unsigned int>key.meta
+        for i in range(SMALL_BUCKET):
+            if m[i].planes == planes and m[i].meta == meta and (m[i].gen_depth >> 4) == tt.gen:
+                tt.hits += 1
+                lower[0] = m[i].bounds & 15
+                upper[0] = m[i].bounds >> 4
+                best[0] = m[i].best
+                return True
+        return False
+    e = <TTEntry*>bucket
+    for i in range(BUCKET):
+        if (e[i].gen == tt.gen and e[i].meta == key.meta and e[i].plane0 == key.plane0
+                and e[i].plane1 == key.plane1):
+            tt.hits += 1
+            lower[0] = e[i].lower
+            upper[0] = e[i].upper
+            best[0] = e[i].best
+            return True
+    return False
+
+
+cdef inline void tt_store(TransTable* tt, const TTKey* key, int depth, int lower, int upper,
+                          int best) noexcept nogil:
+    """Store (or tighten) the bounds of ``key``; see the replacement rule."""
+    tt.stores += 1
+    tt.filter[(key.hash & tt.filter_mask) >> 6] |= (<u64>1) << (key.hash & 63)
+    if tt.small:
+        store_small(tt, <TTSmallEntry*>bucket_of(tt, key), key, depth, lower, upper, best)
+    else:
+        store_wide(tt, <TTEntry*>bucket_of(tt, key), key, depth, lower, upper, best)
+
+
+cdef inline void store_small(TransTable* tt, TTSmallEntry* e, const TTKey* key, int depth,
+                             int lower, int upper, int best) noexcept nogil:
+    cdef u64 planes = key.plane0 | (key.plane1 << 32)
+    cdef unsigned int meta = <unsigned int>key.meta
+    cdef TTSmallEntry* victim = NULL
+    cdef int i, lo, up
+    for i in range(SMALL_BUCKET):
+        if (e[i].gen_depth >> 4) != tt.gen:
+            if victim == NULL:
+                victim = &e[i]
+        elif e[i].planes == planes and e[i].meta == meta:
+            lo = e[i].bounds & 15
+            up = e[i].bounds >> 4
+            if lower > lo:
+                lo = lower
+            if upper < up:
+                up = upper
+            e[i].bounds = <unsigned char>(lo | (up << 4))
+            if best != NO_MOVE:
+                e[i].best = best
+            return
+    if victim == NULL:
+        # Two tiers: slot 0 the deepest, slots 1-3 the latest of the rest.
+        e[3] = e[2]
+        e[2] = e[1]
+        victim = &e[1]
+        if depth >= (e[0].gen_depth & 15):
+            e[1] = e[0]
+            victim = &e[0]
+    victim.planes = planes
+    victim.meta = meta
+    victim.gen_depth = <unsigned short>((tt.gen << 4) | depth)
+    victim.bounds = <unsigned char>(lower | (upper << 4))
+    victim.best = best
+
+
+cdef inline void store_wide(TransTable* tt, TTEntry* e, const TTKey* key, int depth,
+                            int lower, int upper, int best) noexcept nogil:
+    cdef TTEntry* victim = NULL
+    cdef int i
+    for i in range(BUCKET):
+        if (e[i].gen == tt.gen and e[i].meta == key.meta and e[i].plane0 == key.plane0
+                and e[i].plane1 == key.plane1):
+            if lower > e[i].lower:
+                e[i].lower = lower
+            if upper < e[i].upper:
+                e[i].upper = upper
+            if best != NO_MOVE:
+                e[i].best = best
+            return
+    # Two tiers: slot 0 keeps the entry with the most tricks left, slot 1 the
+    # latest of the others.
+    if e[0].gen != tt.gen or depth >= e[0].depth:
+        if e[0].gen == tt.gen:
+            e[1] = e[0]
+        victim = &e[0]
+    else:
+        victim = &e[1]
+    victim.plane0 = key.plane0
+    victim.plane1 = key.plane1
+    victim.meta = key.meta
+    victim.gen = tt.gen
+    victim.lower = lower
+    victim.upper = upper
+    victim.best = best
+    victim.depth = depth

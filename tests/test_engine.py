@@ -280,6 +280,32 @@ def test_tiny_table_stays_exact():
             eng.clear()
 
 
+def test_table_format_follows_the_deck():
+    """Decks of up to 32 cards use the small entries (twice as many in the same
+    memory); bigger decks the wide ones. One engine switching between them, and
+    through the generation counter's wrap-around, stays exact."""
+    rng = random.Random("table-formats")
+    eng = Engine(tt_size_mb=0.05, partition=False)        # the plain table for Whist too
+    size = eng.tt_bytes
+    wide_entries = eng.tt_entries
+    for i in range(240):
+        if i % 3 == 2:
+            pos = random_position(rng, seats=4, tricks=rng.randint(2, 4), trump=rng.choice([None, 0]),
+                                  must_trump=False, maximize=True,
+                                  declarer_side=(True, False, True, False), suit_masks=WHIST_SUITS)
+        else:
+            pos = random_preferans(rng, rng.randint(3, 5), kind=["misere", "trump", "nt"][i % 3])
+        assert eng.solve(pos) == reference_value(pos), pos
+        assert eng.tt_entries == (wide_entries if i % 3 == 2 else 2 * wide_entries)
+        assert eng.tt_bytes == size
+    pos = random_preferans(rng, 5, kind="misere")
+    want = reference_value(pos)
+    for i in range(4200):                 # the small entries keep 12 bits of generation
+        eng.clear()
+        if i % 50 == 0 or i > 4080:
+            assert eng.solve(pos) == want
+
+
 def test_enumeration_of_splits_with_a_warm_table():
     """The benchmark's use: one declarer hand, every split of the defenders' cards,
     one engine kept warm; each value checked against the reference solver."""
