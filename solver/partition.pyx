@@ -277,6 +277,78 @@ cdef inline int sure_trump_tricks(const Rules* r, const Position* p, u64 out, in
     return best
 
 
+cdef inline int owner_of(const Position* p, int card) noexcept nogil:
+    cdef int seat
+    for seat in range(3):
+        if (p.hand[seat] >> card) & 1:
+            return seat
+    return 3
+
+
+cdef inline int later_tricks(const Rules* r, const Position* p, u64 out, u64* rel) noexcept nogil:
+    """Tricks the side not on lead surely takes (0, 1 or 2), from the top cards alone
+    (DDS's "later tricks"); ``rel``: the cards the count relied on. Four seats, at the
+    start of a trick; ``side`` below is the leader's side, ``other`` the one not on lead.
+
+    No trumps out: if the other side holds the top card of a suit, the side on lead
+    takes at most, in the suits whose top card it holds, the longer of its two hands'
+    holdings in each; if that sum is below the tricks left, it cannot take them all.
+    Trumps out, the side on lead holding the top trump: the other side takes a trick
+    with its second-best trump held at least twice if that hand plays right after the
+    top trump's, or if it holds the third-best trump as well. The other side holding the
+    top two trumps with one of its hands holding two or more takes two tricks (the top
+    trump alone: one, as the sure trump tricks count already).
+    """
+    cdef int side = r.dside[p.leader]
+    cdef int suit, top, holder, a, b, k, k_seat, q, total = 0
+    cdef u64 suit_out, trumps, rest, tops = 0
+    if r.trump < 0 or not (out & r.suit_mask[r.trump]):
+        for suit in range(r.nsuits):
+            suit_out = out & r.suit_mask[suit]
+            if not suit_out:
+                continue
+            top = high_index(suit_out)
+            holder = owner_of(p, top)
+            if r.dside[holder] == side:
+                a = bit_count(p.hand[holder] & suit_out)
+                b = bit_count(p.hand[(holder + 2) & 3] & suit_out)
+                total += a if a > b else b
+            elif suit_out & ~p.hand[holder]:
+                tops |= (<u64>1) << top           # (a suit one hand holds: the shape says it)
+        if total < p.tricks_left:
+            rel[0] = tops
+            return 1
+        return 0
+    trumps = out & r.suit_mask[r.trump]
+    top = high_index(trumps)
+    holder = owner_of(p, top)
+    rest = trumps & ~((<u64>1) << top)
+    if not rest:
+        return 0
+    k = high_index(rest)
+    k_seat = owner_of(p, k)
+    if r.dside[k_seat] == side:
+        return 0
+    if r.dside[holder] != side:
+        if (bit_count(p.hand[k_seat] & trumps) > 1
+                or bit_count(p.hand[(k_seat + 2) & 3] & trumps) > 1):
+            rel[0] = (<u64>1) << k
+            return 2
+        return 0
+    if bit_count(p.hand[k_seat] & trumps) < 2:
+        return 0
+    if k_seat == ((holder + 1) & 3):
+        rel[0] = (<u64>1) << k
+        return 1
+    rest &= ~((<u64>1) << k)
+    if rest:
+        q = high_index(rest)
+        if r.dside[owner_of(p, q)] != side:
+            rel[0] = (<u64>1) << q
+            return 1
+    return 0
+
+
 cdef inline u64 rank_winner(const Rules* r, const int* played, int nseats, int win_card) noexcept nogil:
     """The trick's winning card if it beat a card of its own suit (a win by rank), else 0."""
     cdef int k
@@ -413,6 +485,18 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
             if p.tricks_left - q < target:
                 s.rel = qrel
                 return False
+        # Later tricks: the side not on lead surely takes one or two (used only where
+        # that decides the target: the side on lead needs (nearly) all the tricks).
+        if (target >= p.tricks_left - 1) if r.dside[p.leader] else (target <= 2):
+            q = later_tricks(r, p, out, &qrel)
+            if q:
+                if r.dside[p.leader]:
+                    if target > p.tricks_left - q:
+                        s.rel = qrel
+                        return False
+                elif target <= q:
+                    s.rel = qrel
+                    return True
         t.probes += 1
         for i in range(PBUCKET if filled else 0):
             if (e[i].gen == t.gen and e[i].shape == shape and e[i].leader == p.leader
