@@ -30,15 +30,23 @@ cards (Whist): in Preferans 8-card suits nearly every card decides and the
 plain table is faster (benchmarks/RESULTS.md).
 
 Table: buckets of ``PBUCKET`` entries chosen by a hash of the shape, the
-leader and the owners of the top ``TOP_SPREAD`` cards of each suit, so that
-the many positions of one shape spread over many buckets (an entry is then
-found only by positions that agree on those cards as well: a little
-generality traded for room); one bit per bucket says whether it was ever
-filled, so probes of empty buckets cost no memory load. Replacement: an
-entry of an older generation, else the one with the fewest tricks left.
-Quick-trick cut-offs are not stored (cheaper to find again). The entries
-sit in 2 MB huge pages where the system allows it: a bucket spans ten cache
-lines and probes are scattered, so page-table misses were a tenth of the time.
+leader and the owners of the top few cards of each suit (the *spread*: 0, 1
+or 3 cards, one bucket per level). An entry goes to the most specific level
+whose spread its deciding cards cover in every suit shared by two or more
+seats, so it loses no generality: an entry whose bound does not depend on
+the cards of some suit sits with the shape alone, one that needs the top
+three of every suit in a bucket of its own. A probe scans the (filled)
+bucket of each level. Before this, every entry was spread by the top three
+cards, so one deciding only on aces was found only by positions agreeing on
+three cards a suit: twice the nodes. One bit per bucket says whether it was
+ever filled, so probes of empty buckets cost no memory load; a bucket fills
+from its first entry on, so a scan stops at the first unused one.
+Replacement: an entry of an older generation, else the one with the fewest
+tricks left and, among those (a bucket's entries mostly share the shape),
+the most deciding cards (the least general). Quick-trick cut-offs are not
+stored (cheaper to find again). The entries sit in 2 MB huge pages where
+the system allows it (probes are scattered, so page-table misses were a
+tenth of the time); only a bucket's first lines are prefetched.
 Measured in benchmarks/RESULTS.md (Whist).
 """
 
@@ -55,7 +63,8 @@ from solver.quicktricks cimport quick_tricks_from
 
 cdef enum:
     NO_BEST = 255
-    TOP_SPREAD = 3
+    PREFETCH_BYTES = 256          # of each bucket probed
+    NLEVELS = 3
 
 
 cdef int rank_table_init(RankTable* t, double size_mb) except -1:
@@ -131,6 +140,34 @@ cdef inline u64 shape_of(const Rules* r, const Position* p) noexcept nogil:
     return shape
 
 
+cdef inline int level_spread(int level) noexcept nogil:
+    """Cards a suit whose owners choose the bucket at ``level`` (0 .. NLEVELS - 1)."""
+    return 0 if level == 0 else (1 if level == 1 else 3)
+
+
+cdef inline int entry_level(const Rules* r, const Position* p, u64 out, u64 top) noexcept nogil:
+    """The most specific level whose spread the entry's cards ``top`` cover in every suit
+    (a suit one seat holds alone, or whose cards ``top`` holds all, does not count: the
+    shape, or the entry, says who holds its cards)."""
+    cdef int suit, seat, d, least = 99, level
+    cdef u64 suit_out
+    for suit in range(r.nsuits):
+        suit_out = out & r.suit_mask[suit]
+        if not suit_out:
+            continue
+        for seat in range(4):
+            if not (suit_out & ~p.hand[seat]):
+                break
+        else:
+            d = bit_count(top & suit_out)
+            if d < least and top & suit_out != suit_out:
+                least = d
+    level = 0
+    while level + 1 < NLEVELS and level_spread(level + 1) <= least:
+        level += 1
+    return level
+
+
 cdef inline u64 bucket_index(const RankTable* t, u64 shape, int leader, u64 tops) noexcept nogil:
     cdef u64 h = mix(shape * <u64>0x9e3779b97f4a7c15ULL + <u64>leader + tops * <u64>0xc2b2ae3d27d4eb4fULL)
     return ((h >> 32) * t.nbuckets) >> 32
@@ -140,8 +177,9 @@ cdef inline bint bucket_filled(const RankTable* t, u64 b) noexcept nogil:
     return (t.filled[b >> 6] >> (b & 63)) & 1
 
 
-cdef inline u64 top_owners(const Rules* r, u64 out, u64 plane0, u64 plane1) noexcept nogil:
-    """The owners of the top ``TOP_SPREAD`` cards out of every suit (they spread the
+cdef inline u64 top_owners(const Rules* r, u64 out, u64 plane0, u64 plane1,
+                           int spread) noexcept nogil:
+    """The owners of the top ``spread`` cards out of every suit (they spread the
     entries of one shape over many buckets), read from the key's bit planes."""
     cdef u64 tops = 0
     cdef u64 top_mask
@@ -149,10 +187,10 @@ cdef inline u64 top_owners(const Rules* r, u64 out, u64 plane0, u64 plane1) noex
     for suit in range(r.nsuits):
         count = bit_count(out & r.suit_mask[suit])
         base += count
-        low = base - TOP_SPREAD if count >= TOP_SPREAD else base - count
+        low = base - spread if count >= spread else base - count
         top_mask = ((<u64>1) << (base - low)) - 1
-        tops = (tops << (2 * TOP_SPREAD + 2)) | ((plane0 >> low) & top_mask) \
-            | (((plane1 >> low) & top_mask) << TOP_SPREAD) | (<u64>(base - low) << (2 * TOP_SPREAD))
+        tops = (tops << (2 * spread + 2)) | ((plane0 >> low) & top_mask) \
+            | (((plane1 >> low) & top_mask) << spread) | (<u64>(base - low) << (2 * spread))
     return tops
 
 
@@ -169,12 +207,14 @@ cdef inline u64 top_cards_from(const Rules* r, u64 rel, u64 out) noexcept nogil:
     return result
 
 
-cdef inline void store(RankTable* t, u64 b, const Rules* r, const Position* p, u64 shape,
-                       u64 out, u64 plane0, u64 plane1, u64 rel, int lower, int upper,
+cdef inline void store(RankTable* t, const u64* buckets, const Rules* r, const Position* p,
+                       u64 shape, u64 out, u64 plane0, u64 plane1, u64 rel, int lower, int upper,
                        int best) noexcept nogil:
+    cdef u64 top = top_cards_from(r, rel, out)
+    cdef u64 b = buckets[entry_level(r, p, out, top)]
     cdef RankEntry* e = t.entries + b * PBUCKET
     cdef RankEntry* victim = NULL
-    cdef u64 mask = bit_extract(top_cards_from(r, rel, out), out)
+    cdef u64 mask = bit_extract(top, out)
     cdef int i
     if not bucket_filled(t, b):
         # first store in this bucket since the table was emptied: wipe what it held
@@ -200,7 +240,7 @@ cdef inline void store(RankTable* t, u64 b, const Rules* r, const Position* p, u
         # the entry with the fewest tricks left (cheapest to recompute)
         victim = &e[0]
         for i in range(1, PBUCKET):
-            if tricks_of(&e[i]) < tricks_of(victim):
+            if victim_score(&e[i]) < victim_score(victim):
                 victim = &e[i]
     victim.shape = shape
     victim.leader = p.leader
@@ -211,6 +251,11 @@ cdef inline void store(RankTable* t, u64 b, const Rules* r, const Position* p, u
     victim.lower = lower
     victim.upper = upper
     victim.best = best
+
+
+cdef inline int victim_score(const RankEntry* e) noexcept nogil:
+    """Lowest goes first: fewest tricks left, then most deciding cards."""
+    return tricks_of(e) * 64 - bit_count(e.mask)
 
 
 cdef inline int tricks_of(const RankEntry* e) noexcept nogil:
@@ -437,9 +482,10 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
     cdef int first = -1
     cdef int n, i, seat, card, gain, q
     cdef int best = -1
-    cdef bint result, v, maxer, boundary, filled
+    cdef bint result, v, maxer, boundary
     cdef u64 out, moves, legal, shape = 0, plane0 = 0, plane1 = 0, rel = 0, child_rel, qrel
-    cdef u64 b = 0
+    cdef u64 buckets[NLEVELS]
+    cdef int level
 
     s.nodes += 1
     s.rel = 0
@@ -459,12 +505,13 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
         plane0 = bit_extract(p.hand[1] | p.hand[3], out)
         plane1 = bit_extract(p.hand[2] | p.hand[3], out)
         shape = shape_of(r, p)
-        b = bucket_index(t, shape, p.leader, top_owners(r, out, plane0, plane1))
-        e = t.entries + b * PBUCKET
-        filled = bucket_filled(t, b)
-        if filled:                        # start the loads; the quick tricks come first
-            for i in range(0, PBUCKET * sizeof(RankEntry), 64):
-                prefetch_line(<char*>e + i)
+        for level in range(NLEVELS):
+            buckets[level] = bucket_index(t, shape, p.leader + 8 * level,
+                                          top_owners(r, out, plane0, plane1, level_spread(level)))
+            if bucket_filled(t, buckets[level]):  # start the loads; the quick tricks come first
+                e = t.entries + buckets[level] * PBUCKET
+                for i in range(0, PREFETCH_BYTES, 64):   # (the scan streams the rest)
+                    prefetch_line(<char*>e + i)
         # Quick tricks: a cut-off is cheaper to find again than to store.
         qrel = side_quick_tricks(r, p, out, &q)
         if r.dside[p.leader]:
@@ -498,16 +545,22 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
                     s.rel = qrel
                     return True
         t.probes += 1
-        for i in range(PBUCKET if filled else 0):
-            if (e[i].gen == t.gen and e[i].shape == shape and e[i].leader == p.leader
-                    and ((plane0 ^ e[i].plane0) & e[i].mask) == 0
-                    and ((plane1 ^ e[i].plane1) & e[i].mask) == 0):
-                if e[i].lower >= target or e[i].upper < target:
-                    t.hits += 1
-                    s.rel = bit_deposit(e[i].mask, out)
-                    return e[i].lower >= target
-                if e[i].best != NO_BEST and first < 0:
-                    first = low_index(bit_deposit((<u64>1) << e[i].best, out))
+        for level in range(NLEVELS):
+            if not bucket_filled(t, buckets[level]):
+                continue
+            e = t.entries + buckets[level] * PBUCKET
+            for i in range(PBUCKET):
+                if e[i].gen != t.gen:
+                    break                 # (a bucket fills from its first entry on)
+                # (one branch: most entries of a bucket share the shape, the cards decide)
+                if ((((plane0 ^ e[i].plane0) | (plane1 ^ e[i].plane1)) & e[i].mask)
+                        | (shape ^ e[i].shape) | <u64>(e[i].leader ^ p.leader)) == 0:
+                    if e[i].lower >= target or e[i].upper < target:
+                        t.hits += 1
+                        s.rel = bit_deposit(e[i].mask, out)
+                        return e[i].lower >= target
+                    if e[i].best != NO_BEST and first < 0:
+                        first = low_index(bit_deposit((<u64>1) << e[i].best, out))
 
     seat = seat_to_move(r, p)
     legal = legal_moves(r, p, seat)
@@ -545,8 +598,8 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
         else:
             best = NO_BEST
         if result:
-            store(t, b, r, p, shape, out, plane0, plane1, rel, target, p.tricks_left, best)
+            store(t, buckets, r, p, shape, out, plane0, plane1, rel, target, p.tricks_left, best)
         else:
-            store(t, b, r, p, shape, out, plane0, plane1, rel, 0, target - 1, best)
+            store(t, buckets, r, p, shape, out, plane0, plane1, rel, 0, target - 1, best)
     s.rel = rel
     return result
