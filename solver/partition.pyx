@@ -43,7 +43,8 @@ ever filled, so probes of empty buckets cost no memory load; a bucket fills
 from its first entry on, so a scan stops at the first unused one.
 Replacement: an entry of an older generation, else the one with the fewest
 tricks left and, among those (a bucket's entries mostly share the shape),
-the most deciding cards (the least general). Quick-trick cut-offs are not
+the most deciding cards (the least general). The table is probed before the
+quick tricks are counted (most probes hit); quick-trick cut-offs are not
 stored (cheaper to find again). The entries sit in 2 MB huge pages where
 the system allows it (probes are scattered, so page-table misses were a
 tenth of the time); only a bucket's first lines are prefetched.
@@ -508,11 +509,30 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
         for level in range(NLEVELS):
             buckets[level] = bucket_index(t, shape, p.leader + 8 * level,
                                           top_owners(r, out, plane0, plane1, level_spread(level)))
-            if bucket_filled(t, buckets[level]):  # start the loads; the quick tricks come first
+            if bucket_filled(t, buckets[level]):  # start the loads of every level at once
                 e = t.entries + buckets[level] * PBUCKET
                 for i in range(0, PREFETCH_BYTES, 64):   # (the scan streams the rest)
                     prefetch_line(<char*>e + i)
-        # Quick tricks: a cut-off is cheaper to find again than to store.
+        t.probes += 1
+        for level in range(NLEVELS):
+            if not bucket_filled(t, buckets[level]):
+                continue
+            e = t.entries + buckets[level] * PBUCKET
+            for i in range(PBUCKET):
+                if e[i].gen != t.gen:
+                    break                 # (a bucket fills from its first entry on)
+                # (one branch: most entries of a bucket share the shape, the cards decide)
+                if ((((plane0 ^ e[i].plane0) | (plane1 ^ e[i].plane1)) & e[i].mask)
+                        | (shape ^ e[i].shape) | <u64>(e[i].leader ^ p.leader)) == 0:
+                    if e[i].lower >= target or e[i].upper < target:
+                        t.hits += 1
+                        s.rel = bit_deposit(e[i].mask, out)
+                        return e[i].lower >= target
+                    if e[i].best != NO_BEST and first < 0:
+                        first = low_index(bit_deposit((<u64>1) << e[i].best, out))
+
+        # Quick tricks (after the table: most probes hit, and then these cost nothing);
+        # a cut-off is cheaper to find again than to store.
         qrel = side_quick_tricks(r, p, out, &q)
         if r.dside[p.leader]:
             if q >= target:
@@ -544,24 +564,6 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
                 elif target <= q:
                     s.rel = qrel
                     return True
-        t.probes += 1
-        for level in range(NLEVELS):
-            if not bucket_filled(t, buckets[level]):
-                continue
-            e = t.entries + buckets[level] * PBUCKET
-            for i in range(PBUCKET):
-                if e[i].gen != t.gen:
-                    break                 # (a bucket fills from its first entry on)
-                # (one branch: most entries of a bucket share the shape, the cards decide)
-                if ((((plane0 ^ e[i].plane0) | (plane1 ^ e[i].plane1)) & e[i].mask)
-                        | (shape ^ e[i].shape) | <u64>(e[i].leader ^ p.leader)) == 0:
-                    if e[i].lower >= target or e[i].upper < target:
-                        t.hits += 1
-                        s.rel = bit_deposit(e[i].mask, out)
-                        return e[i].lower >= target
-                    if e[i].best != NO_BEST and first < 0:
-                        first = low_index(bit_deposit((<u64>1) << e[i].best, out))
-
     seat = seat_to_move(r, p)
     legal = legal_moves(r, p, seat)
     moves = legal & run_bottoms(p.hand[seat], out, r.bottoms)
