@@ -7,7 +7,8 @@ of the speed. The heuristics depend on what the seat wants from the trick:
 * a seat that wants its side to win the trick (trick contracts): as leader,
   cash the top card of a suit, else lead low; as follower, win as cheaply as
   possible unless the partner already holds the trick when the seat is last;
-  otherwise play low;
+  otherwise play low (four hands: second hand low; third hand plays the lowest
+  card that beats the trick and the fourth hand's cards, else low);
 * a seat that wants its side to lose the trick (misère, both sides): duck with
   the highest card that still loses; win, when forced, with the highest (the
   declarer, when a defender is still to play: with the lowest); a defender
@@ -56,8 +57,9 @@ cdef inline int lead_score(const Rules* r, const Position* p, int seat, int card
 
 cdef inline int partnership_lead_score(const Rules* r, const Position* p, int seat, int card,
                                       u64 suit_out, u64 above) noexcept nogil:
-    """Whist leads: cash a sure winner, lead to the partner's top card or his ruff, keep
-    away from the opponents' ruffs, else lead low."""
+    """Whist leads: cash a sure winner, lead to the partner's top card or his ruff, or
+    through the second hand's top card to the partner's second-best; keep away from the
+    opponents' ruffs, else lead low."""
     cdef int s = r.suit_of[card]
     cdef int rank = card - r.suit_base[s]
     cdef int partner = (seat + 2) % 4
@@ -77,6 +79,8 @@ cdef inline int partnership_lead_score(const Rules* r, const Position* p, int se
         return 250 - rank                                    # to the partner's top card
     if s != r.trump and not (p.hand[partner] & suit_out) and (p.hand[partner] & trumps):
         return 220 - rank                                    # the partner ruffs
+    if p.hand[lho] & top and p.hand[partner] & ((<u64>1) << high_index(suit_out & ~top)):
+        return 200 - rank                                    # through the top card to a finesse
     return 50 + 4 * bit_count(p.hand[seat] & suit_out) - rank
 
 
@@ -152,6 +156,21 @@ cdef inline int discard_score(const Rules* r, const Position* p, int seat, int c
     return -1000 + 16 * bit_count(p.hand[seat] & r.suit_mask[s]) - (card - r.suit_base[s])
 
 
+cdef inline int third_hand_score(const Rules* r, const Position* p, int seat, int card,
+                                 bint partner_wins) noexcept nogil:
+    """Third hand following suit (four hands): the lowest card that beats both the trick
+    and every card the fourth hand holds in the suit; else low (no overtaking of a
+    partner's card the fourth hand cannot beat)."""
+    cdef int s = r.suit_of[card]
+    cdef u64 fourth = p.hand[(seat + 1) & 3] & r.suit_mask[s]
+    cdef int top4 = high_index(fourth) if fourth else -1
+    if partner_wins and partner_card_holds(r, p, seat):
+        return -card                                      # the partner's card holds
+    if beats(r, card, p.win_card) and card > top4:
+        return 1000 - card                                # wins over the fourth hand too
+    return -card
+
+
 cdef inline int follow_score(const Rules* r, const Position* p, int seat,
                              int card) noexcept nogil:
     cdef bint wins = beats(r, card, p.win_card)
@@ -170,6 +189,8 @@ cdef inline int follow_score(const Rules* r, const Position* p, int seat,
         if r.nseats == 4 and p.nplayed == 1 and s == r.suit_of[p.played[0]] and wins \
                 and higher_out(r, p, card):
             return -card                                  # second hand low
+        if r.nseats == 4 and p.nplayed == 2 and s == r.suit_of[p.played[0]]:
+            return third_hand_score(r, p, seat, card, partner_wins)
         if wins:
             return 1000 - card
         return -card

@@ -6,7 +6,7 @@ from solver.search cimport Searcher
 
 
 cdef enum:
-    PBUCKET = 16                  # entries per bucket
+    PBUCKET = 64                  # entries per bucket
 
 
 cdef struct RankEntry:

@@ -30,15 +30,24 @@ cards (Whist): in Preferans 8-card suits nearly every card decides and the
 plain table is faster (benchmarks/RESULTS.md).
 
 Table: buckets of ``PBUCKET`` entries chosen by a hash of the shape, the
-leader and the owners of the top ``TOP_SPREAD`` cards of each suit, so that
-the many positions of one shape spread over many buckets (an entry is then
-found only by positions that agree on those cards as well: a little
-generality traded for room); one bit per bucket says whether it was ever
-filled, so probes of empty buckets cost no memory load. Replacement: an
-entry of an older generation, else the one with the fewest tricks left.
-Quick-trick cut-offs are not stored (cheaper to find again). The entries
-sit in 2 MB huge pages where the system allows it: a bucket spans ten cache
-lines and probes are scattered, so page-table misses were a tenth of the time.
+leader and the owners of the top few cards of each suit (the *spread*: 0, 1
+or 3 cards, one bucket per level). An entry goes to the most specific level
+whose spread its deciding cards cover in every suit shared by two or more
+seats, so it loses no generality: an entry whose bound does not depend on
+the cards of some suit sits with the shape alone, one that needs the top
+three of every suit in a bucket of its own. A probe scans the (filled)
+bucket of each level. Before this, every entry was spread by the top three
+cards, so one deciding only on aces was found only by positions agreeing on
+three cards a suit: twice the nodes. One bit per bucket says whether it was
+ever filled, so probes of empty buckets cost no memory load; a bucket fills
+from its first entry on, so a scan stops at the first unused one.
+Replacement: an entry of an older generation, else the one with the fewest
+tricks left and, among those (a bucket's entries mostly share the shape),
+the most deciding cards (the least general). The table is probed before the
+quick tricks are counted (most probes hit); quick-trick cut-offs are not
+stored (cheaper to find again). The entries sit in 2 MB huge pages where
+the system allows it (probes are scattered, so page-table misses were a
+tenth of the time); only a bucket's first lines are prefetched.
 Measured in benchmarks/RESULTS.md (Whist).
 """
 
@@ -55,7 +64,8 @@ from solver.quicktricks cimport quick_tricks_from
 
 cdef enum:
     NO_BEST = 255
-    TOP_SPREAD = 3
+    PREFETCH_BYTES = 256          # of each bucket probed
+    NLEVELS = 3
 
 
 cdef int rank_table_init(RankTable* t, double size_mb) except -1:
@@ -131,6 +141,34 @@ cdef inline u64 shape_of(const Rules* r, const Position* p) noexcept nogil:
     return shape
 
 
+cdef inline int level_spread(int level) noexcept nogil:
+    """Cards a suit whose owners choose the bucket at ``level`` (0 .. NLEVELS - 1)."""
+    return 0 if level == 0 else (1 if level == 1 else 3)
+
+
+cdef inline int entry_level(const Rules* r, const Position* p, u64 out, u64 top) noexcept nogil:
+    """The most specific level whose spread the entry's cards ``top`` cover in every suit
+    (a suit one seat holds alone, or whose cards ``top`` holds all, does not count: the
+    shape, or the entry, says who holds its cards)."""
+    cdef int suit, seat, d, least = 99, level
+    cdef u64 suit_out
+    for suit in range(r.nsuits):
+        suit_out = out & r.suit_mask[suit]
+        if not suit_out:
+            continue
+        for seat in range(4):
+            if not (suit_out & ~p.hand[seat]):
+                break
+        else:
+            d = bit_count(top & suit_out)
+            if d < least and top & suit_out != suit_out:
+                least = d
+    level = 0
+    while level + 1 < NLEVELS and level_spread(level + 1) <= least:
+        level += 1
+    return level
+
+
 cdef inline u64 bucket_index(const RankTable* t, u64 shape, int leader, u64 tops) noexcept nogil:
     cdef u64 h = mix(shape * <u64>0x9e3779b97f4a7c15ULL + <u64>leader + tops * <u64>0xc2b2ae3d27d4eb4fULL)
     return ((h >> 32) * t.nbuckets) >> 32
@@ -140,8 +178,9 @@ cdef inline bint bucket_filled(const RankTable* t, u64 b) noexcept nogil:
     return (t.filled[b >> 6] >> (b & 63)) & 1
 
 
-cdef inline u64 top_owners(const Rules* r, u64 out, u64 plane0, u64 plane1) noexcept nogil:
-    """The owners of the top ``TOP_SPREAD`` cards out of every suit (they spread the
+cdef inline u64 top_owners(const Rules* r, u64 out, u64 plane0, u64 plane1,
+                           int spread) noexcept nogil:
+    """The owners of the top ``spread`` cards out of every suit (they spread the
     entries of one shape over many buckets), read from the key's bit planes."""
     cdef u64 tops = 0
     cdef u64 top_mask
@@ -149,10 +188,10 @@ cdef inline u64 top_owners(const Rules* r, u64 out, u64 plane0, u64 plane1) noex
     for suit in range(r.nsuits):
         count = bit_count(out & r.suit_mask[suit])
         base += count
-        low = base - TOP_SPREAD if count >= TOP_SPREAD else base - count
+        low = base - spread if count >= spread else base - count
         top_mask = ((<u64>1) << (base - low)) - 1
-        tops = (tops << (2 * TOP_SPREAD + 2)) | ((plane0 >> low) & top_mask) \
-            | (((plane1 >> low) & top_mask) << TOP_SPREAD) | (<u64>(base - low) << (2 * TOP_SPREAD))
+        tops = (tops << (2 * spread + 2)) | ((plane0 >> low) & top_mask) \
+            | (((plane1 >> low) & top_mask) << spread) | (<u64>(base - low) << (2 * spread))
     return tops
 
 
@@ -169,12 +208,14 @@ cdef inline u64 top_cards_from(const Rules* r, u64 rel, u64 out) noexcept nogil:
     return result
 
 
-cdef inline void store(RankTable* t, u64 b, const Rules* r, const Position* p, u64 shape,
-                       u64 out, u64 plane0, u64 plane1, u64 rel, int lower, int upper,
+cdef inline void store(RankTable* t, const u64* buckets, const Rules* r, const Position* p,
+                       u64 shape, u64 out, u64 plane0, u64 plane1, u64 rel, int lower, int upper,
                        int best) noexcept nogil:
+    cdef u64 top = top_cards_from(r, rel, out)
+    cdef u64 b = buckets[entry_level(r, p, out, top)]
     cdef RankEntry* e = t.entries + b * PBUCKET
     cdef RankEntry* victim = NULL
-    cdef u64 mask = bit_extract(top_cards_from(r, rel, out), out)
+    cdef u64 mask = bit_extract(top, out)
     cdef int i
     if not bucket_filled(t, b):
         # first store in this bucket since the table was emptied: wipe what it held
@@ -200,7 +241,7 @@ cdef inline void store(RankTable* t, u64 b, const Rules* r, const Position* p, u
         # the entry with the fewest tricks left (cheapest to recompute)
         victim = &e[0]
         for i in range(1, PBUCKET):
-            if tricks_of(&e[i]) < tricks_of(victim):
+            if victim_score(&e[i]) < victim_score(victim):
                 victim = &e[i]
     victim.shape = shape
     victim.leader = p.leader
@@ -211,6 +252,11 @@ cdef inline void store(RankTable* t, u64 b, const Rules* r, const Position* p, u
     victim.lower = lower
     victim.upper = upper
     victim.best = best
+
+
+cdef inline int victim_score(const RankEntry* e) noexcept nogil:
+    """Lowest goes first: fewest tricks left, then most deciding cards."""
+    return tricks_of(e) * 64 - bit_count(e.mask)
 
 
 cdef inline int tricks_of(const RankEntry* e) noexcept nogil:
@@ -275,6 +321,78 @@ cdef inline int sure_trump_tricks(const Rules* r, const Position* p, u64 out, in
                 best = n
     rel[0] = trumps & ~(((<u64>1) << high_index(theirs)) - 1) if theirs else 0
     return best
+
+
+cdef inline int owner_of(const Position* p, int card) noexcept nogil:
+    cdef int seat
+    for seat in range(3):
+        if (p.hand[seat] >> card) & 1:
+            return seat
+    return 3
+
+
+cdef inline int later_tricks(const Rules* r, const Position* p, u64 out, u64* rel) noexcept nogil:
+    """Tricks the side not on lead surely takes (0, 1 or 2), from the top cards alone
+    (DDS's "later tricks"); ``rel``: the cards the count relied on. Four seats, at the
+    start of a trick; ``side`` below is the leader's side, ``other`` the one not on lead.
+
+    No trumps out: if the other side holds the top card of a suit, the side on lead
+    takes at most, in the suits whose top card it holds, the longer of its two hands'
+    holdings in each; if that sum is below the tricks left, it cannot take them all.
+    Trumps out, the side on lead holding the top trump: the other side takes a trick
+    with its second-best trump held at least twice if that hand plays right after the
+    top trump's, or if it holds the third-best trump as well. The other side holding the
+    top two trumps with one of its hands holding two or more takes two tricks (the top
+    trump alone: one, as the sure trump tricks count already).
+    """
+    cdef int side = r.dside[p.leader]
+    cdef int suit, top, holder, a, b, k, k_seat, q, total = 0
+    cdef u64 suit_out, trumps, rest, tops = 0
+    if r.trump < 0 or not (out & r.suit_mask[r.trump]):
+        for suit in range(r.nsuits):
+            suit_out = out & r.suit_mask[suit]
+            if not suit_out:
+                continue
+            top = high_index(suit_out)
+            holder = owner_of(p, top)
+            if r.dside[holder] == side:
+                a = bit_count(p.hand[holder] & suit_out)
+                b = bit_count(p.hand[(holder + 2) & 3] & suit_out)
+                total += a if a > b else b
+            elif suit_out & ~p.hand[holder]:
+                tops |= (<u64>1) << top           # (a suit one hand holds: the shape says it)
+        if total < p.tricks_left:
+            rel[0] = tops
+            return 1
+        return 0
+    trumps = out & r.suit_mask[r.trump]
+    top = high_index(trumps)
+    holder = owner_of(p, top)
+    rest = trumps & ~((<u64>1) << top)
+    if not rest:
+        return 0
+    k = high_index(rest)
+    k_seat = owner_of(p, k)
+    if r.dside[k_seat] == side:
+        return 0
+    if r.dside[holder] != side:
+        if (bit_count(p.hand[k_seat] & trumps) > 1
+                or bit_count(p.hand[(k_seat + 2) & 3] & trumps) > 1):
+            rel[0] = (<u64>1) << k
+            return 2
+        return 0
+    if bit_count(p.hand[k_seat] & trumps) < 2:
+        return 0
+    if k_seat == ((holder + 1) & 3):
+        rel[0] = (<u64>1) << k
+        return 1
+    rest &= ~((<u64>1) << k)
+    if rest:
+        q = high_index(rest)
+        if r.dside[owner_of(p, q)] != side:
+            rel[0] = (<u64>1) << q
+            return 1
+    return 0
 
 
 cdef inline u64 rank_winner(const Rules* r, const int* played, int nseats, int win_card) noexcept nogil:
@@ -365,9 +483,10 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
     cdef int first = -1
     cdef int n, i, seat, card, gain, q
     cdef int best = -1
-    cdef bint result, v, maxer, boundary, filled
+    cdef bint result, v, maxer, boundary
     cdef u64 out, moves, legal, shape = 0, plane0 = 0, plane1 = 0, rel = 0, child_rel, qrel
-    cdef u64 b = 0
+    cdef u64 buckets[NLEVELS]
+    cdef int level
 
     s.nodes += 1
     s.rel = 0
@@ -387,13 +506,33 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
         plane0 = bit_extract(p.hand[1] | p.hand[3], out)
         plane1 = bit_extract(p.hand[2] | p.hand[3], out)
         shape = shape_of(r, p)
-        b = bucket_index(t, shape, p.leader, top_owners(r, out, plane0, plane1))
-        e = t.entries + b * PBUCKET
-        filled = bucket_filled(t, b)
-        if filled:                        # start the loads; the quick tricks come first
-            for i in range(0, PBUCKET * sizeof(RankEntry), 64):
-                prefetch_line(<char*>e + i)
-        # Quick tricks: a cut-off is cheaper to find again than to store.
+        for level in range(NLEVELS):
+            buckets[level] = bucket_index(t, shape, p.leader + 8 * level,
+                                          top_owners(r, out, plane0, plane1, level_spread(level)))
+            if bucket_filled(t, buckets[level]):  # start the loads of every level at once
+                e = t.entries + buckets[level] * PBUCKET
+                for i in range(0, PREFETCH_BYTES, 64):   # (the scan streams the rest)
+                    prefetch_line(<char*>e + i)
+        t.probes += 1
+        for level in range(NLEVELS):
+            if not bucket_filled(t, buckets[level]):
+                continue
+            e = t.entries + buckets[level] * PBUCKET
+            for i in range(PBUCKET):
+                if e[i].gen != t.gen:
+                    break                 # (a bucket fills from its first entry on)
+                # (one branch: most entries of a bucket share the shape, the cards decide)
+                if ((((plane0 ^ e[i].plane0) | (plane1 ^ e[i].plane1)) & e[i].mask)
+                        | (shape ^ e[i].shape) | <u64>(e[i].leader ^ p.leader)) == 0:
+                    if e[i].lower >= target or e[i].upper < target:
+                        t.hits += 1
+                        s.rel = bit_deposit(e[i].mask, out)
+                        return e[i].lower >= target
+                    if e[i].best != NO_BEST and first < 0:
+                        first = low_index(bit_deposit((<u64>1) << e[i].best, out))
+
+        # Quick tricks (after the table: most probes hit, and then these cost nothing);
+        # a cut-off is cheaper to find again than to store.
         qrel = side_quick_tricks(r, p, out, &q)
         if r.dside[p.leader]:
             if q >= target:
@@ -413,18 +552,18 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
             if p.tricks_left - q < target:
                 s.rel = qrel
                 return False
-        t.probes += 1
-        for i in range(PBUCKET if filled else 0):
-            if (e[i].gen == t.gen and e[i].shape == shape and e[i].leader == p.leader
-                    and ((plane0 ^ e[i].plane0) & e[i].mask) == 0
-                    and ((plane1 ^ e[i].plane1) & e[i].mask) == 0):
-                if e[i].lower >= target or e[i].upper < target:
-                    t.hits += 1
-                    s.rel = bit_deposit(e[i].mask, out)
-                    return e[i].lower >= target
-                if e[i].best != NO_BEST and first < 0:
-                    first = low_index(bit_deposit((<u64>1) << e[i].best, out))
-
+        # Later tricks: the side not on lead surely takes one or two (used only where
+        # that decides the target: the side on lead needs (nearly) all the tricks).
+        if (target >= p.tricks_left - 1) if r.dside[p.leader] else (target <= 2):
+            q = later_tricks(r, p, out, &qrel)
+            if q:
+                if r.dside[p.leader]:
+                    if target > p.tricks_left - q:
+                        s.rel = qrel
+                        return False
+                elif target <= q:
+                    s.rel = qrel
+                    return True
     seat = seat_to_move(r, p)
     legal = legal_moves(r, p, seat)
     moves = legal & run_bottoms(p.hand[seat], out, r.bottoms)
@@ -461,8 +600,8 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
         else:
             best = NO_BEST
         if result:
-            store(t, b, r, p, shape, out, plane0, plane1, rel, target, p.tricks_left, best)
+            store(t, buckets, r, p, shape, out, plane0, plane1, rel, target, p.tricks_left, best)
         else:
-            store(t, b, r, p, shape, out, plane0, plane1, rel, 0, target - 1, best)
+            store(t, buckets, r, p, shape, out, plane0, plane1, rel, 0, target - 1, best)
     s.rel = rel
     return result
