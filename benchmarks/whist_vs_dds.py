@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--budget", type=float, default=None,
                         help="seconds of our engine's time after which it stops")
-    parser.add_argument("--tt-mb", type=int, default=64)
+    parser.add_argument("--tt-mb", type=int, default=256, help="table size (pref table's default)")
     args = parser.parse_args(argv)
 
     import endplay._dds as _dds
