@@ -194,6 +194,25 @@ def test_fast_table_equals_reference_table_on_endings():
         assert dd_table(deal, fast).tricks == dd_table(deal, reference).tricks, deal.pbn()
 
 
+def test_threads_share_out_the_denominations():
+    """Two or three engines, each with its own table, give the one-thread table; every
+    search is counted once (the same nodes: each denomination runs as it would alone)."""
+    rng = random.Random("table-threads")
+    one = make_backend("fast", tt_size_mb=8)
+    many = [make_backend("fast", tt_size_mb=8) for _ in range(3)]
+    for cards in (6, 8, 13):
+        deal = random_deal(rng, cards)
+        for backend in (one, *many):
+            backend.clear()
+        alone = dd_table(deal, one)
+        calls: list[int] = []
+        shared = dd_table(deal, many[:2] if cards < 13 else many, lambda done, total, calls=calls: calls.append(done))
+        assert shared.tricks == alone.tricks, deal.pbn()
+        assert shared.nodes == alone.nodes
+        assert sorted(calls) == list(range(1, 21))
+    assert dd_table(deal, "fast", threads=2).tricks == alone.tricks
+
+
 def test_table_entries_equal_solve():
     deal = random_deal(random.Random(5), 5)
     table = dd_table(deal)
@@ -276,6 +295,14 @@ def test_table_command_text_and_json():
     data = json.loads(result.output)
     assert data["table"]["N"] == {"s": 13, "h": 12, "d": 10, "c": 13, "n": 13}
     assert data["table"]["E"]["d"] == 3
+
+
+def test_table_command_threads():
+    tables = [json.loads(run_table(SQUEEZE, "--json", "--threads", n, "--tt-mb", "8").output)["table"]
+              for n in ("1", "3")]
+    assert tables[0] == tables[1]
+    result = run_table(SQUEEZE, "--threads", "0")
+    assert result.exit_code == 2
 
 
 def test_table_command_batch(tmp_path):

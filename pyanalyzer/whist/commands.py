@@ -38,7 +38,11 @@ def fail(message: str) -> NoReturn:
 @click.option("--tt-mb", type=click.IntRange(1, 65536), default=256, show_default=True,
               help="Size of each transposition table in MB (hard deals need room: one took 66 s "
                    "with 64 MB, 27 s with 256).")
-def table_command(pbn: str | None, as_json: bool, batch_file: str | None, engine: str, tt_mb: int) -> None:
+@click.option("--threads", type=click.IntRange(1, 5), default=2, show_default=True,
+              help="Threads sharing out the five denominations, each with its own table "
+                   "(memory: threads x --tt-mb).")
+def table_command(pbn: str | None, as_json: bool, batch_file: str | None, engine: str, tt_mb: int,
+                  threads: int) -> None:
     """Double-dummy table of a whist deal: tricks for each declarer and denomination.
 
     PBN is a deal string such as "N:AKQ.JT9.87.65432 JT9.876.AKQ.JT9 876.AKQ.JT9.AKQ
@@ -53,9 +57,9 @@ def table_command(pbn: str | None, as_json: bool, batch_file: str | None, engine
     """
     if (pbn is None) == (batch_file is None):
         fail("give either a PBN deal or --batch FILE")
-    backend = make_backend(engine, tt_size_mb=tt_mb)
+    backends = [make_backend(engine, tt_size_mb=tt_mb) for _ in range(threads)]
     if batch_file is not None:
-        _run_batch(batch_file, backend)
+        _run_batch(batch_file, backends)
         return
     try:
         deal = Deal.from_pbn(pbn)
@@ -63,7 +67,7 @@ def table_command(pbn: str | None, as_json: bool, batch_file: str | None, engine
         fail(str(error))
     progress = ProgressLine("searches")
     try:
-        table = dd_table(deal, backend, progress)
+        table = dd_table(deal, backends, progress)
     except KeyboardInterrupt:
         progress.close()
         click.echo("pref: interrupted.", err=True)
@@ -79,7 +83,7 @@ def table_command(pbn: str | None, as_json: bool, batch_file: str | None, engine
     click.echo(f"[{table.engine} engine: {table.nodes:,} nodes, {table.seconds:.3f} s]")
 
 
-def _run_batch(path: str, backend) -> None:
+def _run_batch(path: str, backends) -> None:
     """One JSON object per PBN line, written as soon as it is known."""
     try:
         handle = sys.stdin if path == "-" else open(path, encoding="utf-8")  # noqa: SIM115
@@ -93,7 +97,7 @@ def _run_batch(path: str, backend) -> None:
                 if not text or text.startswith("#"):
                     continue
                 try:
-                    record = dd_table(Deal.from_pbn(text), backend).to_dict()
+                    record = dd_table(Deal.from_pbn(text), backends).to_dict()
                 except PrefInputError as error:
                     record = {"error": str(error), "line": number}
                 click.echo(json.dumps(record, ensure_ascii=False))

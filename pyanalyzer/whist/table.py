@@ -21,7 +21,9 @@ the rest of the tricks.
 
 from __future__ import annotations
 
+import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..cards import WHIST
@@ -65,28 +67,89 @@ class DDTable:
         }
 
 
-def dd_table(deal: Deal, engine: str | object = "fast", progress=None) -> DDTable:
+def dd_table(deal: Deal, engine: str | object | Sequence[object] = "fast", progress=None,
+             threads: int = 1) -> DDTable:
     """The double-dummy table of ``deal`` (an ending gives the tricks left).
 
-    ``engine`` is ``fast``, ``reference`` or a backend from
-    :func:`pyanalyzer.engines.make_backend` (reused across deals). ``progress``,
-    if given, is called with ``(searches done, 20)`` after each search.
+    ``engine`` is ``fast``, ``reference``, a backend from
+    :func:`pyanalyzer.engines.make_backend` or a list of them (one per thread;
+    reused across deals). With ``threads`` > 1 (or several backends) the five
+    denominations are shared out among threads, each with its own engine and
+    table: the searches run without the GIL, so two cores nearly halve the time.
+    ``progress``, if given, is called with ``(searches done, 20)`` after each search.
     """
-    backend = make_backend(engine) if isinstance(engine, str) else engine
-    start_nodes, start = backend.nodes, time.perf_counter()
+    if isinstance(engine, str):
+        backends = [make_backend(engine) for _ in range(max(1, threads))]
+    elif isinstance(engine, Sequence):
+        backends = list(engine)
+    else:
+        backends = [engine]
+    start_nodes = [backend.nodes for backend in backends]
+    start = time.perf_counter()
     total = deal.tricks
     tricks: dict[str, dict[str, int]] = {seat: {} for seat in SEATS}
-    for denomination in DENOMINATIONS:
+    lock = threading.Lock()
+    stop = threading.Event()              # set on Ctrl-C: threads start no new search
+
+    def solve_denomination(backend, denomination: str) -> None:
         trump = None if denomination == "n" else denomination
         # Partners lead one after the other: their results are close, and the engine
         # starts each search from the previous value (its table kept warm).
         for leader in ("N", "S", "E", "W"):
+            if stop.is_set():
+                raise KeyboardInterrupt
             north_south = backend.solve(whist_layout(deal, trump, "N", lead=leader).position())
             # The declarer is the leader's right-hand opponent.
             declarer = SEATS[(SEATS.index(leader) - 1) % len(SEATS)]
             in_ns = declarer in WHIST_RULES.side_of("N")
-            tricks[declarer][denomination] = north_south if in_ns else total - north_south
+            with lock:
+                tricks[declarer][denomination] = north_south if in_ns else total - north_south
+                done = sum(len(row) for row in tricks.values())
             if progress is not None:
-                progress(sum(len(row) for row in tricks.values()), len(DENOMINATIONS) * len(SEATS))
-    return DDTable(deal, {seat: tricks[seat] for seat in SEATS}, backend.nodes - start_nodes,
-                   time.perf_counter() - start, backend.name)
+                progress(done, len(DENOMINATIONS) * len(SEATS))
+
+    if len(backends) == 1:
+        for denomination in DENOMINATIONS:
+            solve_denomination(backends[0], denomination)
+    else:
+        _share_out(backends, solve_denomination, stop)
+    nodes = sum(backend.nodes - before for backend, before in zip(backends, start_nodes, strict=True))
+    return DDTable(deal, {seat: tricks[seat] for seat in SEATS}, nodes,
+                   time.perf_counter() - start, backends[0].name)
+
+
+def _share_out(backends: Sequence[object], solve_denomination, stop: threading.Event) -> None:
+    """Each thread takes the next denomination until none is left (no-trump, usually the
+    longest, first). Ctrl-C stops every engine (they share the interrupt count) and is
+    raised here once all threads have returned."""
+    queue = ["n", "s", "h", "d", "c"]
+    lock = threading.Lock()
+    errors: list[BaseException] = []
+
+    def worker(backend) -> None:
+        while not errors:
+            with lock:
+                if not queue:
+                    return
+                denomination = queue.pop(0)
+            try:
+                solve_denomination(backend, denomination)
+            except BaseException as error:  # reported in the calling thread
+                errors.append(error)
+                return
+
+    workers = [threading.Thread(target=worker, args=(backend,), daemon=True) for backend in backends]
+    for thread in workers:
+        thread.start()
+    try:
+        for thread in workers:
+            while thread.is_alive():
+                thread.join(0.1)
+    except KeyboardInterrupt:
+        stop.set()
+        errors.append(KeyboardInterrupt())
+        for thread in workers:
+            thread.join()
+        raise
+    if errors:
+        raise errors[0]
