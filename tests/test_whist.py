@@ -208,6 +208,7 @@ def test_threads_share_out_the_denominations():
         calls: list[int] = []
         shared = dd_table(deal, many[:2] if cards < 13 else many, lambda done, total, calls=calls: calls.append(done))
         assert shared.tricks == alone.tricks, deal.pbn()
+        assert [list(row) for row in shared.tricks.values()] == [["s", "h", "d", "c", "n"]] * 4
         assert shared.nodes == alone.nodes
         assert sorted(calls) == list(range(1, 21))
     assert dd_table(deal, "fast", threads=2).tricks == alone.tricks

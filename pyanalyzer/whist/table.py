@@ -114,7 +114,8 @@ def dd_table(deal: Deal, engine: str | object | Sequence[object] = "fast", progr
     else:
         _share_out(backends, solve_denomination, stop)
     nodes = sum(backend.nodes - before for backend, before in zip(backends, start_nodes, strict=True))
-    return DDTable(deal, {seat: tricks[seat] for seat in SEATS}, nodes,
+    ordered = {seat: {d: tricks[seat][d] for d in DENOMINATIONS} for seat in SEATS}
+    return DDTable(deal, ordered, nodes,
                    time.perf_counter() - start, backends[0].name)
 
 
