@@ -109,7 +109,7 @@ cdef bint reaches(Searcher* s, int target) noexcept nogil:
     cdef Rules* r = &s.rules
     cdef Position* p = &s.pos
     cdef TTKey key
-    cdef int lower, upper, stored_best
+    cdef int lower, upper, stored_best, winner, t2
     cdef Undo u
     cdef int cards[MAX_MOVES]
     cdef int first = -1
@@ -170,7 +170,10 @@ cdef bint reaches(Searcher* s, int target) noexcept nogil:
 
     # Step 6. The last card of a trick leads to table positions: make their keys
     # (without playing the cards) and prefetch their buckets, so the memory loads
-    # overlap the search of the first moves; each child gets its key.
+    # overlap the search of the first moves; each child gets its key. Then an
+    # enhanced transposition cut-off: a child whose stored bound already decides the
+    # target the mover's way ends the search (most pay off in an enumeration of
+    # splits, where the table is full of related positions).
     if p.nplayed == r.nseats - 1 and p.tricks_left > TT_MIN_TRICKS + 1:
         keyed = True
         base_out = out & ~p.trick_cards
@@ -187,6 +190,16 @@ cdef bint reaches(Searcher* s, int target) noexcept nogil:
             tt_hash_key(&child_keys[i])
             if n > 1:
                 tt_prefetch(s.tt, &child_keys[i])
+        maxer = r.maxer[seat]
+        for i in range(n):
+            winner = seat if beats(r, cards[i], p.win_card) else p.win_seat
+            t2 = target - r.dside[winner]
+            if t2 <= 0 or t2 > p.tricks_left - 1:
+                continue
+            if tt_probe(s.tt, &child_keys[i], &lower, &upper, &stored_best):
+                if (maxer and lower >= t2) or (not maxer and upper < t2):
+                    s.nodes += 1
+                    return maxer
 
     # Step 7. Search the moves; one success (maximiser) or failure (minimiser) cuts.
     maxer = r.maxer[seat]
