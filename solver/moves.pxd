@@ -176,9 +176,10 @@ cdef inline int third_hand_score(const Rules* r, const Position* p, int seat, in
 
 cdef inline int second_hand_score(const Rules* r, const Position* p, int seat, int card,
                                   bint wins) noexcept nogil:
-    """Second hand following suit (four hands): low, unless the card wins the trick, beats
-    every card the third hand holds in the suit (which cannot ruff either) and the
-    partner's best card would not: then the cheapest such card."""
+    """Second hand following suit (four hands): low, unless the card wins the trick and
+    beats every card the third hand holds in the suit (which cannot ruff either) while the
+    partner's best card does not already beat the trick and the third hand's cards: then
+    the cheapest such card."""
     cdef int s = r.suit_of[card]
     cdef u64 third = p.hand[(seat + 1) & 3]
     cdef u64 third_suit = third & r.suit_mask[s]
@@ -189,7 +190,7 @@ cdef inline int second_hand_score(const Rules* r, const Position* p, int seat, i
         return -card
     if not higher_out(r, p, card):
         return 1000 - card                                # a sure winner
-    if top4 > card and top4 > top3 and top4 > p.win_card:
+    if top4 > top3 and top4 > p.win_card:
         return -card                                      # the partner wins it anyway
     if card > top3 and (third_suit or s == r.trump or r.trump < 0
                         or not (third & r.suit_mask[r.trump])):
