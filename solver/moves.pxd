@@ -165,8 +165,9 @@ cdef inline int discard_score(const Rules* r, const Position* p, int seat, int c
 cdef inline int third_hand_score(const Rules* r, const Position* p, int seat, int card,
                                  bint partner_wins) noexcept nogil:
     """Third hand following suit (four hands): the lowest card that beats both the trick
-    and every card the fourth hand holds in the suit; else low (no overtaking of a
-    partner's card the fourth hand cannot beat)."""
+    and every card the fourth hand holds in the suit; else, the second hand's card winning,
+    the lowest card that beats it (the fourth hand must spend a higher one); else low (no
+    overtaking of a partner's card the fourth hand cannot beat)."""
     cdef int s = r.suit_of[card]
     cdef u64 fourth = p.hand[(seat + 1) & 3] & r.suit_mask[s]
     cdef int top4 = high_index(fourth) if fourth else -1
@@ -174,7 +175,33 @@ cdef inline int third_hand_score(const Rules* r, const Position* p, int seat, in
         return -card                                      # the partner's card holds
     if beats(r, card, p.win_card) and card > top4:
         return 1000 - card                                # wins over the fourth hand too
+    if not partner_wins and beats(r, card, p.win_card):
+        return 100 - card                                 # forces the fourth hand's card
     return -card
+
+
+cdef inline int second_hand_score(const Rules* r, const Position* p, int seat, int card,
+                                  bint wins) noexcept nogil:
+    """Second hand following suit (four hands): low, unless the card wins the trick and
+    beats every card the third hand holds in the suit (which cannot ruff either) while the
+    partner's best card does not already beat the trick and the third hand's cards: then
+    the cheapest such card."""
+    cdef int s = r.suit_of[card]
+    cdef u64 third = p.hand[(seat + 1) & 3]
+    cdef u64 third_suit = third & r.suit_mask[s]
+    cdef u64 fourth = p.hand[(seat + 2) & 3] & r.suit_mask[s]
+    cdef int top3 = high_index(third_suit) if third_suit else -1
+    cdef int top4 = high_index(fourth) if fourth else -1
+    if not wins:
+        return -card
+    if not higher_out(r, p, card):
+        return 1000 - card                                # a sure winner
+    if top4 > top3 and top4 > p.win_card:
+        return -card                                      # the partner wins it anyway
+    if card > top3 and (third_suit or s == r.trump or r.trump < 0
+                        or not (third & r.suit_mask[r.trump])):
+        return 500 - card                                 # the third hand cannot beat it
+    return -card                                          # second hand low
 
 
 cdef inline int follow_score(const Rules* r, const Position* p, int seat,
@@ -192,9 +219,8 @@ cdef inline int follow_score(const Rules* r, const Position* p, int seat,
                 return -2000 - card                       # no need to ruff the partner's trick
         if partner_wins and last:
             return -card
-        if r.nseats == 4 and p.nplayed == 1 and s == r.suit_of[p.played[0]] and wins \
-                and higher_out(r, p, card):
-            return -card                                  # second hand low
+        if r.nseats == 4 and p.nplayed == 1 and s == r.suit_of[p.played[0]]:
+            return second_hand_score(r, p, seat, card, wins)
         if r.nseats == 4 and p.nplayed == 2 and s == r.suit_of[p.played[0]]:
             return third_hand_score(r, p, seat, card, partner_wins)
         if wins:

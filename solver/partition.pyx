@@ -301,6 +301,28 @@ cdef inline u64 side_quick_tricks(const Rules* r, const Position* p, u64 out, in
     return rel
 
 
+cdef inline u64 cross_quick_tricks(const Rules* r, const Position* p, u64 out, int* count) noexcept nogil:
+    """Cash, cross, cash (no trumps out): the leader cashes his top runs, then leads a
+    suit whose top run is his partner's and in which he holds a card, and the partner
+    cashes his runs. A suit's top run is one hand's only, so the counts add; the partner,
+    holding as many cards as there are tricks, can keep his winners while the sum is at
+    most the tricks left (else he keeps enough to take all). 0 where there is no entry."""
+    cdef int lead = p.leader
+    cdef int partner = (lead + 2) & 3
+    cdef int q, qp, suits, psuits, suit, both
+    cdef u64 rel = quick_tricks_from(r, p, out, lead, &q, &suits)
+    cdef u64 prel = quick_tricks_from(r, p, out, partner, &qp, &psuits)
+    count[0] = 0
+    if not qp or r.dside[partner] != r.dside[lead]:
+        return 0
+    for suit in range(r.nsuits):
+        if (psuits >> suit) & 1 and p.hand[lead] & r.suit_mask[suit]:
+            both = bit_count(rel) + bit_count(prel)
+            count[0] = both if both < p.tricks_left else p.tricks_left
+            return rel | prel
+    return 0
+
+
 cdef inline int sure_trump_tricks(const Rules* r, const Position* p, u64 out, int side,
                                   u64* rel) noexcept nogil:
     """Tricks ``side`` (1: the declarer's) surely takes with trumps above all the other
@@ -541,6 +563,17 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
         elif p.tricks_left - q < target:
             s.rel = qrel
             return False
+        if r.trump < 0 or not (out & r.suit_mask[r.trump]):
+            # the two hands' runs together (only where the count above fell short: it
+            # relies on more cards)
+            qrel = cross_quick_tricks(r, p, out, &q)
+            if r.dside[p.leader]:
+                if q >= target:
+                    s.rel = qrel
+                    return True
+            elif p.tricks_left - q < target:
+                s.rel = qrel
+                return False
         if r.trump >= 0:
             # Sure trump tricks: a trump above all the other side's trumps wins the
             # trick it is played to, and one hand plays one card a trick.
