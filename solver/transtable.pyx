@@ -38,8 +38,10 @@ cdef void tt_free(TransTable* tt) noexcept nogil:
 
 
 cdef void tt_wipe(TransTable* tt) noexcept nogil:
-    memset(tt.buckets, 0, tt.nbuckets * BUCKET_BYTES)
-    memset(tt.filter, 0, (tt.filter_mask + 1) // 8)
+    if tt.stores:                         # (a new table is zeroed and untouched: keep it so)
+        memset(tt.buckets, 0, tt.nbuckets * BUCKET_BYTES)
+        memset(tt.filter, 0, (tt.filter_mask + 1) // 8)
+    tt.stores = 0
     tt.gen = 1
 
 
