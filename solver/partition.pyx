@@ -494,6 +494,15 @@ cdef inline u64 runs_to_keep(const Rules* r, u64 moves, u64 hand, u64 out, u64 r
     return result
 
 
+cdef inline int leader_tricks_decide(const Rules* r, const Position* p, int q,
+                                     int target) noexcept nogil:
+    """The side on lead surely takes ``q`` tricks: 1 if the declarer's side surely
+    reaches ``target``, -1 if it surely cannot, else 0."""
+    if r.dside[p.leader]:
+        return 1 if q >= target else 0
+    return -1 if p.tricks_left - q < target else 0
+
+
 cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogil:
     """True if the declarer's side can take ``target`` of the remaining tricks; the cards
     that decided the answer are left in ``s.rel``."""
@@ -503,6 +512,7 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
     cdef Undo u
     cdef int cards[MAX_MOVES]
     cdef int first = -1
+    cdef int decided
     cdef int n, i, seat, card, gain, q
     cdef int best = -1
     cdef bint result, v, maxer, boundary
@@ -556,24 +566,18 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
         # Quick tricks (after the table: most probes hit, and then these cost nothing);
         # a cut-off is cheaper to find again than to store.
         qrel = side_quick_tricks(r, p, out, &q)
-        if r.dside[p.leader]:
-            if q >= target:
-                s.rel = qrel
-                return True
-        elif p.tricks_left - q < target:
+        decided = leader_tricks_decide(r, p, q, target)
+        if decided:
             s.rel = qrel
-            return False
+            return decided > 0
         if r.trump < 0 or not (out & r.suit_mask[r.trump]):
             # the two hands' runs together (only where the count above fell short: it
             # relies on more cards)
             qrel = cross_quick_tricks(r, p, out, &q)
-            if r.dside[p.leader]:
-                if q >= target:
-                    s.rel = qrel
-                    return True
-            elif p.tricks_left - q < target:
+            decided = leader_tricks_decide(r, p, q, target)
+            if decided:
                 s.rel = qrel
-                return False
+                return decided > 0
         if r.trump >= 0:
             # Sure trump tricks: a trump above all the other side's trumps wins the
             # trick it is played to, and one hand plays one card a trick.
