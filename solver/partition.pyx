@@ -56,7 +56,7 @@ from libc.string cimport memset
 
 from solver.state cimport (u64, Rules, Position, seat_to_move, cards_out, legal_moves,
                            run_bottoms, bit_count, low_index, high_index, bit_extract,
-                           bit_deposit, MAX_SEATS)
+                           bit_deposit, MAX_SEATS, last_trick_cards)
 from solver.search cimport Undo, make_move, unmake_move, stop_requested
 from solver.transtable cimport mix, prefetch_line
 from solver.moves cimport order_moves, MAX_MOVES
@@ -428,39 +428,10 @@ cdef inline u64 rank_winner(const Rules* r, const int* played, int nseats, int w
 
 cdef inline int last_trick(const Rules* r, Position* p, u64* rel) noexcept nogil:
     """Declarer side's gain in the last trick, and its deciding card in ``rel``."""
-    cdef int win_seat = p.win_seat
-    cdef int win_card = p.win_card
     cdef int cards[MAX_SEATS]
-    cdef int seat, card, k, n = 0
-    if p.nplayed == 0:
-        win_seat = p.leader
-        win_card = low_index(p.hand[win_seat])
-        cards[n] = win_card
-        n += 1
-        k = 1
-    else:
-        for k in range(p.nplayed):
-            cards[n] = p.played[k]
-            n += 1
-        k = p.nplayed
-    seat = p.leader + k
-    while k < r.nseats:
-        if seat >= r.nseats:
-            seat -= r.nseats
-        card = low_index(p.hand[seat])
-        cards[n] = card
-        n += 1
-        if r.suit_of[card] == r.suit_of[win_card]:
-            if card > win_card:
-                win_card = card
-                win_seat = seat
-        elif r.suit_of[card] == r.trump:
-            win_card = card
-            win_seat = seat
-        seat += 1
-        k += 1
-    rel[0] = rank_winner(r, cards, r.nseats, win_card)
-    return r.dside[win_seat]
+    cdef int place = last_trick_cards(r, p, cards)
+    rel[0] = rank_winner(r, cards, r.nseats, cards[place])
+    return r.dside[(p.leader + place) % r.nseats]
 
 
 cdef inline u64 runs_to_keep(const Rules* r, u64 moves, u64 hand, u64 out, u64 rel) noexcept nogil:

@@ -10,6 +10,7 @@ defenders).
 """
 
 from solver.state cimport (Rules, Position, MAX_SEATS, seat_to_move, cards_out, legal_moves,
+                           last_trick_cards,
                            run_bottoms, play_card, beats, bit_count, low_index, bit_deposit,
                            bit_extract)
 from solver.transtable cimport (TTKey, tt_make_key, tt_probe, tt_store, tt_prefetch,
@@ -76,32 +77,9 @@ cdef inline void undo_move(Searcher* s, int seat, int card, const Undo* u) noexc
 
 cdef inline int last_trick_gain(const Rules* r, Position* p) noexcept nogil:
     """Declarer side's gain in the last trick: every seat has one card left."""
-    cdef int win_seat = p.win_seat
-    cdef int win_card = p.win_card
-    cdef int seat, card, k
-    cdef int first_suit
-    if p.nplayed == 0:
-        win_seat = p.leader
-        win_card = low_index(p.hand[win_seat])
-        first_suit = r.suit_of[win_card]
-        k = 1
-    else:
-        k = p.nplayed
-    seat = p.leader + k
-    while k < r.nseats:
-        if seat >= r.nseats:
-            seat -= r.nseats
-        card = low_index(p.hand[seat])
-        if r.suit_of[card] == r.suit_of[win_card]:
-            if card > win_card:
-                win_card = card
-                win_seat = seat
-        elif r.suit_of[card] == r.trump:
-            win_card = card
-            win_seat = seat
-        seat += 1
-        k += 1
-    return r.dside[win_seat]
+    cdef int cards[MAX_SEATS]
+    cdef int place = last_trick_cards(r, p, cards)
+    return r.dside[(p.leader + place) % r.nseats]
 
 
 cdef bint reaches(Searcher* s, int target) noexcept nogil:

@@ -110,6 +110,26 @@ cdef inline bint beats(const Rules* r, int card, int best) noexcept nogil:
     return s == r.trump
 
 
+cdef inline int last_trick_cards(const Rules* r, const Position* p, int* cards) noexcept nogil:
+    """The last trick played out (every seat holds one card, or has played it): fills
+    ``cards`` with its cards in the order played and returns the place of the winning
+    one (its seat: the leader's plus the place)."""
+    cdef int best = 0
+    cdef int k, seat
+    for k in range(p.nplayed):
+        cards[k] = p.played[k]
+    seat = p.leader + p.nplayed
+    for k in range(p.nplayed, r.nseats):
+        if seat >= r.nseats:
+            seat -= r.nseats
+        cards[k] = low_index(p.hand[seat])
+        seat += 1
+    for k in range(1, r.nseats):
+        if beats(r, cards[k], cards[best]):
+            best = k
+    return best
+
+
 cdef inline void play_card(const Rules* r, Position* p, int seat, int card) noexcept nogil:
     """Put ``card`` of ``seat`` on the table (the trick is not resolved here)."""
     cdef u64 bit = (<u64>1) << card
