@@ -58,12 +58,11 @@ from solver.state cimport (u64, Rules, Position, seat_to_move, cards_out, legal_
                            run_bottoms, bit_count, low_index, high_index, bit_extract,
                            bit_deposit, MAX_SEATS, last_trick_cards)
 from solver.search cimport Undo, make_move, unmake_move, stop_requested
-from solver.transtable cimport mix, prefetch_line
+from solver.transtable cimport mix, prefetch_line, tighten, NO_MOVE
 from solver.moves cimport order_moves, MAX_MOVES
 from solver.quicktricks cimport quick_tricks_from
 
 cdef enum:
-    NO_BEST = 255
     PREFETCH_BYTES = 256          # of each bucket probed
     NLEVELS = 3
 
@@ -226,12 +225,7 @@ cdef inline void store(RankTable* t, const u64* buckets, const Rules* r, const P
         if (e[i].gen == t.gen and e[i].shape == shape and e[i].leader == p.leader
                 and e[i].mask == mask and e[i].plane0 == (plane0 & mask)
                 and e[i].plane1 == (plane1 & mask)):
-            if lower > e[i].lower:
-                e[i].lower = lower
-            if upper < e[i].upper:
-                e[i].upper = upper
-            if best != NO_BEST:
-                e[i].best = best
+            tighten(&e[i].lower, &e[i].upper, &e[i].best, lower, upper, best)
             return
     for i in range(PBUCKET):
         if e[i].gen != t.gen:
@@ -531,7 +525,7 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
                         t.hits += 1
                         s.rel = bit_deposit(e[i].mask, out)
                         return e[i].lower >= target
-                    if e[i].best != NO_BEST and first < 0:
+                    if e[i].best != NO_MOVE and first < 0:
                         first = low_index(bit_deposit((<u64>1) << e[i].best, out))
 
         # Quick tricks (after the table: most probes hit, and then these cost nothing);
@@ -606,7 +600,7 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
         if best >= 0:
             best = bit_count(out & (((<u64>1) << best) - 1))
         else:
-            best = NO_BEST
+            best = NO_MOVE
         if result:
             store(t, buckets, r, p, shape, out, plane0, plane1, rel, target, p.tricks_left, best)
         else:

@@ -244,6 +244,18 @@ cdef inline void store_small(TransTable* tt, TTSmallEntry* e, const TTKey* key, 
     e[0].best = BEST_BITS if best == NO_MOVE else best
 
 
+cdef inline void tighten(signed char* lower, signed char* upper, unsigned char* best,
+                         int new_lower, int new_upper, int new_best) noexcept nogil:
+    """A stored entry met again: keep the tighter bounds and the latest best move
+    (``NO_MOVE``: none found)."""
+    if new_lower > lower[0]:
+        lower[0] = new_lower
+    if new_upper < upper[0]:
+        upper[0] = new_upper
+    if new_best != NO_MOVE:
+        best[0] = new_best
+
+
 cdef inline void store_wide(TransTable* tt, TTEntry* e, const TTKey* key, int depth,
                             int lower, int upper, int best) noexcept nogil:
     cdef TTEntry* victim = NULL
@@ -251,12 +263,7 @@ cdef inline void store_wide(TransTable* tt, TTEntry* e, const TTKey* key, int de
     for i in range(BUCKET):
         if (e[i].gen == tt.gen and e[i].meta == key.meta and e[i].plane0 == key.plane0
                 and e[i].plane1 == key.plane1):
-            if lower > e[i].lower:
-                e[i].lower = lower
-            if upper < e[i].upper:
-                e[i].upper = upper
-            if best != NO_MOVE:
-                e[i].best = best
+            tighten(&e[i].lower, &e[i].upper, &e[i].best, lower, upper, best)
             return
     # Two tiers: slot 0 keeps the entry with the most tricks left, slot 1 the
     # latest of the others.
