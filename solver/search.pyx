@@ -87,7 +87,7 @@ cdef bint reaches(Searcher* s, int target) noexcept nogil:
     cdef Rules* r = &s.rules
     cdef Position* p = &s.pos
     cdef TTKey key
-    cdef int lower, upper, stored_best, winner, t2
+    cdef int lower, upper, stored_best, t2
     cdef Undo u
     cdef int cards[MAX_MOVES]
     cdef int first = -1
@@ -95,6 +95,7 @@ cdef bint reaches(Searcher* s, int target) noexcept nogil:
     cdef bint result, v, maxer
     cdef u64 out, moves, base_out, base_meta, h1, h2, bit
     cdef TTKey child_keys[MAX_MOVES]
+    cdef int child_winner[MAX_MOVES]      # the seat taking the trick after each card
     cdef bint keyed = False
 
     s.nodes += 1
@@ -145,6 +146,7 @@ cdef bint reaches(Searcher* s, int target) noexcept nogil:
     seat = seat_to_move(r, p)
     moves = legal_moves(r, p, seat) & run_bottoms(p.hand[seat], out, r.bottoms)
     n = order_moves(r, p, seat, moves, first, out, cards)
+    maxer = r.maxer[seat]
 
     # Step 6. The last card of a trick leads to table positions: make their keys
     # (without playing the cards) and prefetch their buckets, so the memory loads
@@ -161,17 +163,15 @@ cdef bint reaches(Searcher* s, int target) noexcept nogil:
         for i in range(n):
             card = cards[i]
             bit = (<u64>1) << card
-            child_keys[i].meta = (base_meta - tt_suit_one(r.suit_of[card])) | <u64>(
-                seat if beats(r, card, p.win_card) else p.win_seat)
+            child_winner[i] = seat if beats(r, card, p.win_card) else p.win_seat
+            child_keys[i].meta = (base_meta - tt_suit_one(r.suit_of[card])) | <u64>child_winner[i]
             child_keys[i].plane0 = bit_extract(h1, base_out & ~bit)
             child_keys[i].plane1 = bit_extract(h2, base_out & ~bit)
             tt_hash_key(&child_keys[i])
             if n > 1:
                 tt_prefetch(s.tt, &child_keys[i])
-        maxer = r.maxer[seat]
         for i in range(n):
-            winner = seat if beats(r, cards[i], p.win_card) else p.win_seat
-            t2 = target - r.dside[winner]
+            t2 = target - r.dside[child_winner[i]]
             if t2 <= 0 or t2 > p.tricks_left - 1:
                 continue
             if tt_probe(s.tt, &child_keys[i], &lower, &upper, &stored_best):
@@ -180,7 +180,6 @@ cdef bint reaches(Searcher* s, int target) noexcept nogil:
                     return maxer
 
     # Step 7. Search the moves; one success (maximiser) or failure (minimiser) cuts.
-    maxer = r.maxer[seat]
     result = not maxer
     for i in range(n):
         card = cards[i]
