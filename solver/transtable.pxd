@@ -90,7 +90,8 @@ cdef struct TTSmallEntry:         # small: 16 bytes, at most 32 cards and 15 tri
 
 cdef struct TransTable:
     char* buckets                 # nbuckets cache lines
-    void* memory                  # the allocation (buckets are cache-line aligned in it)
+    void* memory                  # the allocation (buckets are 2 MB aligned in it)
+    size_t memory_size
     u64 nbuckets                  # number of buckets (below 2 ** 32)
     u64 nentries                  # entries in the current format
     bint small                    # small entries in use
