@@ -48,6 +48,10 @@ quick tricks are counted (most probes hit); quick-trick cut-offs are not
 stored (cheaper to find again). The entries sit in 2 MB huge pages where
 the system allows it (probes are scattered, so page-table misses were a
 tenth of the time); only a bucket's first lines are prefetched.
+
+Leads: the table's move first, then the *killer lead*, the last lead that cut
+off with as many tricks left (first when the table has none): siblings of a
+subtree mostly want the same lead (cash the same winner, give the same ruff).
 Measured in benchmarks/RESULTS.md (Whist).
 """
 
@@ -83,6 +87,7 @@ cdef int rank_table_init(RankTable* t, double size_mb) except -1:
     t.nbuckets = nb
     t.gen = 1
     t.probes = t.hits = 0
+    memset(t.killer, -1, sizeof(t.killer))
     return 0
 
 
@@ -114,6 +119,7 @@ cdef void rank_table_free(RankTable* t) noexcept nogil:
 
 cdef void rank_table_clear(RankTable* t) noexcept nogil:
     t.gen += 1
+    memset(t.killer, -1, sizeof(t.killer))
     memset(t.filled, 0, (t.nbuckets // 64 + 1) * sizeof(u64))
     if t.gen == 0:
         memset(t.entries, 0, t.nbuckets * PBUCKET * sizeof(RankEntry))
@@ -468,6 +474,20 @@ cdef inline int leader_tricks_decide(const Rules* r, const Position* p, int q,
     return -1 if p.tricks_left - q < target else 0
 
 
+cdef inline void move_to_second(int* cards, int n, int card) noexcept nogil:
+    """Move ``card`` to place 1 of ``cards[:n]`` if it is further back, the others keeping
+    their order (nothing if it is first already)."""
+    cdef int i = n - 1
+    while i > 1 and cards[i] != card:
+        i -= 1
+    if i <= 1:
+        return
+    while i > 1:
+        cards[i] = cards[i - 1]
+        i -= 1
+    cards[1] = card
+
+
 cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogil:
     """True if the declarer's side can take ``target`` of the remaining tricks; the cards
     that decided the answer are left in ``s.rel``."""
@@ -484,6 +504,7 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
     cdef u64 out, moves, legal, shape = 0, plane0 = 0, plane1 = 0, rel = 0, child_rel, qrel
     cdef u64 buckets[NLEVELS]
     cdef int level
+    cdef signed char* killer = NULL
 
     s.nodes += 1
     s.rel = 0
@@ -569,7 +590,17 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
     seat = seat_to_move(r, p)
     legal = legal_moves(r, p, seat)
     moves = legal & run_bottoms(p.hand[seat], out, r.bottoms)
+    if boundary:
+        # Killer lead (DDS keeps a best move per depth too): the last lead that cut off
+        # with this many tricks left goes first when the table has no move, else second.
+        # Only the order changes, every move is still searched. (Tried at every card of
+        # a trick: 4x the nodes; keyed by the leader as well, or one for all depths: more.)
+        killer = &t.killer[p.tricks_left]
+        if first < 0 and killer[0] >= 0 and (moves >> killer[0]) & 1:
+            first = killer[0]
     n = order_moves(r, p, seat, moves, first, out, cards)
+    if boundary and killer[0] >= 0 and killer[0] != first and (moves >> killer[0]) & 1:
+        move_to_second(cards, n, killer[0])
 
     maxer = r.maxer[seat]
     result = not maxer
@@ -590,6 +621,8 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
             result = v
             best = card
             rel = child_rel
+            if boundary:
+                killer[0] = card
             break
         rel |= child_rel
     if result != maxer:
