@@ -43,7 +43,9 @@ ever filled, so probes of empty buckets cost no memory load; a bucket fills
 from its first entry on, so a scan stops at the first unused one.
 Replacement: an entry of an older generation, else the one with the fewest
 tricks left and, among those (a bucket's entries mostly share the shape),
-the most deciding cards (the least general). The table is probed before the
+the most deciding cards (the least general); a store takes the first free
+slot the probe saw, without looking for an entry of the same key to tighten
+(its bucket has mostly left the cache by then). The table is probed before the
 quick tricks are counted (most probes hit); quick-trick cut-offs are not
 stored (cheaper to find again). The entries sit in 2 MB huge pages where
 the system allows it (probes are scattered, so page-table misses were a
@@ -62,7 +64,7 @@ from solver.state cimport (u64, Rules, Position, seat_to_move, cards_out, legal_
                            run_bottoms, bit_count, low_index, high_index, bit_extract,
                            bit_deposit, MAX_SEATS, last_trick_cards)
 from solver.search cimport Undo, make_move, unmake_move, stop_requested
-from solver.transtable cimport mix, prefetch_line, tighten, NO_MOVE
+from solver.transtable cimport mix, prefetch_line, NO_MOVE
 from solver.moves cimport order_moves, MAX_MOVES
 from solver.quicktricks cimport quick_tricks_from
 
@@ -213,31 +215,32 @@ cdef inline u64 top_cards_from(const Rules* r, u64 rel, u64 out) noexcept nogil:
     return result
 
 
-cdef inline void store(RankTable* t, const u64* buckets, const Rules* r, const Position* p,
-                       u64 shape, u64 out, u64 plane0, u64 plane1, u64 rel, int lower, int upper,
-                       int best) noexcept nogil:
+cdef inline void store(RankTable* t, const u64* buckets, const int* nvalid, const Rules* r,
+                       const Position* p, u64 shape, u64 out, u64 plane0, u64 plane1, u64 rel,
+                       int lower, int upper, int best) noexcept nogil:
+    """Store a bound. No search for an entry with the same key (to tighten it): by the time
+    of the store the bucket has mostly left the cache, and same-key stores are 3% of all; a
+    duplicate is harmless (a probe checks every entry that matches). The new entry goes to
+    the bucket's first free slot, found from the probe's count of used ones (entries are
+    only ever added, so slots below a used one are used), else replaces a victim."""
     cdef u64 top = top_cards_from(r, rel, out)
-    cdef u64 b = buckets[entry_level(r, p, out, top)]
+    cdef int level = entry_level(r, p, out, top)
+    cdef u64 b = buckets[level]
     cdef RankEntry* e = t.entries + b * PBUCKET
     cdef RankEntry* victim = NULL
     cdef u64 mask = bit_extract(top, out)
-    cdef int i
+    cdef int i = nvalid[level]
     if not bucket_filled(t, b):
         # first store in this bucket since the table was emptied: wipe what it held
         for i in range(PBUCKET):
             e[i].gen = 0
         t.filled[b >> 6] |= (<u64>1) << (b & 63)
-    for i in range(PBUCKET):
-        if (e[i].gen == t.gen and e[i].shape == shape and e[i].leader == p.leader
-                and e[i].mask == mask and e[i].plane0 == (plane0 & mask)
-                and e[i].plane1 == (plane1 & mask)):
-            tighten(&e[i].lower, &e[i].upper, &e[i].best, lower, upper, best)
-            return
-    for i in range(PBUCKET):
-        if e[i].gen != t.gen:
-            victim = &e[i]
-            break
-    if victim == NULL:
+        i = 0
+    while i < PBUCKET and e[i].gen == t.gen:
+        i += 1                        # (stores of the subtree since the probe)
+    if i < PBUCKET:
+        victim = &e[i]
+    else:
         # the entry with the fewest tricks left (cheapest to recompute)
         victim = &e[0]
         for i in range(1, PBUCKET):
@@ -503,6 +506,7 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
     cdef bint result, v, maxer, boundary
     cdef u64 out, moves, legal, shape = 0, plane0 = 0, plane1 = 0, rel = 0, child_rel, qrel
     cdef u64 buckets[NLEVELS]
+    cdef int nvalid[NLEVELS]         # used entries seen in each bucket by the probe
     cdef int level
     cdef signed char* killer = NULL
 
@@ -533,12 +537,14 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
                     prefetch_line(<char*>e + i)
         t.probes += 1
         for level in range(NLEVELS):
+            nvalid[level] = 0
             if not bucket_filled(t, buckets[level]):
                 continue
             e = t.entries + buckets[level] * PBUCKET
             for i in range(PBUCKET):
                 if e[i].gen != t.gen:
                     break                 # (a bucket fills from its first entry on)
+                nvalid[level] = i + 1
                 # (one branch: most entries of a bucket share the shape, the cards decide)
                 if ((((plane0 ^ e[i].plane0) | (plane1 ^ e[i].plane1)) & e[i].mask)
                         | (shape ^ e[i].shape) | <u64>(e[i].leader ^ p.leader)) == 0:
@@ -635,8 +641,8 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
         else:
             best = NO_MOVE
         if result:
-            store(t, buckets, r, p, shape, out, plane0, plane1, rel, target, p.tricks_left, best)
+            store(t, buckets, nvalid, r, p, shape, out, plane0, plane1, rel, target, p.tricks_left, best)
         else:
-            store(t, buckets, r, p, shape, out, plane0, plane1, rel, 0, target - 1, best)
+            store(t, buckets, nvalid, r, p, shape, out, plane0, plane1, rel, 0, target - 1, best)
     s.rel = rel
     return result
