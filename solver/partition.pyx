@@ -43,11 +43,17 @@ ever filled, so probes of empty buckets cost no memory load; a bucket fills
 from its first entry on, so a scan stops at the first unused one.
 Replacement: an entry of an older generation, else the one with the fewest
 tricks left and, among those (a bucket's entries mostly share the shape),
-the most deciding cards (the least general). The table is probed before the
+the most deciding cards (the least general); a store takes the first free
+slot the probe saw, without looking for an entry of the same key to tighten
+(its bucket has mostly left the cache by then). The table is probed before the
 quick tricks are counted (most probes hit); quick-trick cut-offs are not
 stored (cheaper to find again). The entries sit in 2 MB huge pages where
 the system allows it (probes are scattered, so page-table misses were a
 tenth of the time); only a bucket's first lines are prefetched.
+
+Leads: the table's move first, then the *killer lead*, the last lead that cut
+off with as many tricks left (first when the table has none): siblings of a
+subtree mostly want the same lead (cash the same winner, give the same ruff).
 Measured in benchmarks/RESULTS.md (Whist).
 """
 
@@ -58,7 +64,7 @@ from solver.state cimport (u64, Rules, Position, seat_to_move, cards_out, legal_
                            run_bottoms, bit_count, low_index, high_index, bit_extract,
                            bit_deposit, MAX_SEATS, last_trick_cards)
 from solver.search cimport Undo, make_move, unmake_move, stop_requested
-from solver.transtable cimport mix, prefetch_line, tighten, NO_MOVE
+from solver.transtable cimport mix, prefetch_line, NO_MOVE
 from solver.moves cimport order_moves, MAX_MOVES
 from solver.quicktricks cimport quick_tricks_from
 
@@ -83,6 +89,7 @@ cdef int rank_table_init(RankTable* t, double size_mb) except -1:
     t.nbuckets = nb
     t.gen = 1
     t.probes = t.hits = 0
+    memset(t.killer, -1, sizeof(t.killer))
     return 0
 
 
@@ -114,6 +121,7 @@ cdef void rank_table_free(RankTable* t) noexcept nogil:
 
 cdef void rank_table_clear(RankTable* t) noexcept nogil:
     t.gen += 1
+    memset(t.killer, -1, sizeof(t.killer))
     memset(t.filled, 0, (t.nbuckets // 64 + 1) * sizeof(u64))
     if t.gen == 0:
         memset(t.entries, 0, t.nbuckets * PBUCKET * sizeof(RankEntry))
@@ -207,31 +215,32 @@ cdef inline u64 top_cards_from(const Rules* r, u64 rel, u64 out) noexcept nogil:
     return result
 
 
-cdef inline void store(RankTable* t, const u64* buckets, const Rules* r, const Position* p,
-                       u64 shape, u64 out, u64 plane0, u64 plane1, u64 rel, int lower, int upper,
-                       int best) noexcept nogil:
+cdef inline void store(RankTable* t, const u64* buckets, const int* nvalid, const Rules* r,
+                       const Position* p, u64 shape, u64 out, u64 plane0, u64 plane1, u64 rel,
+                       int lower, int upper, int best) noexcept nogil:
+    """Store a bound. No search for an entry with the same key (to tighten it): by the time
+    of the store the bucket has mostly left the cache, and same-key stores are 3% of all; a
+    duplicate is harmless (a probe checks every entry that matches). The new entry goes to
+    the bucket's first free slot, found from the probe's count of used ones (entries are
+    only ever added, so slots below a used one are used), else replaces a victim."""
     cdef u64 top = top_cards_from(r, rel, out)
-    cdef u64 b = buckets[entry_level(r, p, out, top)]
+    cdef int level = entry_level(r, p, out, top)
+    cdef u64 b = buckets[level]
     cdef RankEntry* e = t.entries + b * PBUCKET
     cdef RankEntry* victim = NULL
     cdef u64 mask = bit_extract(top, out)
-    cdef int i
+    cdef int i = nvalid[level]
     if not bucket_filled(t, b):
         # first store in this bucket since the table was emptied: wipe what it held
         for i in range(PBUCKET):
             e[i].gen = 0
         t.filled[b >> 6] |= (<u64>1) << (b & 63)
-    for i in range(PBUCKET):
-        if (e[i].gen == t.gen and e[i].shape == shape and e[i].leader == p.leader
-                and e[i].mask == mask and e[i].plane0 == (plane0 & mask)
-                and e[i].plane1 == (plane1 & mask)):
-            tighten(&e[i].lower, &e[i].upper, &e[i].best, lower, upper, best)
-            return
-    for i in range(PBUCKET):
-        if e[i].gen != t.gen:
-            victim = &e[i]
-            break
-    if victim == NULL:
+        i = 0
+    while i < PBUCKET and e[i].gen == t.gen:
+        i += 1                        # (stores of the subtree since the probe)
+    if i < PBUCKET:
+        victim = &e[i]
+    else:
         # the entry with the fewest tricks left (cheapest to recompute)
         victim = &e[0]
         for i in range(1, PBUCKET):
@@ -468,6 +477,20 @@ cdef inline int leader_tricks_decide(const Rules* r, const Position* p, int q,
     return -1 if p.tricks_left - q < target else 0
 
 
+cdef inline void move_to_second(int* cards, int n, int card) noexcept nogil:
+    """Move ``card`` to place 1 of ``cards[:n]`` if it is further back, the others keeping
+    their order (nothing if it is first already)."""
+    cdef int i = n - 1
+    while i > 1 and cards[i] != card:
+        i -= 1
+    if i <= 1:
+        return
+    while i > 1:
+        cards[i] = cards[i - 1]
+        i -= 1
+    cards[1] = card
+
+
 cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogil:
     """True if the declarer's side can take ``target`` of the remaining tricks; the cards
     that decided the answer are left in ``s.rel``."""
@@ -483,7 +506,9 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
     cdef bint result, v, maxer, boundary
     cdef u64 out, moves, legal, shape = 0, plane0 = 0, plane1 = 0, rel = 0, child_rel, qrel
     cdef u64 buckets[NLEVELS]
+    cdef int nvalid[NLEVELS]         # used entries seen in each bucket by the probe
     cdef int level
+    cdef signed char* killer = NULL
 
     s.nodes += 1
     s.rel = 0
@@ -512,12 +537,14 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
                     prefetch_line(<char*>e + i)
         t.probes += 1
         for level in range(NLEVELS):
+            nvalid[level] = 0
             if not bucket_filled(t, buckets[level]):
                 continue
             e = t.entries + buckets[level] * PBUCKET
             for i in range(PBUCKET):
                 if e[i].gen != t.gen:
                     break                 # (a bucket fills from its first entry on)
+                nvalid[level] = i + 1
                 # (one branch: most entries of a bucket share the shape, the cards decide)
                 if ((((plane0 ^ e[i].plane0) | (plane1 ^ e[i].plane1)) & e[i].mask)
                         | (shape ^ e[i].shape) | <u64>(e[i].leader ^ p.leader)) == 0:
@@ -569,7 +596,17 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
     seat = seat_to_move(r, p)
     legal = legal_moves(r, p, seat)
     moves = legal & run_bottoms(p.hand[seat], out, r.bottoms)
+    if boundary:
+        # Killer lead (DDS keeps a best move per depth too): the last lead that cut off
+        # with this many tricks left goes first when the table has no move, else second.
+        # Only the order changes, every move is still searched. (Tried at every card of
+        # a trick: 4x the nodes; keyed by the leader as well, or one for all depths: more.)
+        killer = &t.killer[p.tricks_left]
+        if first < 0 and killer[0] >= 0 and (moves >> killer[0]) & 1:
+            first = killer[0]
     n = order_moves(r, p, seat, moves, first, out, cards)
+    if boundary and killer[0] >= 0 and killer[0] != first and (moves >> killer[0]) & 1:
+        move_to_second(cards, n, killer[0])
 
     maxer = r.maxer[seat]
     result = not maxer
@@ -590,6 +627,8 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
             result = v
             best = card
             rel = child_rel
+            if boundary:
+                killer[0] = card
             break
         rel |= child_rel
     if result != maxer:
@@ -602,8 +641,8 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
         else:
             best = NO_MOVE
         if result:
-            store(t, buckets, r, p, shape, out, plane0, plane1, rel, target, p.tricks_left, best)
+            store(t, buckets, nvalid, r, p, shape, out, plane0, plane1, rel, target, p.tricks_left, best)
         else:
-            store(t, buckets, r, p, shape, out, plane0, plane1, rel, 0, target - 1, best)
+            store(t, buckets, nvalid, r, p, shape, out, plane0, plane1, rel, 0, target - 1, best)
     s.rel = rel
     return result
