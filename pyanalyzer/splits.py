@@ -201,7 +201,7 @@ def reduce_by_symmetry(splits: Iterable[tuple[int, ...]], template,
 def solve_splits(template, unknown_seats: Sequence[int], sizes: Sequence[int], unknown: int,
                  engine: str = "fast", threads: int = 2, samples: int | None = None,
                  seed: int | None = None, progress: Progress | None = None,
-                 tt_size_mb: int = 32, block: int | None = None,
+                 tt_size_mb: int = 64, block: int | None = None,
                  stop_when: Callable[[list[int]], bool] | None = None,
                  backends: Sequence | None = None) -> Tally:
     """Solve the template with the unknown cards dealt every possible way (or ``samples`` times).
@@ -211,6 +211,8 @@ def solve_splits(template, unknown_seats: Sequence[int], sizes: Sequence[int], u
     template hand holds the cards already known to be there, often none).
     Unknown cards beyond the sizes are out of play. Returns the tally of values.
 
+    ``tt_size_mb`` is each thread's table: an enumeration fills it, and below
+    about 64 MB a misère needs markedly more nodes per split (benchmarks/RESULTS.md).
     ``backends`` (one per thread) lets many enumerations share engines and
     their tables instead of allocating new ones each time.
 
