@@ -39,6 +39,19 @@ def full_layouts(kind: str, count: int = COUNT, seed: str = "bench") -> list[Ref
     return out
 
 
+def split_masks(kind: str, seed: str = "splits"):
+    """The splits of ``splits`` for ``Engine.solve_batch``: the first layout and, per
+    split, the hands of seats 1 and 2 as masks (same order)."""
+    from itertools import combinations
+
+    rng = random.Random(f"{seed}-{kind}")
+    deck = rng.sample(range(32), 30)
+    rest = sorted(deck[10:])
+    full = bits(rest)
+    masks = [(bits(west), full & ~bits(west)) for west in combinations(rest, 10)]
+    return position((bits(deck[:10]), masks[0][0], masks[0][1]), kind, 0, 0), masks
+
+
 def splits(kind: str, seed: str = "splits"):
     """Declarer (seat 0) keeps one hand; yield every split of the defenders' 20 cards.
 

@@ -1,13 +1,17 @@
 """Measure the engine and print the figures recorded in RESULTS.md.
 
     python benchmarks/report.py [--reference N] [--splits N] [--repeat N] [--tt-mb MB]
+                                [--warm-tt-mb MB] [--hands SEED,...] [--per-call]
 
 Fresh solves: 200 fixed-seed full layouts per kind, the table emptied before
 each; with ``--repeat N`` each layout is solved N times (table emptied every
 time) and its fastest time kept, which filters out the noise of a shared
 machine. Reference ratio: the first N layouts of each kind also solved by
 ``pyanalyzer.reference`` (slow: 10-80 s per deal). Warm: the first N splits
-of the defenders' cards for one declarer hand, table kept warm.
+of the defenders' cards for one declarer hand (``--hands``: seeds of the hands,
+``splits`` being the benchmark's), table kept warm, solved by
+``Engine.solve_batch`` as the enumerations do (``--per-call``: one
+``Engine.solve`` call from Python per split, 3-4 µs more each).
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parent.parent))
 
-from layouts import KINDS, full_layouts, splits  # noqa: E402
+from layouts import KINDS, full_layouts, split_masks, splits  # noqa: E402
 from pyanalyzer.reference import reference_tricks  # noqa: E402
 from solver import Engine  # noqa: E402
 
@@ -38,6 +42,9 @@ def main() -> None:
     parser.add_argument("--splits", type=int, default=20000, help="warm splits per kind (0: all)")
     parser.add_argument("--tt-mb", type=float, default=16.0)
     parser.add_argument("--repeat", type=int, default=1, help="fresh solves per layout (min)")
+    parser.add_argument("--warm-tt-mb", type=float, default=None, help="warm table (default: --tt-mb)")
+    parser.add_argument("--hands", default="splits", help="seeds of the declarer hands, comma-separated")
+    parser.add_argument("--per-call", action="store_true", help="warm: one Engine.solve call per split")
     args = parser.parse_args()
 
     eng = Engine(tt_size_mb=args.tt_mb)
@@ -71,24 +78,44 @@ def main() -> None:
               f" {statistics.mean(ms):.3f} | {int(statistics.median(nodes))} | {max(nodes)} |"
               f" {ratio} |")
 
-    print("\n| kind | splits | µs per split (warm) | nodes per split | table hits/probes |")
-    print("|---|---|---|---|---|")
-    for kind in ("misere", "trump", "nt"):
-        eng.clear()
-        gen = splits(kind)
-        if args.splits:
-            gen = itertools.islice(gen, args.splits)
-        n = nodes = probes = hits = 0
+    warm_mb = args.warm_tt_mb or args.tt_mb
+    print(f"\nWarm: {warm_mb:g} MB table, one thread, "
+          f"{'Engine.solve per split' if args.per_call else 'Engine.solve_batch'}\n")
+    print("| kind | hand | splits | µs per split (warm) | nodes per split | table hits/probes |")
+    print("|---|---|---|---|---|---|")
+    for hand in args.hands.split(","):
+        for kind in ("misere", "trump", "nt"):
+            eng = Engine(tt_size_mb=warm_mb)
+            n, dt, stats = warm_run(eng, kind, hand, args.splits, args.per_call)
+            print(f"| {kind} | {hand} | {n} | {dt / n * 1e6:.1f} | {stats['nodes'] / n:.0f} |"
+                  f" {stats['tt_hits'] / max(stats['tt_probes'], 1):.2f} |", flush=True)
+            del eng
+
+
+def warm_run(eng, kind: str, hand: str, count: int, per_call: bool):
+    """Solve the first ``count`` splits (0: all) of one hand with the table kept warm;
+    returns the number solved, the seconds and the summed statistics."""
+    if per_call:
+        gen = splits(kind, hand)
+        if count:
+            gen = itertools.islice(gen, count)
+        total = {"nodes": 0, "tt_probes": 0, "tt_hits": 0}
+        n = 0
         t = time.perf_counter()
         for pos in gen:
             eng.solve(pos)
             n += 1
-            stats = eng.stats
-            nodes += stats["nodes"]
-            probes += stats["tt_probes"]
-            hits += stats["tt_hits"]
-        dt = time.perf_counter() - t
-        print(f"| {kind} | {n} | {dt / n * 1e6:.1f} | {nodes / n:.0f} | {hits / max(probes, 1):.2f} |")
+            for key in total:
+                total[key] += eng.stats[key]
+        return n, time.perf_counter() - t, total
+    first, masks = split_masks(kind, hand)
+    if count:
+        masks = masks[:count]
+    eng.solve(first)                      # (the entry format follows the deck)
+    eng.clear()
+    t = time.perf_counter()
+    eng.solve_batch(first, (1, 2), (0, 0), masks)
+    return len(masks), time.perf_counter() - t, eng.stats
 
 
 if __name__ == "__main__":
