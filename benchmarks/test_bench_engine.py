@@ -15,7 +15,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from layouts import COUNT, KINDS, full_layouts, splits  # noqa: E402
+from layouts import COUNT, KINDS, full_layouts, split_masks, splits  # noqa: E402
 from solver import Engine  # noqa: E402
 
 
@@ -43,3 +43,20 @@ def test_warm_splits(benchmark, kind):
 
     benchmark.pedantic(run, rounds=1, iterations=1)
     benchmark.extra_info["layouts"] = len(batch)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_warm_batch(benchmark, kind):
+    """The first 20,000 splits through ``Engine.solve_batch`` (the enumerations' API) with
+    their default 64 MB table (all 184,756: ``report.py --splits 0``)."""
+    eng = Engine(tt_size_mb=64)
+    first, masks = split_masks(kind)
+    masks = masks[:20000]
+    eng.solve(first)
+
+    def setup():
+        eng.clear()
+
+    benchmark.pedantic(eng.solve_batch, args=(first, (1, 2), (0, 0), masks), setup=setup,
+                       rounds=1, iterations=1)
+    benchmark.extra_info["layouts"] = len(masks)
