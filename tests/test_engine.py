@@ -280,6 +280,37 @@ def test_tiny_table_stays_exact():
             eng.clear()
 
 
+def resident_bytes() -> int:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="needs Linux's /proc")
+def test_table_memory_is_bounded_and_returned():
+    """The table holds no more memory than ``tt_bytes`` (plus the huge-page alignment)
+    however long an enumeration overflows it, and an engine gives its memory back."""
+    rng = random.Random("memory")
+    deck = rng.sample(range(32), 30)
+    rest = sorted(deck[10:])
+    splits = []
+    while len(splits) < 4000:
+        west = bits(rng.sample(rest, 10))
+        splits.append((west, bits(rest) & ~west))
+    first = ReferencePosition((bits(deck[:10]), splits[0][0], splits[0][1]), PREF_SUITS, None, True, 0, (),
+                              (True, False, False), False)
+    before = resident_bytes()
+    eng = Engine(tt_size_mb=8)
+    eng.solve_batch(first, (1, 2), (0, 0), splits)
+    assert eng.stats["tt_probes"] > 2 * eng.tt_entries                 # (it overflowed the table)
+    assert resident_bytes() - before <= eng.tt_bytes + (4 << 20)
+    del eng
+    for _ in range(8):                    # 8 x 64 MB, each filled and freed
+        eng = Engine(tt_size_mb=64)
+        eng.solve_batch(first, (1, 2), (0, 0), splits[:300])
+        del eng
+    assert resident_bytes() - before <= 16 << 20
+
+
 def test_table_format_follows_the_deck():
     """Decks of up to 32 cards use the small entries (twice as many in the same
     memory); bigger decks the wide ones. One engine switching between them, and
