@@ -24,7 +24,7 @@ cdef struct RankTable:
     unsigned int gen
     long long probes
     long long hits
-    signed char killer[16]        # per tricks left: the last lead that cut off (-1: none yet)
+    signed char killer[32]        # per tricks left: the last two leads that cut off (-1: none yet)
 
 
 cdef int rank_table_init(RankTable* t, double size_mb) except -1
