@@ -41,7 +41,11 @@ cards, so one deciding only on aces was found only by positions agreeing on
 three cards a suit: twice the nodes. One bit per bucket says whether it was
 ever filled, so probes of empty buckets cost no memory load; a bucket fills
 from its first entry on, so a scan stops at the first unused one.
-Replacement: an entry of an older generation, else the one with the fewest
+Entries are 32 bytes, two to a cache line (a probe scans about 13 entries;
+at 40 bytes they took a fifth more lines): the shape is kept as three suits
+a seat plus the tricks left, the bounds, best lead and generation in the bits
+above the 56 card bits of the other words (so at most 56 cards a deal).
+Replacement: a free slot, else the entry with the fewest
 tricks left and, among those (a bucket's entries mostly share the shape),
 the most deciding cards (the least general); a store takes the first free
 slot the probe saw, without looking for an entry of the same key to tighten
@@ -51,9 +55,10 @@ stored (cheaper to find again). The entries sit in 2 MB huge pages where
 the system allows it (probes are scattered, so page-table misses were a
 tenth of the time); only a bucket's first lines are prefetched.
 
-Leads: the table's move first, then the *killer lead*, the last lead that cut
-off with as many tricks left (first when the table has none): siblings of a
-subtree mostly want the same lead (cash the same winner, give the same ruff).
+Leads: the table's move first, then the *killer leads*, the last two distinct
+leads that cut off with as many tricks left (the latest first when the table
+has none): siblings of a subtree mostly want the same lead (cash the same
+winner, give the same ruff).
 Measured in benchmarks/RESULTS.md (Whist).
 """
 
@@ -71,6 +76,12 @@ from solver.quicktricks cimport quick_tricks_from
 cdef enum:
     PREFETCH_BYTES = 256          # of each bucket probed
     NLEVELS = 3
+    MAX_CARDS = 56                # cards a deal (the entry's fields, below)
+    NO_BEST = 63                  # in an entry: no best lead
+
+# An entry's words: the cards' fields take the low 56 bits, the rest sits above them.
+cdef u64 CARD_BITS = ((<u64>1) << MAX_CARDS) - 1
+cdef u64 KEY_BITS = ((<u64>1) << 54) - 1      # shape, tricks left, leader
 
 
 cdef int rank_table_init(RankTable* t, double size_mb) except -1:
@@ -120,31 +131,36 @@ cdef void rank_table_free(RankTable* t) noexcept nogil:
 
 
 cdef void rank_table_clear(RankTable* t) noexcept nogil:
-    t.gen += 1
+    """Empty the table: every bucket marked unfilled. (A bucket's entries are wiped at its
+    first store of a generation, so an entry of an older one is never read, and the 8-bit
+    generation kept in an entry only tells used slots from free ones: it may wrap.)"""
+    t.gen = t.gen % 255 + 1
     memset(t.killer, -1, sizeof(t.killer))
     memset(t.filled, 0, (t.nbuckets // 64 + 1) * sizeof(u64))
-    if t.gen == 0:
-        memset(t.entries, 0, t.nbuckets * PBUCKET * sizeof(RankEntry))
-        t.gen = 1
 
 
 cdef bint partition_fits(const Searcher* s) noexcept nogil:
-    """Partition search is used for plain trick play, 4 seats, at most 4 suits of 15 cards."""
-    cdef int i
+    """Partition search is used for plain trick play, 4 seats, at most 4 suits of 15 cards
+    and 56 cards in all."""
+    cdef int i, total = 0
     if s.rules.nseats != 4 or s.rules.nsuits > 4 or not s.rules.plain_tricks:
         return False
     for i in range(s.rules.nsuits):
         if s.rules.suit_len[i] > 15:
             return False
-    return True
+        total += s.rules.suit_len[i]
+    return total <= MAX_CARDS
 
 
 cdef inline u64 shape_of(const Rules* r, const Position* p) noexcept nogil:
-    cdef u64 shape = 0
+    """The shape (cards per suit of every seat) and the tricks left, 52 bits: a trick's start,
+    where every hand holds as many cards as there are tricks left, so a hand's cards of the
+    fourth suit follow from those of the first three."""
+    cdef u64 shape = (<u64>p.tricks_left) << 48
     cdef int seat, suit
     for seat in range(r.nseats):
-        for suit in range(r.nsuits):
-            shape |= (<u64>bit_count(p.hand[seat] & r.suit_mask[suit])) << (16 * seat + 4 * suit)
+        for suit in range(r.nsuits if r.nsuits < 3 else 3):
+            shape |= (<u64>bit_count(p.hand[seat] & r.suit_mask[suit])) << (12 * seat + 4 * suit)
     return shape
 
 
@@ -233,10 +249,10 @@ cdef inline void store(RankTable* t, const u64* buckets, const int* nvalid, cons
     if not bucket_filled(t, b):
         # first store in this bucket since the table was emptied: wipe what it held
         for i in range(PBUCKET):
-            e[i].gen = 0
+            e[i].plane0 = 0
         t.filled[b >> 6] |= (<u64>1) << (b & 63)
         i = 0
-    while i < PBUCKET and e[i].gen == t.gen:
+    while i < PBUCKET and (e[i].plane0 >> 56) == t.gen:
         i += 1                        # (stores of the subtree since the probe)
     if i < PBUCKET:
         victim = &e[i]
@@ -246,26 +262,15 @@ cdef inline void store(RankTable* t, const u64* buckets, const int* nvalid, cons
         for i in range(1, PBUCKET):
             if victim_score(&e[i]) < victim_score(victim):
                 victim = &e[i]
-    victim.shape = shape
-    victim.leader = p.leader
-    victim.mask = mask
-    victim.plane0 = plane0 & mask
+    victim.key = shape | (<u64>p.leader << 52) | (<u64>(NO_BEST if best == NO_MOVE else best) << 54)
+    victim.mask = mask | (<u64>lower << 56) | (<u64>upper << 60)
+    victim.plane0 = (plane0 & mask) | (<u64>t.gen << 56)
     victim.plane1 = plane1 & mask
-    victim.gen = t.gen
-    victim.lower = lower
-    victim.upper = upper
-    victim.best = best
 
 
 cdef inline int victim_score(const RankEntry* e) noexcept nogil:
     """Lowest goes first: fewest tricks left, then most deciding cards."""
-    return tricks_of(e) * 64 - bit_count(e.mask)
-
-
-cdef inline int tricks_of(const RankEntry* e) noexcept nogil:
-    # the shape's cards of seat 0, summed over the suits: the tricks left
-    cdef u64 s = e.shape
-    return <int>((s & 0xF) + ((s >> 4) & 0xF) + ((s >> 8) & 0xF) + ((s >> 12) & 0xF))
+    return <int>((e.key >> 48) & 0xF) * 64 - bit_count(e.mask & CARD_BITS)
 
 
 cdef inline u64 side_quick_tricks(const Rules* r, const Position* p, u64 out, int* count) noexcept nogil:
@@ -477,18 +482,18 @@ cdef inline int leader_tricks_decide(const Rules* r, const Position* p, int q,
     return -1 if p.tricks_left - q < target else 0
 
 
-cdef inline void move_to_second(int* cards, int n, int card) noexcept nogil:
-    """Move ``card`` to place 1 of ``cards[:n]`` if it is further back, the others keeping
-    their order (nothing if it is first already)."""
+cdef inline void move_to(int* cards, int n, int card, int place) noexcept nogil:
+    """Move ``card`` to ``place`` of ``cards[:n]`` if it is further back, the others keeping
+    their order (nothing if it is at or before that place already)."""
     cdef int i = n - 1
-    while i > 1 and cards[i] != card:
+    while i > place and cards[i] != card:
         i -= 1
-    if i <= 1:
+    if i <= place:
         return
-    while i > 1:
+    while i > place:
         cards[i] = cards[i - 1]
         i -= 1
-    cards[1] = card
+    cards[place] = card
 
 
 cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogil:
@@ -505,10 +510,13 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
     cdef int best = -1
     cdef bint result, v, maxer, boundary
     cdef u64 out, moves, legal, shape = 0, plane0 = 0, plane1 = 0, rel = 0, child_rel, qrel
+    cdef u64 key = 0, emask
+    cdef int lower
     cdef u64 buckets[NLEVELS]
     cdef int nvalid[NLEVELS]         # used entries seen in each bucket by the probe
     cdef int level
     cdef signed char* killer = NULL
+    cdef int place
 
     s.nodes += 1
     s.rel = 0
@@ -528,6 +536,7 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
         plane0 = bit_extract(p.hand[1] | p.hand[3], out)
         plane1 = bit_extract(p.hand[2] | p.hand[3], out)
         shape = shape_of(r, p)
+        key = shape | (<u64>p.leader << 52)
         for level in range(NLEVELS):
             buckets[level] = bucket_index(t, shape, p.leader + 8 * level,
                                           top_owners(r, out, plane0, plane1, level_spread(level)))
@@ -542,18 +551,20 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
                 continue
             e = t.entries + buckets[level] * PBUCKET
             for i in range(PBUCKET):
-                if e[i].gen != t.gen:
+                if (e[i].plane0 >> 56) != t.gen:
                     break                 # (a bucket fills from its first entry on)
                 nvalid[level] = i + 1
+                emask = e[i].mask & CARD_BITS
                 # (one branch: most entries of a bucket share the shape, the cards decide)
-                if ((((plane0 ^ e[i].plane0) | (plane1 ^ e[i].plane1)) & e[i].mask)
-                        | (shape ^ e[i].shape) | <u64>(e[i].leader ^ p.leader)) == 0:
-                    if e[i].lower >= target or e[i].upper < target:
+                if ((((plane0 ^ e[i].plane0) | (plane1 ^ e[i].plane1)) & emask)
+                        | ((key ^ e[i].key) & KEY_BITS)) == 0:
+                    lower = (e[i].mask >> 56) & 0xF
+                    if lower >= target or (e[i].mask >> 60) < <u64>target:
                         t.hits += 1
-                        s.rel = bit_deposit(e[i].mask, out)
-                        return e[i].lower >= target
-                    if e[i].best != NO_MOVE and first < 0:
-                        first = low_index(bit_deposit((<u64>1) << e[i].best, out))
+                        s.rel = bit_deposit(emask, out)
+                        return lower >= target
+                    if (e[i].key >> 54) & 63 != NO_BEST and first < 0:
+                        first = low_index(bit_deposit((<u64>1) << ((e[i].key >> 54) & 63), out))
 
         # Quick tricks (after the table: most probes hit, and then these cost nothing);
         # a cut-off is cheaper to find again than to store.
@@ -597,16 +608,22 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
     legal = legal_moves(r, p, seat)
     moves = legal & run_bottoms(p.hand[seat], out, r.bottoms)
     if boundary:
-        # Killer lead (DDS keeps a best move per depth too): the last lead that cut off
-        # with this many tricks left goes first when the table has no move, else second.
+        # Killer leads (DDS keeps a best move per depth too): the last lead that cut off
+        # with this many tricks left goes first when the table has no move, else second;
+        # the one before it (a different card) right after it (about 1% fewer nodes).
         # Only the order changes, every move is still searched. (Tried at every card of
         # a trick: 4x the nodes; keyed by the leader as well, or one for all depths: more.)
-        killer = &t.killer[p.tricks_left]
+        killer = &t.killer[2 * p.tricks_left]
         if first < 0 and killer[0] >= 0 and (moves >> killer[0]) & 1:
             first = killer[0]
     n = order_moves(r, p, seat, moves, first, out, cards)
-    if boundary and killer[0] >= 0 and killer[0] != first and (moves >> killer[0]) & 1:
-        move_to_second(cards, n, killer[0])
+    if boundary:
+        place = 1
+        if killer[0] >= 0 and killer[0] != first and (moves >> killer[0]) & 1:
+            move_to(cards, n, killer[0], place)
+            place += 1
+        if killer[1] >= 0 and killer[1] != first and (moves >> killer[1]) & 1:
+            move_to(cards, n, killer[1], place)
 
     maxer = r.maxer[seat]
     result = not maxer
@@ -627,7 +644,8 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
             result = v
             best = card
             rel = child_rel
-            if boundary:
+            if boundary and killer[0] != card:
+                killer[1] = killer[0]
                 killer[0] = card
             break
         rel |= child_rel
