@@ -25,7 +25,7 @@ from solver.transtable cimport tt_init, tt_free, tt_clear, tt_set_small, BUCKET_
 from solver.maxn cimport Maxn, MaxnEntry, maxn_init, maxn_free, maxn_clear, maxn_choice
 from solver.partition cimport (rank_table_init, rank_table_free, rank_table_clear,
                                partition_fits, RankEntry, PBUCKET)
-from solver.search cimport Searcher, Undo, MAX_TALON
+from solver.search cimport Searcher, Undo, MAX_TALON, reset_killers
 from solver.root cimport (root_make_move, root_unmake_move, root_reaches, root_value,
                           root_legal_moves, talon_trick_winner)
 
@@ -93,6 +93,7 @@ cdef class Engine:
         tt_init(&self.tt, tt_size_mb)
         self.s.tt = &self.tt
         self.s.child_key = NULL
+        reset_killers(&self.s)
         self.tt_size_mb = tt_size_mb
         self.rules_tag = None
         self.last_nodes = self.last_probes = self.last_hits = 0
@@ -131,6 +132,7 @@ cdef class Engine:
     def clear(self) -> None:
         """Empty the transposition table (its generation is bumped, the small filter wiped)."""
         tt_clear(&self.tt)
+        reset_killers(&self.s)
         if self.rank_table.entries != NULL:
             rank_table_clear(&self.rank_table)
         self.last_tricks = -1

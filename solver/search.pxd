@@ -7,6 +7,7 @@ from solver.transtable cimport TransTable, TTKey
 
 cdef enum:
     MAX_TALON = 4
+    MAX_TRICKS = 32                # (64 cards, three hands: 21)
 
 
 cdef struct Searcher:
@@ -15,6 +16,9 @@ cdef struct Searcher:
     TransTable* tt
     long long nodes
     const TTKey* child_key        # the key of the next position, if the caller made it
+    # Trick contracts: per tricks left and side on lead, the last lead that cut off
+    # (-1: none), tried first where the table has no move (``reset_killers``).
+    signed char killer[2 * MAX_TRICKS]
     # All-pass with an open talon (root.pyx): talon-led tricks still to play
     # before the main search; they are never stored in the table.
     int ntalon
@@ -53,3 +57,4 @@ cdef inline bint stop_requested(Searcher* s) noexcept nogil:
 
 
 cdef bint reaches(Searcher* s, int target) noexcept nogil
+cdef void reset_killers(Searcher* s) noexcept nogil

@@ -9,6 +9,8 @@ seats want it high (trick contracts: the declarer's side; misère: the
 defenders).
 """
 
+from libc.string cimport memset
+
 from solver.state cimport (Rules, Position, MAX_SEATS, seat_to_move, cards_out, legal_moves,
                            last_trick_cards,
                            run_bottoms, play_card, beats, bit_count, low_index, bit_deposit,
@@ -82,6 +84,10 @@ cdef inline int last_trick_gain(const Rules* r, Position* p) noexcept nogil:
     return r.dside[(p.leader + place) % r.nseats]
 
 
+cdef void reset_killers(Searcher* s) noexcept nogil:
+    memset(s.killer, -1, sizeof(s.killer))
+
+
 cdef bint reaches(Searcher* s, int target) noexcept nogil:
     """True if the declarer's side can take ``target`` of the remaining tricks."""
     cdef Rules* r = &s.rules
@@ -151,6 +157,13 @@ cdef bint reaches(Searcher* s, int target) noexcept nogil:
     room = 0
     if not r.plain_tricks and r.dside[seat] and 2 * target <= p.tricks_left:
         room = target - 1
+    if r.plain_tricks and p.nplayed == 0 and first < 0:
+        # Killer lead: siblings mostly want the same lead (cash the same winners, set up the
+        # same suit); -15% nodes fresh in no-trump, -6% in trump contracts, -2% to -21%
+        # warm. (In misère it cost +24%: there the right lead depends on the target.)
+        q = s.killer[2 * p.tricks_left + r.dside[seat]]
+        if q >= 0 and (moves >> q) & 1:
+            first = q
     n = order_moves(r, p, seat, moves, first, out, cards, room)
     maxer = r.maxer[seat]
 
@@ -203,6 +216,8 @@ cdef bint reaches(Searcher* s, int target) noexcept nogil:
         if v == maxer:
             result = v
             best = card
+            if r.plain_tricks and p.nplayed == 0:
+                s.killer[2 * p.tricks_left + r.dside[seat]] = card
             break
 
     # Step 8. Store the bound (and the move that proved it) at trick boundaries
