@@ -55,6 +55,9 @@ stored (cheaper to find again). The entries sit in 2 MB huge pages where
 the system allows it (probes are scattered, so page-table misses were a
 tenth of the time); only a bucket's first lines are prefetched.
 
+Quick tricks count length winners too where no other hand holds a trump (a run
+as long as every other hand's holding takes the rest of the suit).
+
 Leads: the table's move first, then the *killer leads*, the last two distinct
 leads that cut off with as many tricks left (the latest first when the table
 has none): siblings of a subtree mostly want the same lead (cash the same
@@ -273,6 +276,44 @@ cdef inline int victim_score(const RankEntry* e) noexcept nogil:
     return <int>((e.key >> 48) & 0xF) * 64 - bit_count(e.mask & CARD_BITS)
 
 
+cdef inline u64 quick_tricks_long(const Rules* r, const Position* p, u64 out, int lead, int* count,
+                                   int* suits) noexcept nogil:
+    """``quick_tricks_from`` plus length winners: where no other hand holds a trump, a
+    suit whose counted top run is at least as long as every other hand's holding in it
+    takes all of ``lead``'s cards of the suit (the others are void after the run, and
+    nobody can ruff). The extra tricks rely on the shape and the run alone, so the
+    deciding cards stay those of the run."""
+    cdef u64 rel = quick_tricks_from(r, p, out, lead, count, suits)
+    cdef u64 others = 0
+    cdef u64 suit_out
+    cdef int seat, suit, n, mine, extra = 0
+    cdef bint longer
+    if count[0] >= p.tricks_left:
+        return rel
+    for seat in range(4):
+        if seat != lead:
+            others |= p.hand[seat]
+    if r.trump >= 0 and others & r.suit_mask[r.trump]:
+        return rel
+    for suit in range(r.nsuits):
+        if not (suits[0] >> suit) & 1:
+            continue
+        suit_out = out & r.suit_mask[suit]
+        n = bit_count(rel & suit_out)
+        mine = bit_count(p.hand[lead] & suit_out)
+        if mine <= n:
+            continue
+        longer = False
+        for seat in range(4):
+            if seat != lead and bit_count(p.hand[seat] & suit_out) > n:
+                longer = True
+        if not longer:
+            extra += mine - n
+    if extra:
+        count[0] = count[0] + extra if count[0] + extra < p.tricks_left else p.tricks_left
+    return rel
+
+
 cdef inline u64 side_quick_tricks(const Rules* r, const Position* p, u64 out, int* count) noexcept nogil:
     """Quick tricks of the side on lead: the leader's own, or his partner's after an entry.
 
@@ -283,13 +324,13 @@ cdef inline u64 side_quick_tricks(const Rules* r, const Position* p, u64 out, in
     """
     cdef int lead = p.leader
     cdef int q, qp, suits, psuits, seat, suit, other
-    cdef u64 rel = quick_tricks_from(r, p, out, lead, &q, &suits)
+    cdef u64 rel = quick_tricks_long(r, p, out, lead, &q, &suits)
     cdef u64 prel
     cdef bint safe
     for seat in range(r.nseats):
         if seat == lead or r.dside[seat] != r.dside[lead]:
             continue
-        prel = quick_tricks_from(r, p, out, seat, &qp, &psuits)
+        prel = quick_tricks_long(r, p, out, seat, &qp, &psuits)
         if qp <= q:
             continue
         for suit in range(r.nsuits):
