@@ -355,18 +355,21 @@ cdef inline u64 cross_quick_tricks(const Rules* r, const Position* p, u64 out, i
     suit whose top run is his partner's and in which he holds a card, and the partner
     cashes his runs. A suit's top run is one hand's only, so the counts add; the partner,
     holding as many cards as there are tricks, can keep his winners while the sum is at
-    most the tricks left (else he keeps enough to take all). 0 where there is no entry."""
+    most the tricks left (else he keeps enough to take all: the top of the entry suit and
+    of each counted suit's run, then its length winners). Length winners count as in
+    ``quick_tricks_long`` (other hands' holdings only shrink while the leader cashes).
+    0 where there is no entry."""
     cdef int lead = p.leader
     cdef int partner = (lead + 2) & 3
     cdef int q, qp, suits, psuits, suit, both
-    cdef u64 rel = quick_tricks_from(r, p, out, lead, &q, &suits)
-    cdef u64 prel = quick_tricks_from(r, p, out, partner, &qp, &psuits)
+    cdef u64 rel = quick_tricks_long(r, p, out, lead, &q, &suits)
+    cdef u64 prel = quick_tricks_long(r, p, out, partner, &qp, &psuits)
     count[0] = 0
     if not qp or r.dside[partner] != r.dside[lead]:
         return 0
     for suit in range(r.nsuits):
         if (psuits >> suit) & 1 and p.hand[lead] & r.suit_mask[suit]:
-            both = bit_count(rel) + bit_count(prel)
+            both = q + qp
             count[0] = both if both < p.tricks_left else p.tricks_left
             return rel | prel
     return 0
