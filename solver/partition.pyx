@@ -278,7 +278,7 @@ cdef inline int victim_score(const RankEntry* e) noexcept nogil:
 
 cdef inline u64 quick_tricks_long(const Rules* r, const Position* p, u64 out, int lead, int* count,
                                    int* suits) noexcept nogil:
-    """``quick_tricks_from`` plus length winners: where no other hand holds a trump, a
+    """``quick_tricks_from`` plus length winners: where no opponent holds a trump, a
     suit whose counted top run is at least as long as every other hand's holding in it
     takes all of ``lead``'s cards of the suit (the others are void after the run, and
     nobody can ruff). The extra tricks rely on the shape and the run alone, so the
@@ -291,10 +291,10 @@ cdef inline u64 quick_tricks_long(const Rules* r, const Position* p, u64 out, in
     if count[0] >= p.tricks_left:
         return rel
     for seat in range(4):
-        if seat != lead:
+        if r.dside[seat] != r.dside[lead] or (r.must_trump and seat != lead):
             others |= p.hand[seat]
     if r.trump >= 0 and others & r.suit_mask[r.trump]:
-        return rel
+        return rel                    # (a partner who need not trump may discard instead)
     for suit in range(r.nsuits):
         if not (suits[0] >> suit) & 1:
             continue
