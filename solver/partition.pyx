@@ -278,23 +278,26 @@ cdef inline int victim_score(const RankEntry* e) noexcept nogil:
 
 cdef inline u64 quick_tricks_long(const Rules* r, const Position* p, u64 out, int lead, int* count,
                                    int* suits) noexcept nogil:
-    """``quick_tricks_from`` plus length winners: where no opponent holds a trump, a
-    suit whose counted top run is at least as long as every other hand's holding in it
-    takes all of ``lead``'s cards of the suit (the others are void after the run, and
-    nobody can ruff). The extra tricks rely on the shape and the run alone, so the
-    deciding cards stay those of the run."""
+    """``quick_tricks_from`` plus length winners: where no opponent holds a trump once
+    the counted top trumps are cashed, a suit whose counted top run is at least as long
+    as every other hand's holding in it takes all of ``lead``'s cards of the suit (the
+    others are void after the run, and nobody can ruff). The extra tricks rely on the
+    shape and the runs alone, so the deciding cards stay those of the runs."""
     cdef u64 rel = quick_tricks_from(r, p, out, lead, count, suits)
-    cdef u64 others = 0
-    cdef u64 suit_out
+    cdef u64 suit_out, trumps
     cdef int seat, suit, n, mine, extra = 0
     cdef bint longer
     if count[0] >= p.tricks_left:
         return rel
-    for seat in range(4):
-        if r.dside[seat] != r.dside[lead] or (r.must_trump and seat != lead):
-            others |= p.hand[seat]
-    if r.trump >= 0 and others & r.suit_mask[r.trump]:
-        return rel                    # (a partner who need not trump may discard instead)
+    if r.trump >= 0:
+        # the count cashes the top trumps first: they must leave no spoiler a trump
+        # (a partner who need not trump may discard instead)
+        trumps = out & r.suit_mask[r.trump]
+        n = bit_count(rel & trumps)
+        for seat in range(4):
+            if ((r.dside[seat] != r.dside[lead] or (r.must_trump and seat != lead))
+                    and bit_count(p.hand[seat] & trumps) > n):
+                return rel
     for suit in range(r.nsuits):
         if not (suits[0] >> suit) & 1:
             continue
