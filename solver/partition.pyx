@@ -354,7 +354,8 @@ cdef inline u64 side_quick_tricks(const Rules* r, const Position* p, u64 out, in
 
 
 cdef inline u64 cross_quick_tricks(const Rules* r, const Position* p, u64 out, int* count) noexcept nogil:
-    """Cash, cross, cash (no trumps out): the leader cashes his top runs, then leads a
+    """Cash, cross, cash (no trumps out, or the leader's top trumps, cashed first, as many
+    as each opponent's trumps): the leader cashes his top runs, then leads a
     suit whose top run is his partner's and in which he holds a card, and the partner
     cashes his runs. A suit's top run is one hand's only, so the counts add; the partner,
     holding as many cards as there are tricks, can keep his winners while the sum is at
@@ -364,12 +365,23 @@ cdef inline u64 cross_quick_tricks(const Rules* r, const Position* p, u64 out, i
     0 where there is no entry."""
     cdef int lead = p.leader
     cdef int partner = (lead + 2) & 3
-    cdef int q, qp, suits, psuits, suit, both
+    cdef int q, qp, suits, psuits, suit, both, seat, n
     cdef u64 rel = quick_tricks_long(r, p, out, lead, &q, &suits)
     cdef u64 prel = quick_tricks_long(r, p, out, partner, &qp, &psuits)
+    cdef u64 trumps
     count[0] = 0
     if not qp or r.dside[partner] != r.dside[lead]:
         return 0
+    if r.trump >= 0 and out & r.suit_mask[r.trump]:
+        # trumps out: the leader's counted top trumps, cashed first, must leave the
+        # opponents none (then nobody can ruff a winner or the entry)
+        if r.must_trump:
+            return 0
+        trumps = out & r.suit_mask[r.trump]
+        n = bit_count(rel & trumps)
+        for seat in range(4):
+            if r.dside[seat] != r.dside[lead] and bit_count(p.hand[seat] & trumps) > n:
+                return 0
     for suit in range(r.nsuits):
         if (psuits >> suit) & 1 and p.hand[lead] & r.suit_mask[suit]:
             both = q + qp
@@ -620,14 +632,14 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
         if decided:
             s.rel = qrel
             return decided > 0
-        if r.trump < 0 or not (out & r.suit_mask[r.trump]):
-            # the two hands' runs together (only where the count above fell short: it
-            # relies on more cards)
-            qrel = cross_quick_tricks(r, p, out, &q)
-            decided = leader_tricks_decide(r, p, q, target)
-            if decided:
-                s.rel = qrel
-                return decided > 0
+        # the two hands' runs together (only where the count above fell short: it relies
+        # on more cards); with trumps out only where the leader's top trumps draw the
+        # opponents' (checked inside)
+        qrel = cross_quick_tricks(r, p, out, &q)
+        decided = leader_tricks_decide(r, p, q, target)
+        if decided:
+            s.rel = qrel
+            return decided > 0
         if r.trump >= 0:
             # Sure trump tricks: a trump above all the other side's trumps wins the
             # trick it is played to, and one hand plays one card a trick.
