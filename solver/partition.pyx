@@ -317,7 +317,22 @@ cdef inline u64 quick_tricks_long(const Rules* r, const Position* p, u64 out, in
     return rel
 
 
-cdef inline u64 side_quick_tricks(const Rules* r, const Position* p, u64 out, int* count) noexcept nogil:
+cdef struct Quick:
+    # the quick tricks of the leader and of his partner (each counted once a node)
+    u64 rel
+    u64 prel
+    int q
+    int qp
+    int suits
+    int psuits
+
+
+cdef inline void count_quick_tricks(const Rules* r, const Position* p, u64 out, Quick* k) noexcept nogil:
+    k.rel = quick_tricks_long(r, p, out, p.leader, &k.q, &k.suits)
+    k.prel = quick_tricks_long(r, p, out, (p.leader + 2) & 3, &k.qp, &k.psuits)
+
+
+cdef inline u64 side_quick_tricks(const Rules* r, const Position* p, const Quick* k, int* count) noexcept nogil:
     """Quick tricks of the side on lead: the leader's own, or his partner's after an entry.
 
     The partner's count stands if the leader can reach him first: a suit the
@@ -326,34 +341,28 @@ cdef inline u64 side_quick_tricks(const Rules* r, const Position* p, u64 out, in
     suit or have no trump, or it is the trump suit).
     """
     cdef int lead = p.leader
-    cdef int q, qp, suits, psuits, seat, suit, other
-    cdef u64 rel = quick_tricks_long(r, p, out, lead, &q, &suits)
-    cdef u64 prel
+    cdef int suit, other
     cdef bint safe
-    for seat in range(r.nseats):
-        if seat == lead or r.dside[seat] != r.dside[lead]:
+    count[0] = k.q
+    if k.qp <= k.q or r.dside[(lead + 2) & 3] != r.dside[lead]:
+        return k.rel
+    for suit in range(r.nsuits):
+        if not (k.psuits >> suit) & 1 or not p.hand[lead] & r.suit_mask[suit]:
             continue
-        prel = quick_tricks_long(r, p, out, seat, &qp, &psuits)
-        if qp <= q:
-            continue
-        for suit in range(r.nsuits):
-            if not (psuits >> suit) & 1 or not p.hand[lead] & r.suit_mask[suit]:
-                continue
-            safe = True
-            if r.trump >= 0 and suit != r.trump:
-                for other in range(r.nseats):
-                    if (r.dside[other] != r.dside[lead] and not p.hand[other] & r.suit_mask[suit]
-                            and p.hand[other] & r.suit_mask[r.trump]):
-                        safe = False
-            if safe:
-                q = qp
-                rel = prel
-                break
-    count[0] = q
-    return rel
+        safe = True
+        if r.trump >= 0 and suit != r.trump:
+            for other in range(r.nseats):
+                if (r.dside[other] != r.dside[lead] and not p.hand[other] & r.suit_mask[suit]
+                        and p.hand[other] & r.suit_mask[r.trump]):
+                    safe = False
+        if safe:
+            count[0] = k.qp
+            return k.prel
+    return k.rel
 
 
-cdef inline u64 cross_quick_tricks(const Rules* r, const Position* p, u64 out, int* count) noexcept nogil:
+cdef inline u64 cross_quick_tricks(const Rules* r, const Position* p, u64 out, const Quick* k,
+                                   int* count) noexcept nogil:
     """Cash, cross, cash (no trumps out, or the leader's top trumps, cashed first, as many
     as each opponent's trumps): the leader cashes his top runs, then leads a
     suit whose top run is his partner's and in which he holds a card, and the partner
@@ -365,12 +374,10 @@ cdef inline u64 cross_quick_tricks(const Rules* r, const Position* p, u64 out, i
     0 where there is no entry."""
     cdef int lead = p.leader
     cdef int partner = (lead + 2) & 3
-    cdef int q, qp, suits, psuits, suit, both, seat, n
-    cdef u64 rel = quick_tricks_long(r, p, out, lead, &q, &suits)
-    cdef u64 prel = quick_tricks_long(r, p, out, partner, &qp, &psuits)
+    cdef int suit, both, seat, n
     cdef u64 trumps
     count[0] = 0
-    if not qp or r.dside[partner] != r.dside[lead]:
+    if not k.qp or r.dside[partner] != r.dside[lead]:
         return 0
     if r.trump >= 0 and out & r.suit_mask[r.trump]:
         # trumps out: the leader's counted top trumps, cashed first, must leave the
@@ -378,15 +385,15 @@ cdef inline u64 cross_quick_tricks(const Rules* r, const Position* p, u64 out, i
         if r.must_trump:
             return 0
         trumps = out & r.suit_mask[r.trump]
-        n = bit_count(rel & trumps)
+        n = bit_count(k.rel & trumps)
         for seat in range(4):
             if r.dside[seat] != r.dside[lead] and bit_count(p.hand[seat] & trumps) > n:
                 return 0
     for suit in range(r.nsuits):
-        if (psuits >> suit) & 1 and p.hand[lead] & r.suit_mask[suit]:
-            both = q + qp
+        if (k.psuits >> suit) & 1 and p.hand[lead] & r.suit_mask[suit]:
+            both = k.q + k.qp
             count[0] = both if both < p.tricks_left else p.tricks_left
-            return rel | prel
+            return k.rel | k.prel
     return 0
 
 
@@ -576,6 +583,7 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
     cdef int level
     cdef signed char* killer = NULL
     cdef int place
+    cdef Quick quick
 
     s.nodes += 1
     s.rel = 0
@@ -627,7 +635,8 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
 
         # Quick tricks (after the table: most probes hit, and then these cost nothing);
         # a cut-off is cheaper to find again than to store.
-        qrel = side_quick_tricks(r, p, out, &q)
+        count_quick_tricks(r, p, out, &quick)
+        qrel = side_quick_tricks(r, p, &quick, &q)
         decided = leader_tricks_decide(r, p, q, target)
         if decided:
             s.rel = qrel
@@ -635,7 +644,7 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
         # the two hands' runs together (only where the count above fell short: it relies
         # on more cards); with trumps out only where the leader's top trumps draw the
         # opponents' (checked inside)
-        qrel = cross_quick_tricks(r, p, out, &q)
+        qrel = cross_quick_tricks(r, p, out, &quick, &q)
         decided = leader_tricks_decide(r, p, q, target)
         if decided:
             s.rel = qrel
