@@ -49,7 +49,10 @@ Replacement: a free slot, else the entry with the fewest
 tricks left and, among those (a bucket's entries mostly share the shape),
 the most deciding cards (the least general); a store takes the first free
 slot the probe saw, without looking for an entry of the same key to tighten
-(its bucket has mostly left the cache by then). The table is probed before the
+(its bucket has mostly left the cache by then); an entry that cuts a probe off
+swaps places with the one halfway to the bucket's front (a probe scans about 37
+entries on deal 86; often-used entries are met sooner, and the first match decides).
+The table is probed before the
 quick tricks are counted (most probes hit); quick-trick cut-offs are not
 stored (cheaper to find again). The entries sit in 2 MB huge pages where
 the system allows it (probes are scattered, so page-table misses were a
@@ -269,6 +272,12 @@ cdef inline void store(RankTable* t, const u64* buckets, const int* nvalid, cons
     victim.mask = mask | (<u64>lower << 56) | (<u64>upper << 60)
     victim.plane0 = (plane0 & mask) | (<u64>t.gen << 56)
     victim.plane1 = plane1 & mask
+
+
+cdef inline void swap_entries(RankEntry* a, RankEntry* b) noexcept nogil:
+    cdef RankEntry tmp = a[0]
+    a[0] = b[0]
+    b[0] = tmp
 
 
 cdef inline int victim_score(const RankEntry* e) noexcept nogil:
@@ -629,6 +638,9 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
                     if lower >= target or (e[i].mask >> 60) < <u64>target:
                         t.hits += 1
                         s.rel = bit_deposit(emask, out)
+                        if i:
+                            # halfway to the front: often-hit entries are found sooner
+                            swap_entries(&e[i], &e[i >> 1])
                         return lower >= target
                     if (e[i].key >> 54) & 63 != NO_BEST and first < 0:
                         first = low_index(bit_deposit((<u64>1) << ((e[i].key >> 54) & 63), out))
