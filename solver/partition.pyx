@@ -58,6 +58,10 @@ stored (cheaper to find again). The entries sit in 2 MB huge pages where
 the system allows it (probes are scattered, so page-table misses were a
 tenth of the time); only a bucket's first lines are prefetched.
 
+At the second hand, a side needing only the trick being played wins it with the top
+card out of the suit led when the third hand cannot ruff (DDS's QuickTricksSecondHand,
+reduced to one trick).
+
 Quick tricks count length winners too where no other hand holds a trump (a run
 as long as every other hand's holding takes the rest of the suit).
 
@@ -685,6 +689,17 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
                     s.rel = qrel
                     return True
     seat = seat_to_move(r, p)
+    if p.nplayed == 1 and (target == 1 if r.dside[seat] else target == p.tricks_left):
+        # Second hand, his side needing only this trick (or the other side needing every
+        # trick): it wins if he holds the top card out of the suit led and the third hand
+        # follows suit or holds no trump (the fourth hand is his partner). Deciding card:
+        # that top card (the shape says who follows and who holds trumps).
+        card = high_index(out & r.suit_mask[r.suit_of[p.played[0]]])
+        if ((p.hand[seat] >> card) & 1 and (r.trump < 0 or r.suit_of[card] == r.trump
+                or p.hand[(seat + 1) & 3] & r.suit_mask[r.suit_of[card]]
+                or not p.hand[(seat + 1) & 3] & r.suit_mask[r.trump])):
+            s.rel = (<u64>1) << card
+            return r.dside[seat] != 0
     legal = legal_moves(r, p, seat)
     moves = legal & run_bottoms(p.hand[seat], out, r.bottoms)
     if boundary:
