@@ -49,11 +49,21 @@ Replacement: a free slot, else the entry with the fewest
 tricks left and, among those (a bucket's entries mostly share the shape),
 the most deciding cards (the least general); a store takes the first free
 slot the probe saw, without looking for an entry of the same key to tighten
-(its bucket has mostly left the cache by then). The table is probed before the
+(its bucket has mostly left the cache by then); an entry that cuts a probe off
+swaps places with the one halfway to the bucket's front (a probe scans about 37
+entries on deal 86; often-used entries are met sooner, and the first match decides).
+The table is probed before the
 quick tricks are counted (most probes hit); quick-trick cut-offs are not
 stored (cheaper to find again). The entries sit in 2 MB huge pages where
 the system allows it (probes are scattered, so page-table misses were a
 tenth of the time); only a bucket's first lines are prefetched.
+
+At the second hand, a side needing only the trick being played wins it with the top
+card out of the suit led when the third hand cannot ruff (DDS's QuickTricksSecondHand,
+reduced to one trick).
+
+Quick tricks count length winners too where no other hand holds a trump (a run
+as long as every other hand's holding takes the rest of the suit).
 
 Leads: the table's move first, then the *killer leads*, the last two distinct
 leads that cut off with as many tricks left (the latest first when the table
@@ -268,12 +278,74 @@ cdef inline void store(RankTable* t, const u64* buckets, const int* nvalid, cons
     victim.plane1 = plane1 & mask
 
 
+cdef inline void swap_entries(RankEntry* a, RankEntry* b) noexcept nogil:
+    cdef RankEntry tmp = a[0]
+    a[0] = b[0]
+    b[0] = tmp
+
+
 cdef inline int victim_score(const RankEntry* e) noexcept nogil:
     """Lowest goes first: fewest tricks left, then most deciding cards."""
     return <int>((e.key >> 48) & 0xF) * 64 - bit_count(e.mask & CARD_BITS)
 
 
-cdef inline u64 side_quick_tricks(const Rules* r, const Position* p, u64 out, int* count) noexcept nogil:
+cdef inline u64 quick_tricks_long(const Rules* r, const Position* p, u64 out, int lead, int* count,
+                                   int* suits) noexcept nogil:
+    """``quick_tricks_from`` plus length winners: where no opponent holds a trump once
+    the counted top trumps are cashed, a suit whose counted top run is at least as long
+    as every other hand's holding in it takes all of ``lead``'s cards of the suit (the
+    others are void after the run, and nobody can ruff). The extra tricks rely on the
+    shape and the runs alone, so the deciding cards stay those of the runs."""
+    cdef u64 rel = quick_tricks_from(r, p, out, lead, count, suits)
+    cdef u64 suit_out, trumps
+    cdef int seat, suit, n, mine, extra = 0
+    cdef bint longer
+    if count[0] >= p.tricks_left:
+        return rel
+    if r.trump >= 0:
+        # the count cashes the top trumps first: they must leave no spoiler a trump
+        # (a partner who need not trump may discard instead)
+        trumps = out & r.suit_mask[r.trump]
+        n = bit_count(rel & trumps)
+        for seat in range(4):
+            if ((r.dside[seat] != r.dside[lead] or (r.must_trump and seat != lead))
+                    and bit_count(p.hand[seat] & trumps) > n):
+                return rel
+    for suit in range(r.nsuits):
+        if not (suits[0] >> suit) & 1:
+            continue
+        suit_out = out & r.suit_mask[suit]
+        n = bit_count(rel & suit_out)
+        mine = bit_count(p.hand[lead] & suit_out)
+        if mine <= n:
+            continue
+        longer = False
+        for seat in range(4):
+            if seat != lead and bit_count(p.hand[seat] & suit_out) > n:
+                longer = True
+        if not longer:
+            extra += mine - n
+    if extra:
+        count[0] = count[0] + extra if count[0] + extra < p.tricks_left else p.tricks_left
+    return rel
+
+
+cdef struct Quick:
+    # the quick tricks of the leader and of his partner (each counted once a node)
+    u64 rel
+    u64 prel
+    int q
+    int qp
+    int suits
+    int psuits
+
+
+cdef inline void count_quick_tricks(const Rules* r, const Position* p, u64 out, Quick* k) noexcept nogil:
+    k.rel = quick_tricks_long(r, p, out, p.leader, &k.q, &k.suits)
+    k.prel = quick_tricks_long(r, p, out, (p.leader + 2) & 3, &k.qp, &k.psuits)
+
+
+cdef inline u64 side_quick_tricks(const Rules* r, const Position* p, const Quick* k, int* count) noexcept nogil:
     """Quick tricks of the side on lead: the leader's own, or his partner's after an entry.
 
     The partner's count stands if the leader can reach him first: a suit the
@@ -282,52 +354,59 @@ cdef inline u64 side_quick_tricks(const Rules* r, const Position* p, u64 out, in
     suit or have no trump, or it is the trump suit).
     """
     cdef int lead = p.leader
-    cdef int q, qp, suits, psuits, seat, suit, other
-    cdef u64 rel = quick_tricks_from(r, p, out, lead, &q, &suits)
-    cdef u64 prel
+    cdef int suit, other
     cdef bint safe
-    for seat in range(r.nseats):
-        if seat == lead or r.dside[seat] != r.dside[lead]:
+    count[0] = k.q
+    if k.qp <= k.q or r.dside[(lead + 2) & 3] != r.dside[lead]:
+        return k.rel
+    for suit in range(r.nsuits):
+        if not (k.psuits >> suit) & 1 or not p.hand[lead] & r.suit_mask[suit]:
             continue
-        prel = quick_tricks_from(r, p, out, seat, &qp, &psuits)
-        if qp <= q:
-            continue
-        for suit in range(r.nsuits):
-            if not (psuits >> suit) & 1 or not p.hand[lead] & r.suit_mask[suit]:
-                continue
-            safe = True
-            if r.trump >= 0 and suit != r.trump:
-                for other in range(r.nseats):
-                    if (r.dside[other] != r.dside[lead] and not p.hand[other] & r.suit_mask[suit]
-                            and p.hand[other] & r.suit_mask[r.trump]):
-                        safe = False
-            if safe:
-                q = qp
-                rel = prel
-                break
-    count[0] = q
-    return rel
+        safe = True
+        if r.trump >= 0 and suit != r.trump:
+            for other in range(r.nseats):
+                if (r.dside[other] != r.dside[lead] and not p.hand[other] & r.suit_mask[suit]
+                        and p.hand[other] & r.suit_mask[r.trump]):
+                    safe = False
+        if safe:
+            count[0] = k.qp
+            return k.prel
+    return k.rel
 
 
-cdef inline u64 cross_quick_tricks(const Rules* r, const Position* p, u64 out, int* count) noexcept nogil:
-    """Cash, cross, cash (no trumps out): the leader cashes his top runs, then leads a
+cdef inline u64 cross_quick_tricks(const Rules* r, const Position* p, u64 out, const Quick* k,
+                                   int* count) noexcept nogil:
+    """Cash, cross, cash (no trumps out, or the leader's top trumps, cashed first, as many
+    as each opponent's trumps): the leader cashes his top runs, then leads a
     suit whose top run is his partner's and in which he holds a card, and the partner
     cashes his runs. A suit's top run is one hand's only, so the counts add; the partner,
     holding as many cards as there are tricks, can keep his winners while the sum is at
-    most the tricks left (else he keeps enough to take all). 0 where there is no entry."""
+    most the tricks left (else he keeps enough to take all: the top of the entry suit and
+    of each counted suit's run, then its length winners). Length winners count as in
+    ``quick_tricks_long`` (other hands' holdings only shrink while the leader cashes).
+    0 where there is no entry."""
     cdef int lead = p.leader
     cdef int partner = (lead + 2) & 3
-    cdef int q, qp, suits, psuits, suit, both
-    cdef u64 rel = quick_tricks_from(r, p, out, lead, &q, &suits)
-    cdef u64 prel = quick_tricks_from(r, p, out, partner, &qp, &psuits)
+    cdef int suit, both, seat, n
+    cdef u64 trumps
     count[0] = 0
-    if not qp or r.dside[partner] != r.dside[lead]:
+    if not k.qp or r.dside[partner] != r.dside[lead]:
         return 0
+    if r.trump >= 0 and out & r.suit_mask[r.trump]:
+        # trumps out: the leader's counted top trumps, cashed first, must leave the
+        # opponents none (then nobody can ruff a winner or the entry)
+        if r.must_trump:
+            return 0
+        trumps = out & r.suit_mask[r.trump]
+        n = bit_count(k.rel & trumps)
+        for seat in range(4):
+            if r.dside[seat] != r.dside[lead] and bit_count(p.hand[seat] & trumps) > n:
+                return 0
     for suit in range(r.nsuits):
-        if (psuits >> suit) & 1 and p.hand[lead] & r.suit_mask[suit]:
-            both = bit_count(rel) + bit_count(prel)
+        if (k.psuits >> suit) & 1 and p.hand[lead] & r.suit_mask[suit]:
+            both = k.q + k.qp
             count[0] = both if both < p.tricks_left else p.tricks_left
-            return rel | prel
+            return k.rel | k.prel
     return 0
 
 
@@ -517,6 +596,7 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
     cdef int level
     cdef signed char* killer = NULL
     cdef int place
+    cdef Quick quick
 
     s.nodes += 1
     s.rel = 0
@@ -562,25 +642,29 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
                     if lower >= target or (e[i].mask >> 60) < <u64>target:
                         t.hits += 1
                         s.rel = bit_deposit(emask, out)
+                        if i:
+                            # halfway to the front: often-hit entries are found sooner
+                            swap_entries(&e[i], &e[i >> 1])
                         return lower >= target
                     if (e[i].key >> 54) & 63 != NO_BEST and first < 0:
                         first = low_index(bit_deposit((<u64>1) << ((e[i].key >> 54) & 63), out))
 
         # Quick tricks (after the table: most probes hit, and then these cost nothing);
         # a cut-off is cheaper to find again than to store.
-        qrel = side_quick_tricks(r, p, out, &q)
+        count_quick_tricks(r, p, out, &quick)
+        qrel = side_quick_tricks(r, p, &quick, &q)
         decided = leader_tricks_decide(r, p, q, target)
         if decided:
             s.rel = qrel
             return decided > 0
-        if r.trump < 0 or not (out & r.suit_mask[r.trump]):
-            # the two hands' runs together (only where the count above fell short: it
-            # relies on more cards)
-            qrel = cross_quick_tricks(r, p, out, &q)
-            decided = leader_tricks_decide(r, p, q, target)
-            if decided:
-                s.rel = qrel
-                return decided > 0
+        # the two hands' runs together (only where the count above fell short: it relies
+        # on more cards); with trumps out only where the leader's top trumps draw the
+        # opponents' (checked inside)
+        qrel = cross_quick_tricks(r, p, out, &quick, &q)
+        decided = leader_tricks_decide(r, p, q, target)
+        if decided:
+            s.rel = qrel
+            return decided > 0
         if r.trump >= 0:
             # Sure trump tricks: a trump above all the other side's trumps wins the
             # trick it is played to, and one hand plays one card a trick.
@@ -605,6 +689,17 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
                     s.rel = qrel
                     return True
     seat = seat_to_move(r, p)
+    if p.nplayed == 1 and (target == 1 if r.dside[seat] else target == p.tricks_left):
+        # Second hand, his side needing only this trick (or the other side needing every
+        # trick): it wins if he holds the top card out of the suit led and the third hand
+        # follows suit or holds no trump (the fourth hand is his partner). Deciding card:
+        # that top card (the shape says who follows and who holds trumps).
+        card = high_index(out & r.suit_mask[r.suit_of[p.played[0]]])
+        if ((p.hand[seat] >> card) & 1 and (r.trump < 0 or r.suit_of[card] == r.trump
+                or p.hand[(seat + 1) & 3] & r.suit_mask[r.suit_of[card]]
+                or not p.hand[(seat + 1) & 3] & r.suit_mask[r.trump])):
+            s.rel = (<u64>1) << card
+            return r.dside[seat] != 0
     legal = legal_moves(r, p, seat)
     moves = legal & run_bottoms(p.hand[seat], out, r.bottoms)
     if boundary:
