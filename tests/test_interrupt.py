@@ -26,19 +26,22 @@ def child_environment() -> dict:
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_ctrl_c_keeps_the_finished_splits(tmp_path):
+    # Two million sampled splits take minutes on any machine (the exact 184,756 took four
+    # seconds, too close to the moment of the Ctrl-C on a fast machine or a slow start).
     command = [sys.executable, "-m", "pyanalyzer", "misere", "--hand", "S=7s,8s,9s,Ts,8c,7d,8d,9d,8h,9h",
-               "--discard", "Kc,Ac", "--lead", "E", "--threads", "1", "--json"]
+               "--discard", "Kc,Ac", "--lead", "E", "--threads", "1", "--samples", "2000000", "--seed", "1",
+               "--json"]
     # A background process may start with SIGINT ignored; give the child the default disposition.
     child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              cwd=tmp_path, env=child_environment(),
                              preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    time.sleep(3.0)
+    time.sleep(4.0)
     child.send_signal(signal.SIGINT)
     out, err = child.communicate(timeout=60)
     assert child.returncode == 0, err
     data = json.loads(out)
     assert data["partial"] is True
-    assert 0 < data["splits"] < data["total"] == 184756
+    assert 0 < data["splits"] < data["total"] == 2000000
     assert sum(data["histogram"]) == data["splits"]
 
 
