@@ -3,6 +3,7 @@
 
 from solver.state cimport u64
 from solver.search cimport Searcher
+from solver.transtable cimport HugeBlock
 
 
 cdef enum:
@@ -18,7 +19,8 @@ cdef struct RankEntry:
 
 
 cdef struct RankTable:
-    RankEntry* entries
+    RankEntry* entries            # in ``memory``
+    HugeBlock memory
     u64* filled                   # one bit per bucket: something was stored there
     u64 nbuckets
     unsigned int gen

@@ -79,7 +79,7 @@ from solver.state cimport (u64, Rules, Position, seat_to_move, cards_out, legal_
                            run_bottoms, bit_count, low_index, high_index, bit_extract,
                            bit_deposit, MAX_SEATS, last_trick_cards)
 from solver.search cimport Undo, make_move, unmake_move, stop_requested
-from solver.transtable cimport mix, prefetch_line, NO_MOVE
+from solver.transtable cimport mix, prefetch_line, NO_MOVE, huge_alloc, huge_free
 from solver.moves cimport order_moves, MAX_MOVES
 from solver.quicktricks cimport quick_tricks_from
 
@@ -100,12 +100,15 @@ cdef int rank_table_init(RankTable* t, double size_mb) except -1:
         nb = 1
     if nb >= (<u64>1 << 32):
         nb = (<u64>1 << 32) - 1
-    t.entries = <RankEntry*>huge_alloc(nb * PBUCKET * sizeof(RankEntry))
+    # (a bucket's entries are wiped when it is first filled in a generation, ``store``,
+    # and only filled buckets are read: untouched pages cost nothing)
+    t.entries = <RankEntry*>huge_alloc(&t.memory, nb * PBUCKET * sizeof(RankEntry))
     t.filled = <u64*>calloc(nb // 64 + 1, sizeof(u64))
     if t.entries == NULL or t.filled == NULL:
-        free(t.entries)
+        huge_free(&t.memory)
         free(t.filled)
         t.entries = NULL
+        t.filled = NULL
         raise MemoryError("cannot allocate the winning-rank table")
     t.nbuckets = nb
     t.gen = 1
@@ -114,27 +117,8 @@ cdef int rank_table_init(RankTable* t, double size_mb) except -1:
     return 0
 
 
-cdef extern from "<sys/mman.h>" nogil:
-    int madvise(void* addr, size_t length, int advice)
-    int MADV_HUGEPAGE
-cdef extern from "<stdlib.h>" nogil:
-    int posix_memalign(void** memptr, size_t alignment, size_t size)
-
-
-cdef void* huge_alloc(size_t size) noexcept nogil:
-    """Memory aligned to 2 MB and advised for huge pages (fewer TLB misses). Not
-    zeroed, so untouched pages cost nothing: a bucket's entries are wiped when it is
-    first filled in a generation (``store``), and only filled buckets are read."""
-    cdef void* mem = NULL
-    cdef size_t rounded = (size + (2 << 20) - 1) & ~(<size_t>(2 << 20) - 1)
-    if posix_memalign(&mem, 2 << 20, rounded) != 0:
-        return NULL
-    madvise(mem, rounded, MADV_HUGEPAGE)
-    return mem
-
-
 cdef void rank_table_free(RankTable* t) noexcept nogil:
-    free(t.entries)
+    huge_free(&t.memory)
     free(t.filled)
     t.entries = NULL
     t.filled = NULL

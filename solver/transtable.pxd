@@ -88,10 +88,18 @@ cdef struct TTSmallEntry:         # small: 16 bytes, at most 32 cards and 15 tri
     unsigned char best
 
 
+cdef struct HugeBlock:           # a mapping made by ``huge_alloc``
+    void* base
+    size_t size
+
+
+cdef char* huge_alloc(HugeBlock* block, size_t size) noexcept nogil
+cdef void huge_free(HugeBlock* block) noexcept nogil
+
+
 cdef struct TransTable:
     char* buckets                 # nbuckets cache lines
-    void* memory                  # the allocation (buckets are 2 MB aligned in it)
-    size_t memory_size
+    HugeBlock memory              # the allocation (``huge_alloc``)
     u64 nbuckets                  # number of buckets (below 2 ** 32)
     u64 nentries                  # entries in the current format
     bint small                    # small entries in use
