@@ -255,6 +255,18 @@ cdef class Engine:
         self.last_tricks = self.s.pos.tricks_left
         return value
 
+    def reaches(self, pos, int target) -> bool:
+        """True if the declarer's side can take ``target`` tricks (current trick included):
+        one null-window search, cheaper than ``solve`` when only a contract matters."""
+        self._load(pos)
+        cdef bint result
+        with nogil:
+            self._begin()
+            result = root_reaches(&self.s, target)
+            self._end()
+        self._check_stopped()
+        return result
+
     def solve_batch(self, pos, seats, known, splits) -> list:
         """Values of many layouts that differ only in the hands at ``seats``.
 

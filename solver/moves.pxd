@@ -37,6 +37,10 @@ from solver.state cimport (u64, Rules, Position, MAX_SEATS, beats, bit_count, lo
 
 cdef enum:
     MAX_MOVES = 32
+    # Whist leads: less, per opponent void in the suit (he may discard any card) and per
+    # card the opponents hold in it (each one a reply to search)
+    VOID_PENALTY = 100
+    LENGTH_PENALTY = 8
     # misère lead classes (scores of the class's best card)
     CAUGHT_BASE = 300             # declarer: his whole suit is above the defenders'
     WINNER_BASE = 250             # declarer with room for a trick: a sure winner
@@ -67,9 +71,13 @@ cdef inline int lead_score(const Rules* r, const Position* p, int seat, int card
 
 cdef inline int partnership_lead_score(const Rules* r, const Position* p, int seat, int card,
                                       u64 suit_out, u64 above) noexcept nogil:
-    """Whist leads: cash a sure winner, lead to the partner's top card or his ruff, or
-    through the second hand's top card to the partner's second-best; keep away from the
-    opponents' ruffs, else lead low."""
+    """Whist leads: by class (``partnership_lead_class``), less a penalty for the replies
+    the opponents have, the larger the more cards they may play (DDS weighs its leads so:
+    the search is smallest where the opponents have few cards to choose from, and an
+    opponent void in the suit may discard any card). Leads into the opponents' ruffs score
+    lowest, trumps the opponents do not hold low too (two of the side's trumps spent on
+    one trick, the opponents free to discard). The penalties and the trump rule took 25%
+    off the nodes (benchmarks/RESULTS.md)."""
     cdef int s = r.suit_of[card]
     cdef int rank = card - r.suit_base[s]
     cdef int partner = (seat + 2) % 4
@@ -79,9 +87,22 @@ cdef inline int partnership_lead_score(const Rules* r, const Position* p, int se
     cdef u64 opp = p.hand[lho] | p.hand[rho]
     cdef bint lho_ruffs = s != r.trump and not (p.hand[lho] & suit_out) and (p.hand[lho] & trumps)
     cdef bint rho_ruffs = s != r.trump and not (p.hand[rho] & suit_out) and (p.hand[rho] & trumps)
-    cdef u64 top
     if lho_ruffs or rho_ruffs:
         return -100 - rank                                   # the opponents ruff
+    if s == r.trump and not (opp & trumps):
+        return -rank                                         # trumps the opponents have none of
+    return partnership_lead_class(r, p, seat, card, suit_out, above, rank, partner, lho, trumps) \
+        - VOID_PENALTY * ((not (p.hand[lho] & suit_out)) + (not (p.hand[rho] & suit_out))) \
+        - LENGTH_PENALTY * bit_count(opp & suit_out)
+
+
+cdef inline int partnership_lead_class(const Rules* r, const Position* p, int seat, int card,
+                                       u64 suit_out, u64 above, int rank, int partner, int lho,
+                                       u64 trumps) noexcept nogil:
+    """Cash a sure winner, lead to the partner's top card or his ruff, or through the
+    second hand's top card to the partner's second-best; else lead low."""
+    cdef int s = r.suit_of[card]
+    cdef u64 top
     if not (above & ~p.hand[seat]):
         return 300 + bit_count(p.hand[seat] & suit_out)      # a sure winner: cash it
     top = (<u64>1) << high_index(suit_out)

@@ -43,7 +43,7 @@ ever filled, so probes of empty buckets cost no memory load; a bucket fills
 from its first entry on, so a scan stops at the first unused one.
 Entries are 32 bytes, two to a cache line (a probe scans about 13 entries;
 at 40 bytes they took a fifth more lines): the shape is kept as three suits
-a seat plus the tricks left, the bounds, best lead and generation in the bits
+a seat plus the tricks left, the bounds and generation in the bits
 above the 56 card bits of the other words (so at most 56 cards a deal).
 Replacement: a free slot, else the entry with the fewest
 tricks left and, among those (a bucket's entries mostly share the shape),
@@ -65,10 +65,19 @@ reduced to one trick).
 Quick tricks count length winners too where no other hand holds a trump (a run
 as long as every other hand's holding takes the rest of the suit).
 
-Leads: the table's move first, then the *killer leads*, the last two distinct
-leads that cut off with as many tricks left (the latest first when the table
-has none): siblings of a subtree mostly want the same lead (cash the same
-winner, give the same ruff).
+Leads: the *killer leads* first, the last two distinct leads that cut off with
+as many tricks left: siblings of a subtree mostly want the same lead (cash the
+same winner, give the same ruff).
+
+Small cards (DDS's "lowest winning rank"): once a card is refuted whose whole
+run lies below the deciding cards its proof found in its suit, every other
+such run of the hand in that suit is skipped. Playing one of them instead
+leads to a position that differs only in small cards of that suit, which the
+same proof covers (as an entry covers positions that agree on its deciding
+cards). Where every card was refuted, the deciding cards are those of the
+cards tried, as before: the skipped ones are covered by a tried one's proof
+in every position the entry will match, since their cards stay below its
+deciding cards there too.
 Measured in benchmarks/RESULTS.md (Whist).
 """
 
@@ -79,7 +88,7 @@ from solver.state cimport (u64, Rules, Position, seat_to_move, cards_out, legal_
                            run_bottoms, bit_count, low_index, high_index, bit_extract,
                            bit_deposit, MAX_SEATS, last_trick_cards)
 from solver.search cimport Undo, make_move, unmake_move, stop_requested
-from solver.transtable cimport mix, prefetch_line, NO_MOVE, huge_alloc, huge_free
+from solver.transtable cimport mix, prefetch_line, huge_alloc, huge_free
 from solver.moves cimport order_moves, MAX_MOVES
 from solver.quicktricks cimport quick_tricks_from
 
@@ -87,7 +96,6 @@ cdef enum:
     PREFETCH_BYTES = 256          # of each bucket probed
     NLEVELS = 3
     MAX_CARDS = 56                # cards a deal (the entry's fields, below)
-    NO_BEST = 63                  # in an entry: no best lead
 
 # An entry's words: the cards' fields take the low 56 bits, the rest sits above them.
 cdef u64 CARD_BITS = ((<u64>1) << MAX_CARDS) - 1
@@ -227,7 +235,7 @@ cdef inline u64 top_cards_from(const Rules* r, u64 rel, u64 out) noexcept nogil:
 
 cdef inline void store(RankTable* t, const u64* buckets, const int* nvalid, const Rules* r,
                        const Position* p, u64 shape, u64 out, u64 plane0, u64 plane1, u64 rel,
-                       int lower, int upper, int best) noexcept nogil:
+                       int lower, int upper) noexcept nogil:
     """Store a bound. No search for an entry with the same key (to tighten it): by the time
     of the store the bucket has mostly left the cache, and same-key stores are 3% of all; a
     duplicate is harmless (a probe checks every entry that matches). The new entry goes to
@@ -256,7 +264,7 @@ cdef inline void store(RankTable* t, const u64* buckets, const int* nvalid, cons
         for i in range(1, PBUCKET):
             if victim_score(&e[i]) < victim_score(victim):
                 victim = &e[i]
-    victim.key = shape | (<u64>p.leader << 52) | (<u64>(NO_BEST if best == NO_MOVE else best) << 54)
+    victim.key = shape | (<u64>p.leader << 52)
     victim.mask = mask | (<u64>lower << 56) | (<u64>upper << 60)
     victim.plane0 = (plane0 & mask) | (<u64>t.gen << 56)
     victim.plane1 = plane1 & mask
@@ -536,6 +544,16 @@ cdef inline u64 runs_to_keep(const Rules* r, u64 moves, u64 hand, u64 out, u64 r
     return result
 
 
+cdef inline int run_top(const Rules* r, u64 hand, u64 out, int card) noexcept nogil:
+    """The top card of the run of touching cards of ``hand`` whose bottom is ``card``."""
+    cdef u64 suit_out = out & r.suit_mask[r.suit_of[card]]
+    cdef u64 breaks = suit_out & ~hand & ~((((<u64>1) << card) << 1) - 1)
+    cdef u64 mine = hand & suit_out
+    if breaks:
+        mine &= ((<u64>1) << low_index(breaks)) - 1
+    return high_index(mine)
+
+
 cdef inline int leader_tricks_decide(const Rules* r, const Position* p, int q,
                                      int target) noexcept nogil:
     """The side on lead surely takes ``q`` tricks: 1 if the declarer's side surely
@@ -570,7 +588,6 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
     cdef int first = -1
     cdef int decided
     cdef int n, i, seat, card, gain, q
-    cdef int best = -1
     cdef bint result, v, maxer, boundary
     cdef u64 out, moves, legal, shape = 0, plane0 = 0, plane1 = 0, rel = 0, child_rel, qrel
     cdef u64 key = 0, emask
@@ -581,6 +598,9 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
     cdef signed char* killer = NULL
     cdef int place
     cdef Quick quick
+    cdef int small_below[4]          # per suit: a run topped below this card is skipped
+    cdef int suit, low
+    cdef u64 tried = 0
 
     s.nodes += 1
     s.rel = 0
@@ -630,8 +650,6 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
                             # halfway to the front: often-hit entries are found sooner
                             swap_entries(&e[i], &e[i >> 1])
                         return lower >= target
-                    if (e[i].key >> 54) & 63 != NO_BEST and first < 0:
-                        first = low_index(bit_deposit((<u64>1) << ((e[i].key >> 54) & 63), out))
 
         # Quick tricks (after the table: most probes hit, and then these cost nothing);
         # a cut-off is cheaper to find again than to store.
@@ -688,26 +706,29 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
     moves = legal & run_bottoms(p.hand[seat], out, r.bottoms)
     if boundary:
         # Killer leads (DDS keeps a best move per depth too): the last lead that cut off
-        # with this many tricks left goes first when the table has no move, else second;
-        # the one before it (a different card) right after it (about 1% fewer nodes).
-        # Only the order changes, every move is still searched. (Tried at every card of
-        # a trick: 4x the nodes; keyed by the leader as well, or one for all depths: more.)
+        # with this many tricks left goes first, the one before it (a different card)
+        # second (about 1% fewer nodes). Only the order changes, every move is still
+        # searched. (Tried at every card of a trick: 4x the nodes; keyed by the leader as
+        # well, or one for all depths: more. The best lead of a table entry whose bound
+        # did not decide went first until 2026-11-29: a lead that took 8 tricks, tried
+        # first for 9, mostly failed at great cost; 2% fewer nodes without it.)
         killer = &t.killer[2 * p.tricks_left]
-        if first < 0 and killer[0] >= 0 and (moves >> killer[0]) & 1:
+        if killer[0] >= 0 and (moves >> killer[0]) & 1:
             first = killer[0]
     n = order_moves(r, p, seat, moves, first, out, cards)
-    if boundary:
-        place = 1
-        if killer[0] >= 0 and killer[0] != first and (moves >> killer[0]) & 1:
-            move_to(cards, n, killer[0], place)
-            place += 1
-        if killer[1] >= 0 and killer[1] != first and (moves >> killer[1]) & 1:
-            move_to(cards, n, killer[1], place)
+    if boundary and killer[1] >= 0 and killer[1] != first and (moves >> killer[1]) & 1:
+        move_to(cards, n, killer[1], 1)
 
     maxer = r.maxer[seat]
     result = not maxer
+    for i in range(4):
+        small_below[i] = -1
     for i in range(n):
         card = cards[i]
+        suit = r.suit_of[card]
+        if small_below[suit] >= 0 and run_top(r, p.hand[seat], out, card) < small_below[suit]:
+            continue                      # small, like a card refuted already
+        tried |= (<u64>1) << card
         gain = make_move(s, card, &u)
         if target - gain <= 0 or target - gain > p.tricks_left:
             s.nodes += 1
@@ -721,25 +742,30 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
         unmake_move(s, seat, card, &u)
         if v == maxer:
             result = v
-            best = card
             rel = child_rel
             if boundary and killer[0] != card:
                 killer[1] = killer[0]
                 killer[0] = card
             break
         rel |= child_rel
+        if small_below[suit] < 0:
+            # Refuted with a run of cards all below the deciding cards of their suit:
+            # every other such run of this hand is small too, and playing it instead
+            # leads to a position that differs only in small cards, which the same
+            # proof covers. It is skipped (DDS's "lowest winning rank"; 40% fewer
+            # nodes).
+            low = low_index(child_rel & r.suit_mask[suit]) if child_rel & r.suit_mask[suit] else 64
+            if run_top(r, p.hand[seat], out, card) < low:
+                small_below[suit] = low
     if result != maxer:
-        # every card was refuted, each run of touching cards through one of them
-        rel |= runs_to_keep(r, moves, p.hand[seat], out, rel)
+        # every card was refuted, each run of touching cards through one of them (the
+        # runs skipped as small need nothing: their positions differ in small cards only)
+        rel |= runs_to_keep(r, tried, p.hand[seat], out, rel)
 
     if boundary and not s.stopped:       # (a stopped search's answers are void)
-        if best >= 0:
-            best = bit_count(out & (((<u64>1) << best) - 1))
-        else:
-            best = NO_MOVE
         if result:
-            store(t, buckets, nvalid, r, p, shape, out, plane0, plane1, rel, target, p.tricks_left, best)
+            store(t, buckets, nvalid, r, p, shape, out, plane0, plane1, rel, target, p.tricks_left)
         else:
-            store(t, buckets, nvalid, r, p, shape, out, plane0, plane1, rel, 0, target - 1, best)
+            store(t, buckets, nvalid, r, p, shape, out, plane0, plane1, rel, 0, target - 1)
     s.rel = rel
     return result
