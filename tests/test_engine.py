@@ -141,6 +141,19 @@ def test_small_positions_agree_with_reference(engine, group):
     assert not mismatches, mismatches[:3]
 
 
+def test_single_target_tests_bracket_the_value(engine):
+    """``Engine.reaches`` (one null-window search) is true up to the value and false above."""
+    rng = random.Random("reaches")
+    for i in range(600):
+        pos = random_preferans(rng, rng.randint(2, 6)) if i % 2 else random_whist(rng, rng.randint(2, 6))
+        value = reference_value(pos)
+        if i % 3 == 0:
+            engine.clear()
+        assert engine.reaches(pos, value), pos
+        assert not engine.reaches(pos, value + 1), pos
+        assert engine.reaches(pos, 0)
+
+
 # -- longer endings and full deals ------------------------------------------------
 
 @pytest.mark.parametrize("tricks,count", [(6, 300), (7, 150), (8, 40)])
