@@ -554,6 +554,66 @@ cdef inline int run_top(const Rules* r, u64 hand, u64 out, int card) noexcept no
     return high_index(mine)
 
 
+cdef inline int second_hand_tricks(const Rules* r, const Position* p, int seat,
+                                   u64* rel) noexcept nogil:
+    """Tricks the second hand's side surely takes, the trick being played included (0 if
+    it may lose it), and in ``rel`` the cards the count relied on.
+
+    The trick is the side's if one of its hands holds a card of the suit led above the
+    lead and above every card the third hand holds in it, and the third hand cannot ruff
+    (the fourth hand is the partner); or, outside trumps, if one of them is void with a
+    trump and the third hand must follow or holds no trump (whoever ruffs, the partner
+    plays last). Without trumps the hand that wins it then keeps the lead for the second
+    card of the suit if it holds the two best, for the best card of every other suit it
+    holds, and for all of a suit nobody else holds (DDS's second-hand quick tricks).
+    Deciding cards: the cards counted by rank (the shape says who follows and ruffs)."""
+    cdef int lead_card = p.played[0]
+    cdef int suit = r.suit_of[lead_card]
+    cdef u64 sm = r.suit_mask[suit]
+    cdef int third = (seat + 1) & 3
+    cdef int partner = (seat + 2) & 3
+    cdef u64 ours = (p.hand[seat] | p.hand[partner]) & sm
+    cdef u64 theirs = p.hand[third] & sm
+    cdef u64 trumps = r.suit_mask[r.trump] if r.trump >= 0 else 0
+    cdef u64 held, rest, others
+    cdef int best, winner, s2, q, top
+    rel[0] = 0
+    if r.trump >= 0 and suit != r.trump and not theirs and p.hand[third] & trumps:
+        return 0                                  # the third hand may ruff
+    if ours:
+        best = high_index(ours)
+        if best < lead_card or (theirs and high_index(theirs) > best):
+            return 0
+        rel[0] = (<u64>1) << best
+    elif (r.trump >= 0 and suit != r.trump
+            and ((not p.hand[seat] & sm and p.hand[seat] & trumps)
+                 or (not p.hand[partner] & sm and p.hand[partner] & trumps))):
+        return 1                                  # a ruff the third hand cannot beat
+    else:
+        return 0
+    q = 1
+    if r.trump >= 0:
+        return q
+    winner = seat if (p.hand[seat] >> best) & 1 else partner
+    held = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]
+    rest = held & sm & ~((<u64>1) << best)
+    if rest and (p.hand[winner] >> high_index(rest)) & 1:
+        q += 1                                    # the two best of the suit
+        rel[0] |= (<u64>1) << high_index(rest)
+    for s2 in range(r.nsuits):
+        if s2 == suit or not p.hand[winner] & r.suit_mask[s2]:
+            continue
+        others = held & r.suit_mask[s2] & ~p.hand[winner]
+        if not others:
+            q += bit_count(p.hand[winner] & r.suit_mask[s2])   # nobody else holds it
+        else:
+            top = high_index(held & r.suit_mask[s2])
+            if (p.hand[winner] >> top) & 1:
+                q += 1
+                rel[0] |= (<u64>1) << top
+    return q
+
+
 cdef inline int leader_tricks_decide(const Rules* r, const Position* p, int q,
                                      int target) noexcept nogil:
     """The side on lead surely takes ``q`` tricks: 1 if the declarer's side surely
@@ -691,16 +751,11 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
                     s.rel = qrel
                     return True
     seat = seat_to_move(r, p)
-    if p.nplayed == 1 and (target == 1 if r.dside[seat] else target == p.tricks_left):
-        # Second hand, his side needing only this trick (or the other side needing every
-        # trick): it wins if he holds the top card out of the suit led and the third hand
-        # follows suit or holds no trump (the fourth hand is his partner). Deciding card:
-        # that top card (the shape says who follows and who holds trumps).
-        card = high_index(out & r.suit_mask[r.suit_of[p.played[0]]])
-        if ((p.hand[seat] >> card) & 1 and (r.trump < 0 or r.suit_of[card] == r.trump
-                or p.hand[(seat + 1) & 3] & r.suit_mask[r.suit_of[card]]
-                or not p.hand[(seat + 1) & 3] & r.suit_mask[r.trump])):
-            s.rel = (<u64>1) << card
+    if p.nplayed == 1:
+        # Second hand: tricks his side surely takes from here (DDS's QuickTricksSecondHand)
+        q = second_hand_tricks(r, p, seat, &qrel)
+        if q and q >= (target if r.dside[seat] else p.tricks_left - target + 1):
+            s.rel = qrel
             return r.dside[seat] != 0
     legal = legal_moves(r, p, seat)
     moves = legal & run_bottoms(p.hand[seat], out, r.bottoms)

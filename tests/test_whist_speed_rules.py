@@ -1,7 +1,10 @@
 """Exactness of the Whist search's speed rules (``solver/partition.pyx``) against DDS.
 
-The rules checked here cut off searches early (length winners in the quick tricks)
-or only reorder moves; either way the DD table must not change. Random deals have
+The rules checked here cut off searches early (length winners in the quick tricks,
+the second hand's quick tricks), skip moves (small cards like a refuted one) or only
+reorder moves; either way the DD table must not change. Loosening any condition of the
+second hand's count (above the lead, the holder keeping the lead, another hand holding
+the suit) makes these tests fail. Random deals have
 few long suits and voids, so the endings here are dealt with each hand favouring
 one suit: long runs, voids and length winners in every denomination.
 """
