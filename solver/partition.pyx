@@ -58,9 +58,9 @@ stored (cheaper to find again). The entries sit in 2 MB huge pages where
 the system allows it (probes are scattered, so page-table misses were a
 tenth of the time); only a bucket's first lines are prefetched.
 
-At the second hand, a side needing only the trick being played wins it with the top
-card out of the suit led when the third hand cannot ruff (DDS's QuickTricksSecondHand,
-reduced to one trick).
+At the second hand, the tricks his side surely takes from there (the trick being
+played, and without trumps the winner's cashing after it) cut the search off when
+they are all the side needs (DDS's QuickTricksSecondHand; ``second_hand_tricks``).
 
 Quick tricks count length winners too where no other hand holds a trump (a run
 as long as every other hand's holding takes the rest of the suit).
@@ -563,9 +563,10 @@ cdef inline int second_hand_tricks(const Rules* r, const Position* p, int seat,
     lead and above every card the third hand holds in it, and the third hand cannot ruff
     (the fourth hand is the partner); or, outside trumps, if one of them is void with a
     trump and the third hand must follow or holds no trump (whoever ruffs, the partner
-    plays last). Without trumps the hand that wins it then keeps the lead for the second
-    card of the suit if it holds the two best, for the best card of every other suit it
-    holds, and for all of a suit nobody else holds (DDS's second-hand quick tricks).
+    plays last). Without trumps the hand that wins it then keeps the lead for the best
+    card of the suit left after the trick if it holds it, for the best card of every
+    other suit it holds, and for all of a suit nobody else holds (DDS's second-hand
+    quick tricks).
     Deciding cards: the cards counted by rank (the shape says who follows and ruffs)."""
     cdef int lead_card = p.played[0]
     cdef int suit = r.suit_of[lead_card]
@@ -656,7 +657,6 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
     cdef int nvalid[NLEVELS]         # used entries seen in each bucket by the probe
     cdef int level
     cdef signed char* killer = NULL
-    cdef int place
     cdef Quick quick
     cdef int small_below[4]          # per suit: a run topped below this card is skipped
     cdef int suit, low
