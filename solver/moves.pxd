@@ -80,8 +80,8 @@ cdef inline int partnership_lead_score(const Rules* r, const Position* p, int se
     opponents have few cards to choose from). An opponent void in the suit counts as
     tricks left + 1 cards, as in DDS: he may discard any card, and the more he holds the
     more that costs. Leads into the opponents' ruffs score -100 and less, trumps the
-    opponents do not hold low too (two of the side's trumps spent on one trick, the opponents free to
-    discard). The penalties and the trump rule took 25% off the nodes
+    opponents do not hold low too (two of the side's trumps spent on one trick, the
+    opponents free to discard). The penalties and the trump rule took 25% off the nodes
     (benchmarks/RESULTS.md); the classes used to lie 30 to 200 points apart, more than
     the penalties, so a cash into a void always went before a low lead: with the classes
     10 to 50 points apart (a reply or a few) and a void counted by the tricks left
