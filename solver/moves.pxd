@@ -187,15 +187,16 @@ cdef inline bint higher_out(const Rules* r, const Position* p, int card) noexcep
 
 cdef inline bint partner_card_holds(const Rules* r, const Position* p, int seat) noexcept nogil:
     """Third hand, the partner winning: the fourth hand cannot beat the partner's card
-    (the highest card out of its suit, and the fourth hand follows or cannot ruff)."""
+    (holds no higher card of its suit, and follows or cannot ruff). Only the fourth hand
+    counts: higher cards elsewhere are not played to this trick."""
     cdef int win = p.win_card
     cdef int s = r.suit_of[win]
-    cdef int fourth = (seat + 1) % 4
-    if higher_out(r, p, win):
+    cdef u64 fourth = p.hand[(seat + 1) % 4]
+    if fourth & r.suit_mask[s] & ~((((<u64>1) << win) << 1) - 1):
         return False
     if s == r.trump or r.trump < 0:
         return True
-    return (p.hand[fourth] & r.suit_mask[s]) != 0 or not (p.hand[fourth] & r.suit_mask[r.trump])
+    return (fourth & r.suit_mask[s]) != 0 or not (fourth & r.suit_mask[r.trump])
 
 
 cdef inline int discard_score(const Rules* r, const Position* p, int seat, int card) noexcept nogil:
