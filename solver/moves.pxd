@@ -7,8 +7,10 @@ of the speed. The heuristics depend on what the seat wants from the trick:
 * a seat that wants its side to win the trick (trick contracts): as leader,
   cash the top card of a suit, else lead low; as follower, win as cheaply as
   possible unless the partner already holds the trick when the seat is last;
-  otherwise play low (four hands: second hand low; third hand plays the lowest
-  card that beats the trick and the fourth hand's cards, else low);
+  otherwise play low (four hands: second hand beats the lead as cheaply as
+  possible, low only when the partner holds the trick or nothing beats the lead;
+  third hand plays the lowest card that beats the trick and the fourth hand's
+  cards, else low);
 * a seat that wants its side to lose the trick (misère, both sides): duck with
   the highest card that still loses; win, when forced, with the highest (the
   declarer, when a defender is still to play: with the lowest); a defender
@@ -226,10 +228,13 @@ cdef inline int third_hand_score(const Rules* r, const Position* p, int seat, in
 
 cdef inline int second_hand_score(const Rules* r, const Position* p, int seat, int card,
                                   bint wins) noexcept nogil:
-    """Second hand following suit (four hands): low, unless the card wins the trick and
-    beats every card the third hand holds in the suit (which cannot ruff either) while the
-    partner's best card does not already beat the trick and the third hand's cards: then
-    the cheapest such card."""
+    """Second hand following suit (four hands): a sure winner first; then low if the
+    partner's best card already beats the trick and the third hand's cards;
+    else the cheapest card that beats the trick and every card the third hand holds in the
+    suit (which cannot ruff either); then the cheapest card that beats the lead (it makes
+    the third hand play higher to win: DDS too prefers it to a low card; 6% fewer nodes on
+    the measuring sets, 2% more on one held-out pair of seeds, 2% fewer on another); low
+    last."""
     cdef int s = r.suit_of[card]
     cdef u64 third = p.hand[(seat + 1) & 3]
     cdef u64 third_suit = third & r.suit_mask[s]
@@ -245,7 +250,7 @@ cdef inline int second_hand_score(const Rules* r, const Position* p, int seat, i
     if card > top3 and (third_suit or s == r.trump or r.trump < 0
                         or not (third & r.suit_mask[r.trump])):
         return 500 - card                                 # the third hand cannot beat it
-    return -card                                          # second hand low
+    return 100 - card                                     # the third hand must go higher
 
 
 cdef inline int follow_score(const Rules* r, const Position* p, int seat,
