@@ -266,6 +266,8 @@ cdef inline int follow_score(const Rules* r, const Position* p, int seat,
                 return discard_score(r, p, seat, card)
             if partner_wins and (last or partner_card_holds(r, p, seat)):
                 return -2000 - card                       # no need to ruff the partner's trick
+            if not wins:
+                return -1500 - card                       # an underruff: rather discard
         if partner_wins and last:
             return -card
         if r.nseats == 4 and p.nplayed == 1 and s == r.suit_of[p.played[0]]:
