@@ -7,8 +7,10 @@ of the speed. The heuristics depend on what the seat wants from the trick:
 * a seat that wants its side to win the trick (trick contracts): as leader,
   cash the top card of a suit, else lead low; as follower, win as cheaply as
   possible unless the partner already holds the trick when the seat is last;
-  otherwise play low (four hands: second hand low; third hand plays the lowest
-  card that beats the trick and the fourth hand's cards, else low);
+  otherwise play low (four hands: second hand beats the lead as cheaply as
+  possible, low only when the partner holds the trick or nothing beats the lead;
+  third hand plays the lowest card that beats the trick and the fourth hand's
+  cards, else low);
 * a seat that wants its side to lose the trick (misère, both sides): duck with
   the highest card that still loses; win, when forced, with the highest (the
   declarer, when a defender is still to play: with the lowest); a defender
@@ -187,15 +189,16 @@ cdef inline bint higher_out(const Rules* r, const Position* p, int card) noexcep
 
 cdef inline bint partner_card_holds(const Rules* r, const Position* p, int seat) noexcept nogil:
     """Third hand, the partner winning: the fourth hand cannot beat the partner's card
-    (the highest card out of its suit, and the fourth hand follows or cannot ruff)."""
+    (holds no higher card of its suit, and follows or cannot ruff). Only the fourth hand
+    counts: higher cards elsewhere are not played to this trick."""
     cdef int win = p.win_card
     cdef int s = r.suit_of[win]
-    cdef int fourth = (seat + 1) % 4
-    if higher_out(r, p, win):
+    cdef u64 fourth = p.hand[(seat + 1) % 4]
+    if fourth & r.suit_mask[s] & ~((((<u64>1) << win) << 1) - 1):
         return False
     if s == r.trump or r.trump < 0:
         return True
-    return (p.hand[fourth] & r.suit_mask[s]) != 0 or not (p.hand[fourth] & r.suit_mask[r.trump])
+    return (fourth & r.suit_mask[s]) != 0 or not (fourth & r.suit_mask[r.trump])
 
 
 cdef inline int discard_score(const Rules* r, const Position* p, int seat, int card) noexcept nogil:
@@ -208,27 +211,36 @@ cdef inline int discard_score(const Rules* r, const Position* p, int seat, int c
 cdef inline int third_hand_score(const Rules* r, const Position* p, int seat, int card,
                                  bint partner_wins) noexcept nogil:
     """Third hand following suit (four hands): the lowest card that beats both the trick
-    and every card the fourth hand holds in the suit; else, the second hand's card winning,
-    the lowest card that beats it (the fourth hand must spend a higher one); else low (no
-    overtaking of a partner's card the fourth hand cannot beat)."""
+    and every card the fourth hand holds in the suit; else the lowest card that beats the
+    trick and the fourth hand's second-best card, so he must spend his top card to win
+    (DDS's "force out the ace": 1% to 3% fewer nodes than forcing only over the second
+    hand's card); else low (no overtaking of a partner's card that already forces the
+    fourth hand's top card or that he cannot beat)."""
     cdef int s = r.suit_of[card]
     cdef u64 fourth = p.hand[(seat + 1) & 3] & r.suit_mask[s]
     cdef int top4 = high_index(fourth) if fourth else -1
+    cdef int second4
     if partner_wins and partner_card_holds(r, p, seat):
         return -card                                      # the partner's card holds
     if beats(r, card, p.win_card) and card > top4:
         return 1000 - card                                # wins over the fourth hand too
-    if not partner_wins and beats(r, card, p.win_card):
-        return 100 - card                                 # forces the fourth hand's card
+    second4 = high_index(fourth & ~((<u64>1) << top4)) if fourth & (fourth - 1) else -1
+    if partner_wins and second4 < p.win_card:
+        return -card                                      # the partner's card forces it
+    if beats(r, card, p.win_card) and card > second4:
+        return 100 - card                                 # forces the fourth hand's top card
     return -card
 
 
 cdef inline int second_hand_score(const Rules* r, const Position* p, int seat, int card,
                                   bint wins) noexcept nogil:
-    """Second hand following suit (four hands): low, unless the card wins the trick and
-    beats every card the third hand holds in the suit (which cannot ruff either) while the
-    partner's best card does not already beat the trick and the third hand's cards: then
-    the cheapest such card."""
+    """Second hand following suit (four hands): a sure winner first; then low if the
+    partner's best card already beats the trick and the third hand's cards;
+    else the cheapest card that beats the trick and every card the third hand holds in the
+    suit (which cannot ruff either); then the cheapest card that beats the lead (it makes
+    the third hand play higher to win: DDS too prefers it to a low card; 6% fewer nodes on
+    the measuring sets, 2% more on one held-out pair of seeds, 2% fewer on another); low
+    last."""
     cdef int s = r.suit_of[card]
     cdef u64 third = p.hand[(seat + 1) & 3]
     cdef u64 third_suit = third & r.suit_mask[s]
@@ -244,7 +256,7 @@ cdef inline int second_hand_score(const Rules* r, const Position* p, int seat, i
     if card > top3 and (third_suit or s == r.trump or r.trump < 0
                         or not (third & r.suit_mask[r.trump])):
         return 500 - card                                 # the third hand cannot beat it
-    return -card                                          # second hand low
+    return 100 - card                                     # the third hand must go higher
 
 
 cdef inline int follow_score(const Rules* r, const Position* p, int seat,
@@ -260,6 +272,8 @@ cdef inline int follow_score(const Rules* r, const Position* p, int seat,
                 return discard_score(r, p, seat, card)
             if partner_wins and (last or partner_card_holds(r, p, seat)):
                 return -2000 - card                       # no need to ruff the partner's trick
+            if not wins:
+                return -1500 - card                       # an underruff: rather discard
         if partner_wins and last:
             return -card
         if r.nseats == 4 and p.nplayed == 1 and s == r.suit_of[p.played[0]]:

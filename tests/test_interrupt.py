@@ -46,7 +46,9 @@ def test_ctrl_c_keeps_the_finished_splits(tmp_path):
 
 
 # A deal whose no-trump search with North on lead takes our engine a minute or more
-# (two voids, long suits; see benchmarks/RESULTS.md).
+# (two voids, long suits; see benchmarks/RESULTS.md). With the follow-hand ordering of
+# moves.pxd it takes a second with a 16 MB table: the tests that must stop it mid-search give
+# the engine a 1 MB table (several seconds).
 SLOW_WHIST_DEAL = "N:.Q8765.A9.KQ8532 K93.T2.863.AJT76 QT854.K93.QT542. AJ762.AJ4.KJ7.94"
 
 
@@ -75,7 +77,7 @@ def test_an_engine_stopped_by_ctrl_c_answers_correctly_afterwards():
     from pyanalyzer.whist.table import whist_layout
     from solver import Engine
 
-    engine = Engine(tt_size_mb=16)
+    engine = Engine(tt_size_mb=1)         # (slow enough to be stopped mid-search)
     slow = whist_layout(Deal.from_pbn(SLOW_WHIST_DEAL), None, "N", lead="N").position()
     timer = threading.Timer(1.0, signal.raise_signal, args=(signal.SIGINT,))
     timer.start()
@@ -114,7 +116,7 @@ def test_ctrl_c_during_a_batch_returns_the_values_finished():
 
     slow = whist_layout(Deal.from_pbn(SLOW_WHIST_DEAL), None, "N", lead="N").position()
     splits = [(0,)] * 50                   # the same (slow) layout 50 times: seat 1 keeps its cards
-    engine = Engine(tt_size_mb=16)
+    engine = Engine(tt_size_mb=1)         # (slow enough to be stopped mid-search)
     result = []
     worker = threading.Thread(target=lambda: result.append(
         engine.solve_batch(slow, [1], [slow.hands[1]], splits)), daemon=True)
