@@ -45,17 +45,19 @@ def test_ctrl_c_keeps_the_finished_splits(tmp_path):
     assert sum(data["histogram"]) == data["splits"]
 
 
-# A deal whose no-trump search with North on lead takes our engine a minute or more
-# (two voids, long suits; see benchmarks/RESULTS.md). With the follow-hand ordering of
-# moves.pxd it takes a second with a 16 MB table: the tests that must stop it mid-search give
-# the engine a 1 MB table (several seconds).
+# A hard deal (two voids, long suits; deal 87 of benchmarks/RESULTS.md). Its table now takes
+# a few seconds with the default tables and about a second for the no-trump search with
+# North on lead with 16 MB: the tests that must stop it mid-search give the engine a 1 MB
+# table (several seconds for that search, over a minute for the whole table on one thread),
+# so that a faster engine or machine does not finish before the Ctrl-C.
 SLOW_WHIST_DEAL = "N:.Q8765.A9.KQ8532 K93.T2.863.AJT76 QT854.K93.QT542. AJ762.AJ4.KJ7.94"
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_ctrl_c_stops_a_long_search_at_once(tmp_path):
     """The search runs without the GIL; Ctrl-C must stop it, not wait for it to end."""
-    command = [sys.executable, "-m", "pyanalyzer", "table", SLOW_WHIST_DEAL]
+    command = [sys.executable, "-m", "pyanalyzer", "table", "--threads", "1", "--tt-mb", "1",
+               SLOW_WHIST_DEAL]
     child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              cwd=tmp_path, env=child_environment(),
                              preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
