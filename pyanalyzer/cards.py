@@ -109,6 +109,13 @@ class Deck:
     def suit_index(self, suit: Suit) -> int:
         return self.suits.index(suit)
 
+    def __reduce__(self):
+        # A game's deck is one object: pickling (e.g. to a worker process) names it, and
+        # unpickling looks the same object up, so its cards still compare equal.
+        if DECKS.get(self.name) is self:
+            return (deck_named, (self.name,))
+        return (Deck, (self.name, self.suits, self.ranks))
+
 
 @dataclass(frozen=True, eq=False)
 class Card:
@@ -149,7 +156,12 @@ class Card:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Card):
             return NotImplemented
-        return self.deck is other.deck and self.index == other.index
+        return self.index == other.index and (
+            self.deck is other.deck or self.deck.name == other.deck.name)
+
+    def __reduce__(self):
+        # By value: the deck (looked up by name, see Deck.__reduce__) and the card's index.
+        return (_card_of, (self.deck, self.index))
 
     def __hash__(self) -> int:
         return hash((self.deck.name, self.index))
@@ -168,3 +180,13 @@ WHIST = Deck("whist", SUITS, LOW_RANKS + (NINE, TEN, JACK, QUEEN, KING, ACE))
 THOUSAND = Deck("thousand", SUITS, (NINE, JACK, QUEEN, KING, TEN, ACE))
 
 DECKS = {deck.name: deck for deck in (PREFERANS, WHIST, THOUSAND)}
+
+
+def deck_named(name: str) -> Deck:
+    """The game's deck called ``name`` (``preferans``, ``whist``, ``thousand``)."""
+    return DECKS[name]
+
+
+def _card_of(deck: Deck, index: int) -> Card:
+    """The card with engine index ``index`` of ``deck`` (how a pickled card comes back)."""
+    return deck.from_index(index)
