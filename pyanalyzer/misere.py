@@ -90,7 +90,7 @@ class UnknownDiscardResult:
             return "guessing"
         return "clean"
 
-    def verdict(self) -> str:
+    def verdict(self, style: str = "symbols") -> str:
         names = self.layout.rules.seat_name
         declarer = names(self.layout.declarer)
         if self.status == "caught":
@@ -101,13 +101,13 @@ class UnknownDiscardResult:
             return (f"Guessing game: every discard is catchable once known, but no single defence "
                     f"catches them all; the defenders must guess {declarer}'s discard.")
         clean = [o for o in self.outcomes if o.forced == 0]
-        shown = "; ".join(" ".join(format_card(c) for c in o.discard) for o in clean[:4])
+        shown = "; ".join(" ".join(format_card(c, style) for c in o.discard) for o in clean[:4])
         return f"Clean: with the discard {shown} the misère cannot be caught even with open cards."
 
     def format(self, style: str = "symbols") -> str:
         twelve = " ".join(format_card(c, style) for c in sorted(
             self.twelve, key=lambda c: (c.suit_number, -c.rank_number)))
-        out = [self.verdict(), "", f"Declarer's twelve cards: {twelve}",
+        out = [self.verdict(style), "", f"Declarer's twelve cards: {twelve}",
                "Each possible discard (equivalent ones collapsed), with the discard known:",
                f"  {'discard':<9} {'forced':>6}  catching first cards"]
         for o in sorted(self.outcomes, key=lambda o: (-o.forced, [c.index for c in o.discard])):

@@ -138,10 +138,23 @@ def format_card(card: Card, style: str = "symbols") -> str:
     """One card: ``♠10`` (symbols), ``Ts`` (letters, compact), ``♠Т`` (russian)."""
     if style in ("compact", "letters"):
         return card.code
+    return card.suit.symbol + format_rank(card, style)
+
+
+def format_rank(card: Card, style: str = "symbols") -> str:
+    """The card's rank alone, as a suit-grouped hand writes it in ``style``.
+
+    >>> from pyanalyzer.cards import PREFERANS
+    >>> ten, ace = PREFERANS.card("T", "s"), PREFERANS.card("A", "s")
+    >>> [format_rank(c, s) for s in ("symbols", "letters", "russian") for c in (ten, ace)]
+    ['10', 'A', 'T', 'A', '10', 'Т']
+    """
+    if style in ("compact", "letters"):
+        return card.rank.letter
     if style == "russian":
-        return card.suit.symbol + (card.rank.russian or card.rank.text)
+        return card.rank.russian or card.rank.text
     if style == "symbols":
-        return str(card)
+        return card.rank.text
     raise ValueError(f"unknown style {style!r}; choose from {', '.join(STYLES)}")
 
 
@@ -166,6 +179,6 @@ def format_cards(cards: Iterable[Card], style: str = "symbols") -> str:
             ranks = "".join(c.rank.letter for c in in_suit) or "-"
             groups.append(f"{suit.letter.upper()}:{ranks}")
         else:
-            ranks = "".join(format_card(c, style)[1:] for c in in_suit) or "-"
+            ranks = "".join(format_rank(c, style) for c in in_suit) or "-"
             groups.append(suit.symbol + ranks)
     return " ".join(groups)

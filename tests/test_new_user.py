@@ -39,3 +39,86 @@ def test_has_constraint_matches_with_two_jobs():
     assert len(puzzles) == 2
     for puzzle in puzzles:
         assert "As" in [c.code for c in puzzle.layout.hands["S"]]
+
+
+# -- every notation on every command that takes --notation ------------------------------------
+
+import re  # noqa: E402
+
+from click.testing import CliRunner  # noqa: E402
+
+from pyanalyzer.cli import main  # noqa: E402
+
+#: The ranks each notation writes after a suit symbol (README, "Notation").
+NOTATION_RANKS = {
+    "symbols": ("7", "8", "9", "10", "J", "Q", "K", "A"),
+    "letters": ("7", "8", "9", "T", "J", "Q", "K", "A"),
+    "russian": ("7", "8", "9", "10", "В", "Д", "К", "Т"),
+}
+SUIT_SYMBOLS = "♠♣♦♥"
+
+# A small layout holding aces and tens (the ranks the notations write differently).
+TRICKS = "contract=6s declarer=S lead=W S=As,Ts,7d W=7h,8h,Ah E=Ad,Kh,Th"
+MISERE = TRICKS.replace("contract=6s", "contract=misere")
+ALLPASS = "contract=allpass lead=S talon=Ah S=As,Ts,7d W=7h,8h,Jd E=Ad,Kh,Th"
+TALON = ("contract=6s declarer=S lead=W talon=Ac,Ah S=As,Ks,Ts,7s,Kc,Ad,Kd,Th,8h,9h "
+         "W=7c,8c,9c,Tc,Jc,Qc,7d,8d,9d,Td E=8s,9s,Js,Qs,Jd,Qd,7h,Jh,Qh,Kh")
+NOTATION_RUNS = {
+    "show": ["show", TRICKS],
+    "solve": ["solve", TRICKS, "--cards"],
+    "allpass": ["allpass", ALLPASS],
+    "contract": ["contract", TRICKS],
+    "contract-talon": ["contract", TALON],
+    "misere": ["misere", MISERE],
+    "misere-talon": ["misere", "contract=misere declarer=S lead=W S=7s,8s,7d W=Ts,As,Ad "
+                     "E=Qs,Ks,Kd", "--talon", "Th,Ah"],
+}
+
+
+def _ranks_after_symbols(text: str) -> list[str]:
+    """Every rank the output writes with a suit symbol: ``♠A``, ``♠AK10``, and diagram lines
+    ``♠ A K 10`` (a column that starts with a suit symbol)."""
+    ranks = []
+    for line in text.splitlines():
+        for segment in re.split(r" {2,}", line.strip()):
+            if re.match(rf"[{SUIT_SYMBOLS}] ", segment):
+                tokens = segment[2:].split()
+            else:
+                tokens = re.findall(rf"[{SUIT_SYMBOLS}]([^\s,.;:()]+)", segment)
+            for token in tokens:
+                ranks.extend(re.findall(r"10|.", token))
+    return ranks
+
+
+@pytest.mark.parametrize("notation", list(NOTATION_RANKS))
+@pytest.mark.parametrize("name", list(NOTATION_RUNS))
+def test_notation_is_applied_everywhere(name, notation):
+    result = CliRunner().invoke(main, [*NOTATION_RUNS[name], "--notation", notation])
+    assert result.exit_code == 0, result.output
+    ranks = _ranks_after_symbols(result.stdout)
+    allowed = set(NOTATION_RANKS[notation]) | {"-"}  # "-": a void
+    wrong = [r for r in ranks if r not in allowed]
+    assert not wrong, (wrong, result.stdout)
+    if notation != "letters":
+        # letters writes cards as codes (Ts, Ah) outside diagrams: the symbol-led ranks may be few
+        assert ranks, result.stdout
+
+
+@pytest.mark.parametrize("notation, spades", [("symbols", "♠ A 10"), ("letters", "♠ A T"),
+                                             ("russian", "♠ Т 10")])
+@pytest.mark.parametrize("command", ["show", "solve", "misere"])
+def test_diagram_in_each_notation(command, notation, spades):
+    layout = MISERE if command == "misere" else TRICKS
+    result = CliRunner().invoke(main, [command, layout, "--notation", notation])
+    assert result.exit_code == 0, result.output
+    south = result.stdout.split("South\n", 1)[1].splitlines()
+    assert south[0].strip() == spades, result.stdout
+
+
+@pytest.mark.parametrize("notation, talon", [("symbols", "talon ♥A "), ("letters", "talon Ah "),
+                                            ("russian", "talon ♥Т ")])
+def test_allpass_verdict_talon_in_notation(notation, talon):
+    result = CliRunner().invoke(main, ["allpass", ALLPASS, "--notation", notation])
+    assert result.exit_code == 0, result.output
+    verdict = next(line for line in result.stdout.splitlines() if line.startswith("All-pass ("))
+    assert talon in verdict, verdict
