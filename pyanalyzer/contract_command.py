@@ -79,7 +79,7 @@ def contract_command(layout, hand_text, discard_text, contract_text, lead_text, 
                              exact distribution of S's tricks over all 184,756 splits
       --hand S=12 cards --lead W [--contract 6s]
                              best discard and contract by probability of making
-      --hand S=10 cards --contract 6s --lead W  (no discard)
+      --hand S=10 cards --declarer S --contract 6s --lead W  (no discard)
                              before the talon: Monte Carlo (--samples, --seed)
       --hand E=10 cards --declarer S --contract 6s --lead W [--known ..]
                              the whister's view: odds that whisting pays
@@ -107,8 +107,9 @@ def _layout_mode(argument: str, as_json: bool, notation: str, engine: str) -> No
     elif layout.contract.kind == "tricks":
         result = analyse_defence(layout, backend)
     else:
+        command = "pref misere" if layout.contract.is_misere else "pref allpass"
         raise LayoutError(f"pref contract analyses trick contracts; for {layout.contract} use "
-                          "pref solve (or give played= to check a play record)", layout.contract.code)
+                          f"{command} (or give played= to check a play record)", layout.contract.code)
     _emit(result, as_json, notation)
 
 
@@ -122,12 +123,25 @@ def _hand_mode(hand_text, discard_text, contract_text, lead_text, declarer_text,
     contract = Contract.parse(contract_text, rules) if contract_text else None
     discard = parse_cards(discard_text, rules.deck) if discard_text else []
     result = None
-    if declarer_text is not None and rules.seat(declarer_text) != seat:
+    declarer = rules.seat(declarer_text) if declarer_text is not None else None
+    if declarer is None and len(hand) == rules.hand_size and not discard:
+        # Ten cards and no discard: the declarer's before the talon, or a whister's. Never guess.
+        raise LayoutError(f"missing --declarer: say whose contract it is (--declarer {seat} for "
+                          f"{seat}'s own, before the talon; the declarer's seat for {seat}'s view "
+                          "as a whister)", "--declarer")
+    if declarer is not None and declarer != seat:
         if contract is None:
             raise LayoutError("missing --contract for the whister's view", "--contract")
+        if discard:
+            raise LayoutError(f"--discard is the declarer's, but --hand is {seat}'s and --declarer "
+                              f"{declarer}: leave out --discard (or give the declarer's hand)",
+                              "--discard")
         known = parse_cards(known_text, rules.deck) if known_text else []
-        result = whister_view(hand, seat, rules.seat(declarer_text), contract, lead, known, rules, engine,
+        result = whister_view(hand, seat, declarer, contract, lead, known, rules, engine,
                               threads, samples, seed, progress)
+    elif known_text:
+        raise LayoutError("--known is for the whister's view: give --declarer with another seat "
+                          "than --hand's", "--known")
     elif len(hand) == rules.hand_size + rules.discard_size:
         if discard:
             raise LayoutError("with twelve cards, leave out --discard: the best one is searched for", "--discard")

@@ -70,10 +70,8 @@ def misere_command(layout, talon_text, hand_text, discard_text, lead_text, sampl
             data["summary"] = catching_summary(result, "letters")
         click.echo(json.dumps(data, ensure_ascii=False))
         return
-    if isinstance(result, Solution):
+    if isinstance(result, Solution):  # the verdict (in result.format) says it once
         click.echo(diagram(result.layout, notation))
-        click.echo("")
-        click.echo(f"Misère {catching_summary(result, notation)}")
         click.echo("")
     click.echo(result.format(notation))
 

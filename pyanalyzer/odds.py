@@ -77,6 +77,15 @@ def _check_disjoint(*groups: tuple[str, Sequence[Card]]) -> None:
             seen[card] = name
 
 
+
+def symmetry_note(tally) -> str:
+    """How many layouts an exact enumeration solved: fewer when interchangeable suits let one
+    split stand for several, else every split (no symmetry applied)."""
+    if tally.solves < tally.splits:
+        return (f"{tally.solves:,} distinct layouts solved, the others the same up to "
+                "interchangeable suits")
+    return "each solved: no interchangeable suits"
+
 @dataclass
 class TrickOdds:
     """A distribution of the declarer's tricks over unseen layouts, with what it means."""
@@ -125,7 +134,7 @@ class TrickOdds:
 
     def headline(self) -> list[str]:
         t = self.tally
-        how = (f"exact over all {t.total:,} splits ({t.solves:,} solved after the symmetry reduction)"
+        how = (f"exact over all {t.total:,} splits ({symmetry_note(t)})"
                if t.exact else f"Monte Carlo over {t.splits:,} random layouts")
         if t.partial:
             how = f"PARTIAL: {t.splits:,} of {t.total:,} " + ("splits" if t.exact else "samples")

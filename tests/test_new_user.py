@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import copy
+import json
 import pickle
+from pathlib import Path
 
 import pytest
 
 from pyanalyzer.cards import DECKS, PREFERANS, WHIST
 from pyanalyzer.puzzles import Order, generate, parse_constraint
+
+REPO = Path(__file__).resolve().parent.parent
 
 # -- cards keep their identity through pickling (worker processes) ---------------------------
 
@@ -122,3 +126,71 @@ def test_allpass_verdict_talon_in_notation(notation, talon):
     assert result.exit_code == 0, result.output
     verdict = next(line for line in result.stdout.splitlines() if line.startswith("All-pass ("))
     assert talon in verdict, verdict
+
+
+# -- pref contract never guesses the declarer; each command points to the right one -------------
+
+WEST_TEN = "W=Ts,Js,Qs,Jc,Kc,7d,9d,Ad,9h,Jh"
+
+
+def _one_line_error(result, token):
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("pref: error: ") and token in lines[0], lines
+
+
+def test_ten_cards_without_declarer_is_an_error():
+    # The command: before, W was silently taken as the declarer on 200 samples.
+    result = CliRunner().invoke(main, ["contract", "--hand", WEST_TEN, "--contract", "6c", "--lead", "W"])
+    _one_line_error(result, "--declarer")
+
+
+def test_ten_cards_with_own_seat_as_declarer_is_before_the_talon():
+    result = CliRunner().invoke(main, ["contract", "--hand", WEST_TEN, "--contract", "6c", "--lead", "W",
+                                       "--declarer", "W", "--samples", "2", "--seed", "1"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("6♣ by W before the talon")
+
+
+@pytest.mark.parametrize("extra, token", [
+    (["--declarer", "S", "--discard", "7s,8s"], "--discard"),  # a whister has no discard
+    (["--declarer", "W", "--known", "7s"], "--known"),  # --known belongs to the whister's view
+])
+def test_options_of_the_other_view_are_refused(extra, token):
+    result = CliRunner().invoke(main, ["contract", "--hand", WEST_TEN, "--contract", "6c", "--lead", "W",
+                                       *extra])
+    _one_line_error(result, token)
+
+
+@pytest.mark.parametrize("contract, command", [("misere", "pref misere"), ("allpass", "pref allpass")])
+def test_contract_points_to_the_command_for_misere_and_allpass(contract, command):
+    declarer = "declarer=S " if contract == "misere" else ""
+    result = CliRunner().invoke(main, ["contract", f"contract={contract} {declarer}lead=E S=7s W=As E=Ks"])
+    _one_line_error(result, command)
+
+
+def test_misere_states_its_verdict_once():
+    result = CliRunner().invoke(main, ["misere", str(REPO / "layouts" / "kovalevskaya.txt")])
+    assert result.exit_code == 0, result.output
+    # Published answer (layouts/kovalevskaya.txt): caught for exactly 1 trick.
+    assert result.stdout.count("for 1 trick") == 1, result.stdout  # (the source says "for exactly")
+    assert not any(line.startswith("Misère caught") for line in result.stdout.splitlines())
+    assert "The defenders catch South's misère for 1 trick." in result.stdout
+
+
+def test_symmetry_note_says_what_was_solved():
+    # No interchangeable suits: South holds different ranks in every suit.
+    exact = CliRunner().invoke(main, ["contract", "--hand", "S=As,Ks,Qs,Js,Ts,9s,8s,Ac,Kc,Ad",
+                                      "--discard", "Ah,Kh", "--contract", "10s", "--lead", "S"])
+    assert "exact over all 184,756 splits (each solved: no interchangeable suits)" in exact.stdout
+    # South void in diamonds and hearts: those two suits are interchangeable, and the splits
+    # pair up (a split and its suit-swapped image) except the self-symmetric ones.
+    void = CliRunner().invoke(main, ["contract", "--hand", "S=As,Ks,Qs,Js,Ts,9s,8s,7s,Ac,Kc",
+                                     "--discard", "Qc,Jc", "--contract", "10s", "--lead", "S", "--json"])
+    data = json.loads(void.stdout)
+    assert data["splits"] == 184756 and data["splits"] // 2 < data["solves"] < data["splits"]
+    text = CliRunner().invoke(main, ["contract", "--hand", "S=As,Ks,Qs,Js,Ts,9s,8s,7s,Ac,Kc",
+                                     "--discard", "Qc,Jc", "--contract", "10s", "--lead", "S"])
+    assert (f"exact over all 184,756 splits ({data['solves']:,} distinct layouts solved, the others "
+            "the same up to interchangeable suits)") in text.stdout
