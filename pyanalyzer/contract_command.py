@@ -83,6 +83,11 @@ def contract_command(layout, hand_text, discard_text, contract_text, lead_text, 
                              before the talon: Monte Carlo (--samples, --seed)
       --hand E=10 cards --declarer S --contract 6s --lead W [--known ..]
                              the whister's view: odds that whisting pays
+    \b
+    Examples:
+      pref contract layouts/seven-clubs.txt
+      pref contract --hand S=As,7c,8c,9c,Ac,Jd,Kd,Th,Kh,Ah --discard 8s,7s --contract 7c --lead S
+      pref contract --hand W=Ts,Js,Qs,Jc,Kc,7d,9d,Ad,9h,Jh --declarer S --contract 6c --lead W --samples 200 --seed 1
     """
     if (layout is None) == (hand_text is None):
         fail("give either a LAYOUT or --hand SEAT=CARDS")

@@ -47,6 +47,12 @@ def misere_command(layout, talon_text, hand_text, discard_text, lead_text, sampl
                                            exact catch probability over all 184,756 splits
     pref misere --hand S=12 cards --lead E best discards by catch probability (exact, pruned)
     pref misere --hand S=10 cards --lead E before the talon: Monte Carlo (--samples, --seed)
+    \b
+    Examples:
+      pref misere layouts/kovalevskaya.txt
+      pref misere layouts/kovalevskaya.txt --talon Kc,Ac
+      pref misere --hand S=7s,8s,9s,Ts,8c,7d,8d,9d,8h,9h --discard Kc,Ac --lead E
+      pref misere --hand S=7s,8s,9s,Ts,8c,7d,8d,9d,8h,9h --lead E --samples 20 --seed 1
     """
     if (layout is None) == (hand_text is None):
         fail("give either a LAYOUT or --hand SEAT=CARDS")

@@ -56,6 +56,10 @@ def puzzle_command(kind, count, seed, constraints, difficulty, tricks_text, afte
     sheet.txt, sheet.html (solutions on their own page) and solutions.txt.
     Each puzzle is written as soon as it is found; Ctrl-C keeps them and
     the same command resumes the set.
+    \b
+    Examples:
+      pref puzzles misere --count 3 --out my-puzzles
+      pref puzzles contract --count 3 --tricks 5 --constraint "S has As" --out aces --json
     """
     progress = ProgressLine("puzzles")
     writer = None

@@ -194,3 +194,84 @@ def test_symmetry_note_says_what_was_solved():
                                      "--discard", "Qc,Jc", "--contract", "10s", "--lead", "S"])
     assert (f"exact over all 184,756 splits ({data['solves']:,} distinct layouts solved, the others "
             "the same up to interchangeable suits)") in text.stdout
+
+
+# -- every example in every command's --help runs ------------------------------------------------
+
+import shlex  # noqa: E402
+
+from pyanalyzer.whist.deal import Deal  # noqa: E402
+
+#: Example input files that stand for the user's own: the test writes or links them.
+PLACEHOLDER_FILES = {
+    # one one-line layout per line (pref solve --batch)
+    "deals.txt": "contract=6s declarer=S lead=W S=As,7d W=7h,8h E=Ad,Kh\n"
+                 "contract=misere declarer=S lead=W S=7s,8d W=As,Ad E=Ks,Kd\n",
+    # one PBN deal per line (pref table --batch): the table help's own deal
+    "deals.pbn": "N:AKQ.JT9.87.65432 JT9.876.AKQ6.JT9 876.AKQ.JT95.AKQ 5432.5432.432.87\n",
+}
+#: A Leningrad score record, for "pref score game.txt --convention leningrad ...".
+PLACEHOLDER_LINKS = {"game.txt": "layouts/records/piter-four.txt"}
+
+
+def _help(command: str) -> str:
+    result = CliRunner().invoke(main, [command, "--help"], terminal_width=200)
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def _examples(command: str) -> list[str]:
+    """The command lines of the help's ``Examples:`` block."""
+    lines = _help(command).splitlines()
+    start = next(i for i, line in enumerate(lines) if line.strip() == "Examples:")
+    examples = []
+    for line in lines[start + 1:]:
+        if not line.strip():
+            break
+        examples.append(line.strip())
+    return examples
+
+
+COMMANDS = sorted(main.commands)
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_has_examples(command):
+    examples = _examples(command)
+    assert examples and all(e.startswith(f"pref {command} ") for e in examples), examples
+
+
+def _run_example(line: str, folder: Path):
+    words = shlex.split(line)
+    assert words[0] == "pref"
+    out = None
+    if ">" in words:  # the example redirects its output to a file
+        at = words.index(">")
+        words, out = words[:at], words[at + 1]
+    result = CliRunner().invoke(main, words[1:])
+    if out is not None:
+        (folder / out).write_text(result.stdout)
+    return result
+
+
+@pytest.mark.parametrize("example", [e for c in COMMANDS for e in _examples(c)])
+def test_help_example_runs(example, tmp_path, monkeypatch):
+    (tmp_path / "layouts").symlink_to(REPO / "layouts")
+    for name, text in PLACEHOLDER_FILES.items():
+        (tmp_path / name).write_text(text)
+    for name, target in PLACEHOLDER_LINKS.items():
+        (tmp_path / name).symlink_to(REPO / target)
+    monkeypatch.chdir(tmp_path)
+    result = _run_example(example, tmp_path)
+    assert result.exit_code == 0, (example, result.output)
+    assert "Traceback" not in result.output and "error" not in result.stderr
+
+
+def test_table_help_deals_are_valid():
+    # Every PBN deal the help quotes (in the prose too, wrapped over lines) is a full deal.
+    text = " ".join(_help("table").split())
+    deals = [" ".join(d.split()) for d in re.findall(r'"([NESW]:[^"]+)"', text)]
+    assert len(deals) >= 2
+    for deal in deals:
+        hands = Deal.from_pbn(deal).hands
+        assert sorted(len(hand) for hand in hands.values()) == [13, 13, 13, 13], deal

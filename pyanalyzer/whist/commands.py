@@ -45,14 +45,14 @@ def table_command(pbn: str | None, as_json: bool, batch_file: str | None, engine
                   threads: int) -> None:
     """Double-dummy table of a whist deal: tricks for each declarer and denomination.
 
-    PBN is a deal string such as "N:AKQ.JT9.87.65432 JT9.876.AKQ.JT9 876.AKQ.JT9.AKQ
-    5432.5432.65432.87" (first seat, then the hands clockwise, suits S.H.D.C). The
+    PBN is a deal string such as "N:AKQ.JT9.87.65432 JT9.876.AKQ6.JT9 876.AKQ.JT95.AKQ
+    5432.5432.432.87" (first seat, then the hands clockwise, suits S.H.D.C). The
     declarer's left-hand opponent leads, as in DDS's CalcDDtable.
 
     \b
     Examples:
-      pref table "N:AKQJ.AKQ.AK.AKQ2 T987.JT9.QJT.JT9 6543.876.987.876 2.5432.65432.543"
-      pref table "N:..." --json
+      pref table "N:AKQ.JT9.87.65432 JT9.876.AKQ6.JT9 876.AKQ.JT95.AKQ 5432.5432.432.87"
+      pref table "N:AKQJ.AKQ.AK.AKQ2 T987.JT9.QJT.JT9 6543.876.987.876 2.5432.65432.543" --json
       pref table --batch deals.pbn > tables.jsonl
     """
     if (pbn is None) == (batch_file is None):

@@ -1,4 +1,4 @@
-"""PBN deal strings: ``N:AKQ.JT9.87.65432 JT9.876.AKQ.JT9 ...``.
+"""PBN deal strings: ``N:AKQ.JT9.87.65432 JT9.876.AKQ6.JT9 ...``.
 
 The first letter names the seat of the first hand; the hands follow clockwise
 (N E S W). Each hand lists its spades, hearts, diamonds and clubs (the
