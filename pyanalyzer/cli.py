@@ -16,7 +16,7 @@ from .command_support import ENGINE_OPTION, NOTATION_OPTION, fail
 from .diagram import diagram
 from .engines import make_backend
 from .errors import PrefInputError
-from .layout_io import format_layout_file, format_one_line, parse_one_line, read_layout
+from .layout_io import format_layout_file, format_one_line, layout_to_dict, parse_one_line, read_layout
 from .solve import solve
 
 
@@ -42,20 +42,27 @@ def _batch_lines(path: str) -> Iterator[tuple[int, str]]:
 @click.argument("layout")
 @click.option("--one-line", is_flag=True, help="Print the layout in the one-line form.")
 @click.option("--file-format", is_flag=True, help="Print the layout in the layout file format.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the layout as one JSON object (hands, contract, talon, ..., one_line).")
 @NOTATION_OPTION
-def show_command(layout: str, one_line: bool, file_format: bool, notation: str) -> None:
+def show_command(layout: str, one_line: bool, file_format: bool, as_json: bool, notation: str) -> None:
     """Check LAYOUT and print it: as a diagram, or converted to the other text format.
 
     \b
     Examples:
       pref show layouts/kovalevskaya.txt --one-line
       pref show "contract=7c declarer=S lead=S S=As,7c W=Ts,Jc E=9s,Tc" --file-format
+      pref show layouts/seven-clubs.txt --json
     """
+    if as_json and (one_line or file_format):
+        fail("--json prints the layout as JSON: leave out --one-line and --file-format")
     try:
         parsed = read_layout(layout)
     except PrefInputError as error:
         fail(str(error))
-    if one_line:
+    if as_json:
+        click.echo(json.dumps(layout_to_dict(parsed), ensure_ascii=False))
+    elif one_line:
         click.echo(format_one_line(parsed))
     elif file_format:
         click.echo(format_layout_file(parsed, notation), nl=False)

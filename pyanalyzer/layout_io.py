@@ -258,3 +258,23 @@ def format_card_list(cards, style: str = "symbols") -> list[str]:
     """Cards one by one, in the given order (for talon, discard and played)."""
     return [format_card(c, style) for c in cards]
 
+
+
+def layout_to_dict(layout: Layout) -> dict:
+    """The JSON object of ``pref show --json``: the layout's fields, cards as ASCII codes."""
+    return {
+        "game": layout.rules.game,
+        "title": layout.title,
+        "source": layout.source,
+        "contract": layout.contract.code,
+        "declarer": layout.declarer,
+        "lead": layout.lead,
+        "to_move": layout.to_move,
+        "hands": {seat: [c.code for c in sorted(layout.hands[seat], key=lambda c: (
+            c.suit_number, -c.rank_number))] for seat in layout.seats},
+        "talon": [c.code for c in layout.talon],
+        "discard": [c.code for c in layout.discard],
+        "played": [c.code for c in layout.played],
+        "tricks_left": layout.tricks_left,
+        "one_line": format_one_line(layout),
+    }

@@ -275,3 +275,39 @@ def test_table_help_deals_are_valid():
     for deal in deals:
         hands = Deal.from_pbn(deal).hands
         assert sorted(len(hand) for hand in hands.values()) == [13, 13, 13, 13], deal
+
+
+# -- pref show --json --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["kovalevskaya.txt", "seven-clubs.txt", "whist-deal.txt",
+                                  "allpass-talon-matters.txt"])
+def test_show_json_describes_the_layout(name):
+    from pyanalyzer.layout_io import format_one_line, parse_one_line, read_layout
+
+    path = str(REPO / "layouts" / name)
+    result = CliRunner().invoke(main, ["show", path, "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    layout = read_layout(path)
+    assert data["one_line"] == format_one_line(layout)
+    assert format_one_line(parse_one_line(data["one_line"])) == data["one_line"]
+    assert data["contract"] == layout.contract.code and data["game"] == layout.rules.game
+    assert (data["declarer"], data["lead"], data["title"], data["source"]) == (
+        layout.declarer, layout.lead, layout.title, layout.source)
+    assert {seat: sorted(cards) for seat, cards in data["hands"].items()} == {
+        seat: sorted(c.code for c in hand) for seat, hand in layout.hands.items()}
+    for key in ("talon", "discard", "played"):
+        assert data[key] == [c.code for c in getattr(layout, key)]
+
+
+def test_show_json_refuses_a_second_format():
+    result = CliRunner().invoke(main, ["show", str(REPO / "layouts" / "kovalevskaya.txt"), "--json",
+                                       "--one-line"])
+    _one_line_error(result, "--json")
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_takes_json(command):
+    # README, "Command line": every command takes --json.
+    assert "--json" in _help(command)
