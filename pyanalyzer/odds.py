@@ -78,6 +78,12 @@ def _check_disjoint(*groups: tuple[str, Sequence[Card]]) -> None:
 
 
 
+def run_seed(seed: int | None) -> int:
+    """The seed a sampled run uses: the one given, or a fresh one drawn (and then reported, so
+    that the run can be repeated with ``--seed``)."""
+    return seed if seed is not None else random.SystemRandom().randrange(1_000_000)
+
+
 def symmetry_note(tally) -> str:
     """How many layouts an exact enumeration solved: fewer when interchangeable suits let one
     split stand for several, else every split (no symmetry applied)."""
@@ -96,6 +102,8 @@ class TrickOdds:
     tally: Tally
     #: Whose view: "declarer" or the whister's seat.
     view: str
+    #: The seed of a sampled run (the one drawn when none was given), None when exact.
+    seed: int | None = None
 
     @property
     def histogram(self) -> list[int]:
@@ -135,7 +143,7 @@ class TrickOdds:
     def headline(self) -> list[str]:
         t = self.tally
         how = (f"exact over all {t.total:,} splits ({symmetry_note(t)})"
-               if t.exact else f"Monte Carlo over {t.splits:,} random layouts")
+               if t.exact else f"Monte Carlo over {t.splits:,} random layouts (seed {self.seed})")
         if t.partial:
             how = f"PARTIAL: {t.splits:,} of {t.total:,} " + ("splits" if t.exact else "samples")
         lines = [f"{self.contract} by {self.declarer}, {self.lead} leads: {how}, {t.seconds:.1f} s."]
@@ -181,6 +189,7 @@ class TrickOdds:
             "expected_tricks": self.expected_tricks,
             "seconds": round(t.seconds, 3),
             "nodes": t.nodes,
+            "seed": self.seed,
         }
         if self.contract.kind == TRICKS:
             out["p_make"] = self.p_make
@@ -257,10 +266,11 @@ def declarer_view(hand: Hand, declarer: str, discard: Sequence[Card], contract: 
     template = _template(rules, {declarer: hand.mask}, contract, declarer, lead)
     defenders = tuple(i for i, s in enumerate(rules.seats) if s != declarer)
     size = rules.hand_size
+    seed = None if samples is None else run_seed(seed)
     tally = solve_splits(template, defenders, (size, size), unknown, engine=engine, threads=threads,
                          samples=samples, seed=seed, progress=progress, stop_when=stop_when,
                          backends=backends)
-    return TrickOdds(contract, declarer, lead, tally, "declarer")
+    return TrickOdds(contract, declarer, lead, tally, "declarer", seed)
 
 
 def whister_view(hand: Hand, seat: str, declarer: str, contract: Contract, lead: str,
@@ -289,9 +299,10 @@ def whister_view(hand: Hand, seat: str, declarer: str, contract: Contract, lead:
     sizes = (rules.hand_size - len(known), rules.hand_size)
     if samples is None and count_splits(unknown, sizes) > EXACT_LIMIT:
         samples = 5000
+    seed = None if samples is None else run_seed(seed)
     tally = solve_splits(template, seats, sizes, unknown, engine=engine, threads=threads,
                          samples=samples, seed=seed, progress=progress)
-    return TrickOdds(contract, declarer, lead, tally, seat)
+    return TrickOdds(contract, declarer, lead, tally, seat, seed)
 
 
 @dataclass
@@ -426,7 +437,7 @@ class TalonEstimate:
     lead: str
     samples: int
     made: int
-    seed: int | None
+    seed: int
     partial: bool = False
 
     @property
@@ -475,6 +486,7 @@ def before_talon(hand: Hand, declarer: str, contract: Contract, lead: str,
 
     if len(hand) != rules.hand_size:
         raise LayoutError(f"the hand must have {rules.hand_size} cards, not {len(hand)}", "--hand")
+    seed = run_seed(seed)
     rng = random.Random(seed)
     backend = make_backend(engine)
     others = [c for c in rules.deck if c not in hand]

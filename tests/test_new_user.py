@@ -311,3 +311,35 @@ def test_show_json_refuses_a_second_format():
 def test_every_command_takes_json(command):
     # README, "Command line": every command takes --json.
     assert "--json" in _help(command)
+
+
+# -- a run without --seed draws one, uses it and says which -------------------------------------
+
+
+def _contract(*args):
+    return CliRunner().invoke(main, ["contract", "--hand", WEST_TEN, "--contract", "6c", "--lead", "W",
+                                     *args])
+
+
+def test_before_the_talon_reports_the_seed_it_drew():
+    first = _contract("--declarer", "W", "--samples", "3", "--json")
+    assert first.exit_code == 0, first.output
+    data = json.loads(first.stdout)
+    assert isinstance(data["seed"], int)  # was null ("seed None" in text)
+    again = json.loads(_contract("--declarer", "W", "--samples", "3", "--json", "--seed",
+                                 str(data["seed"])).stdout)
+    assert again == data
+    text = _contract("--declarer", "W", "--samples", "3")
+    assert re.search(r"; seed \d+\)", text.stdout), text.stdout
+
+
+def test_sampled_whister_view_reports_the_seed_it_drew():
+    first = _contract("--declarer", "S", "--samples", "30", "--json")
+    assert first.exit_code == 0, first.output
+    data = json.loads(first.stdout)
+    assert isinstance(data["seed"], int)
+    again = json.loads(_contract("--declarer", "S", "--samples", "30", "--json", "--seed",
+                                 str(data["seed"])).stdout)
+    assert again["histogram"] == data["histogram"] and again["seed"] == data["seed"]
+    text = _contract("--declarer", "S", "--samples", "30")
+    assert re.search(r"Monte Carlo over 30 random layouts \(seed \d+\)", text.stdout), text.stdout
