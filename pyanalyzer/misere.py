@@ -34,6 +34,7 @@ from .errors import LayoutError
 from .layout import Layout
 from .makeable import discard_classes
 from .notation import format_card
+from .odds import tidy_json
 from .reference import ReferencePosition, ReferenceSolver, iter_bits, tighten
 from .solve import Solution, solve
 
@@ -376,11 +377,11 @@ class MisereDiscardRanking:
             return data
 
         best = self.ranked[0] if self.ranked else None
-        return {"view": "best_discard", "declarer": self.declarer, "lead": self.lead,
-                "twelve": [c.code for c in self.twelve],
-                "best": row(best) if best else None,
-                "ranked": [row(e) for e in self.ranked[:self.top]],
-                "pruned": [row(e) for e in self.pruned], "seconds": round(self.seconds, 3)}
+        return tidy_json({"view": "best_discard", "declarer": self.declarer, "lead": self.lead,
+                          "twelve": [c.code for c in self.twelve],
+                          "best": row(best) if best else None,
+                          "ranked": [row(e) for e in self.ranked[:self.top]],
+                          "pruned": [row(e) for e in self.pruned], "seconds": round(self.seconds, 3)})
 
 
 def rank_misere_discards(twelve, declarer: str, lead: str, rules=None, engine: str = "fast",

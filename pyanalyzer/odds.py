@@ -78,6 +78,27 @@ def _check_disjoint(*groups: tuple[str, Sequence[Card]]) -> None:
 
 
 
+#: Significant digits of the probabilities (and other ratios) in JSON: beyond them a float only
+#: carries rounding noise (1 - 0.9 = 0.09999999999999998).
+JSON_DIGITS = 10
+
+
+def tidy_json(value):
+    """``value`` with every float rounded to :data:`JSON_DIGITS` significant digits (NaN, e.g.
+    a probability over no layouts, becomes None: JSON has no NaN); dicts and lists recursively.
+
+    >>> tidy_json({"p": 1 - 0.9, "interval": [0.1 + 0.2, float("nan")], "splits": 7})
+    {'p': 0.1, 'interval': [0.3, None], 'splits': 7}
+    """
+    if isinstance(value, float):
+        return None if math.isnan(value) else float(f"{value:.{JSON_DIGITS}g}")
+    if isinstance(value, dict):
+        return {key: tidy_json(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [tidy_json(item) for item in value]
+    return value
+
+
 def run_seed(seed: int | None) -> int:
     """The seed a sampled run uses: the one given, or a fresh one drawn (and then reported, so
     that the run can be repeated with ``--seed``)."""
@@ -200,7 +221,7 @@ class TrickOdds:
             level = self.contract.level or 1
             out["p_make_interval" if self.contract.kind == TRICKS else "p_caught_interval"] = list(
                 self.interval(lambda k: k >= level))
-        return out
+        return tidy_json(out)
 
 
 def text_histogram(histogram: Sequence[int], label: str, width: int = 40) -> list[str]:
@@ -355,11 +376,11 @@ class DiscardRanking:
                     "p_make": choice.p_make, "expected_tricks": choice.odds.expected_tricks,
                     "histogram": choice.odds.histogram, "splits": choice.odds.tally.splits}
 
-        return {"twelve": [c.code for c in self.twelve], "declarer": self.declarer,
-                "lead": self.lead, "level": self.level,
-                "best": row(self.exact[0]) if self.exact else None,
-                "exact": [row(c) for c in self.exact],
-                "screened": [row(c) for c in self.screened[:20]]}
+        return tidy_json({"twelve": [c.code for c in self.twelve], "declarer": self.declarer,
+                          "lead": self.lead, "level": self.level,
+                          "best": row(self.exact[0]) if self.exact else None,
+                          "exact": [row(c) for c in self.exact],
+                          "screened": [row(c) for c in self.screened[:20]]})
 
 
 def rank_discards(twelve: Sequence[Card], declarer: str, lead: str, contract: Contract | None = None,
@@ -472,9 +493,10 @@ class TalonEstimate:
         p = 1 - self.p_make if self.contract.is_misere else self.p_make
         low, high = self.interval()
         interval = [1 - high, 1 - low] if self.contract.is_misere else [low, high]
-        return {"view": "before_talon", "contract": self.contract.code, "declarer": self.declarer,
-                "lead": self.lead, "samples": self.samples, key: p, f"{key}_interval": interval,
-                "seed": self.seed, "partial": self.partial}
+        return tidy_json({"view": "before_talon", "contract": self.contract.code,
+                          "declarer": self.declarer, "lead": self.lead, "samples": self.samples,
+                          key: p, f"{key}_interval": interval, "seed": self.seed,
+                          "partial": self.partial})
 
 
 def before_talon(hand: Hand, declarer: str, contract: Contract, lead: str,

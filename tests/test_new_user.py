@@ -343,3 +343,42 @@ def test_sampled_whister_view_reports_the_seed_it_drew():
     assert again["histogram"] == data["histogram"] and again["seed"] == data["seed"]
     text = _contract("--declarer", "S", "--samples", "30")
     assert re.search(r"Monte Carlo over 30 random layouts \(seed \d+\)", text.stdout), text.stdout
+
+
+# -- JSON probabilities without float noise -----------------------------------------------------
+
+
+def _floats(value):
+    if isinstance(value, float):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _floats(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _floats(item)
+
+
+def test_before_talon_probability_has_no_float_noise():
+    from pyanalyzer.contract import Contract
+    from pyanalyzer.hand import Hand
+    from pyanalyzer.notation import parse_cards
+    from pyanalyzer.odds import TalonEstimate
+
+    hand = Hand(parse_cards("7s,8s,9s,Ts,8c,7d,8d,9d,8h,9h", PREFERANS), PREFERANS)
+    # 9 clean misères of 10: caught 1 - 0.9, which is 0.09999999999999998 in floats.
+    data = TalonEstimate(hand, "S", Contract("misere"), "E", 10, 9, 1).to_dict()
+    assert data["p_caught"] == 0.1
+    assert all(f == float(f"{f:.10g}") for f in data["p_caught_interval"])
+
+
+def test_exact_probabilities_in_json_keep_ten_significant_digits():
+    result = CliRunner().invoke(main, ["contract", "--hand", "S=As,7c,8c,9c,Ac,Jd,Kd,Th,Kh,Ah",
+                                       "--discard", "8s,7s", "--contract", "7c", "--lead", "S", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    made = sum(data["histogram"][7:])
+    # The exact ratio (counts from the histogram) to 10 significant digits, nothing more.
+    assert data["p_make"] == float(f"{made / data['splits']:.10g}")
+    for value in _floats(data):
+        assert value == float(f"{value:.10g}"), value
