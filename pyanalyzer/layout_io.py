@@ -38,7 +38,7 @@ from .contract import Contract
 from .errors import LayoutError
 from .hand import Hand
 from .layout import Layout
-from .notation import format_card, format_cards, parse_cards
+from .notation import check_ten_spelling, format_card, format_cards, parse_cards
 from .rules import rules_for
 
 HEADER_KEYS = ("title", "source", "game", "contract", "declarer", "lead", "talon", "discard")
@@ -51,6 +51,9 @@ _ONE_LINE_START = re.compile(r"^\s*[A-Za-z_]+\s*=")
 def layout_from_fields(fields: dict[str, str]) -> Layout:
     """Build a layout from ``key -> text`` pairs (keys as in both formats)."""
     rules = rules_for(fields.get("game", "preferans"))
+    # Russian letters in one hand make a Latin T anywhere in the layout ambiguous (ace or ten?).
+    check_ten_spelling(value for key, value in fields.items() if key not in HEADER_KEYS
+                       or key in CARD_KEYS)
     hands: dict[str, Hand] = {}
     for key, value in fields.items():
         if key in ALL_KEYS:

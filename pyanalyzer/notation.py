@@ -6,7 +6,9 @@ Accepted forms (case-insensitive, commas or spaces between tokens):
   a single card may also be written suit first: ``♠J``, ``sJ``;
 * suit-grouped: ``♠JQ ♣79 ♦10JQK ♥7J``, ``S:JQ C:79 D:TJQK H:7J``, or with
   spaces ``♠ J Q``; ``-`` (or nothing after ``S:``) marks a void;
-* Russian rank letters ``Т К Д В`` (ace, king, queen, jack): ``♠ТК ♦Д10``.
+* Russian rank letters ``Т К Д В`` (ace, king, queen, jack): ``♠ТК ♦Д10``. The
+  Cyrillic ``Т`` (ace) looks like the Latin ``T`` (ten): cards that use Russian
+  letters must write the ten ``10``; a Latin ``T`` among them is refused.
 
 Suits: letters ``s c d h`` or symbols ``♠ ♣ ♦ ♥`` (also ``♤ ♧ ♢ ♡``).
 
@@ -26,7 +28,7 @@ import re
 from collections.abc import Iterable
 
 from .cards import Card, Deck
-from .errors import DuplicateCardError, UnknownCardError
+from .errors import DuplicateCardError, NotationError, UnknownCardError
 
 SUIT_SYMBOLS = {"♠": "s", "♤": "s", "♣": "c", "♧": "c", "♦": "d", "♢": "d", "♥": "h", "♡": "h"}
 RUSSIAN_RANKS = {"Т": "A", "К": "K", "Д": "Q", "В": "J"}
@@ -71,13 +73,41 @@ def _rank_part(token: str, deck: Deck) -> list[int] | None:
         return None
 
 
+def check_ten_spelling(texts: Iterable[str]) -> None:
+    """Refuse a Latin ``T`` (the ten) in cards that also use Russian rank letters.
+
+    The Cyrillic ``Т`` (туз, the ace) and the Latin ``T`` (the ten) look alike: once
+    Russian letters appear, a ``T`` may be either, so the ten must be written ``10``.
+
+    >>> check_ten_spelling(["♠ТК ♦Д10", "Td 10h"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    pyanalyzer.errors.NotationError: ambiguous 'Td': a Latin T (the ten) among Russian rank ... 10 for the ten
+    """
+    texts = list(texts)
+    if not any(char.upper() in RUSSIAN_RANKS for text in texts for char in text):
+        return
+    for text in texts:
+        for token in _TOKEN_SPLIT.split(text.strip()):
+            if "T" in token.upper():
+                raise NotationError(f"ambiguous {token!r}: a Latin T (the ten) among Russian rank "
+                                    "letters, where Т is the ace; write 10 for the ten", token)
+
+
 def parse_cards(text: str, deck: Deck) -> list[Card]:
     """Read cards in any accepted form; raise on an unknown token or a repeated card.
 
     >>> from pyanalyzer.cards import PREFERANS
-    >>> [c.code for c in parse_cards("Td 10h ♠ТК", PREFERANS)]
+    >>> [c.code for c in parse_cards("Td 10h ♠ТК", PREFERANS)]  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    pyanalyzer.errors.NotationError: ambiguous 'Td': a Latin T (the ten) among Russian ... the ten
+    >>> [c.code for c in parse_cards("Td 10h ♠AK", PREFERANS)]
     ['Td', 'Th', 'As', 'Ks']
+    >>> [c.code for c in parse_cards("♦10 ♠ТК", PREFERANS)]
+    ['Td', 'As', 'Ks']
     """
+    check_ten_spelling([text])
     cards: list[Card] = []
     seen: dict[Card, str] = {}
     current_suit: str | None = None  # set by a bare suit token such as "♠" or "S:"

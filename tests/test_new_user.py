@@ -382,3 +382,38 @@ def test_exact_probabilities_in_json_keep_ten_significant_digits():
     assert data["p_make"] == float(f"{made / data['splits']:.10g}")
     for value in _floats(data):
         assert value == float(f"{value:.10g}"), value
+
+
+# -- Cyrillic Т (ace) and Latin T (ten) ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("text, token", [
+    ("♠ТК ♦Д10 ♥T", "♥T"),   # a Latin T among Russian letters in one hand
+    ("♠ТT", "♠ТT"),           # Cyrillic ace, Latin ten, one token
+    ("Td ♠ТК", "Td"),         # compact Latin ten next to a Russian holding
+    ("♦д t", "t"),            # lower case counts too
+])
+def test_latin_ten_among_russian_letters_is_refused(text, token):
+    from pyanalyzer.errors import NotationError
+    from pyanalyzer.notation import parse_cards
+
+    with pytest.raises(NotationError) as info:
+        parse_cards(text, PREFERANS)
+    assert info.value.token == token and "write 10 for the ten" in str(info.value)
+
+
+def test_russian_letters_with_10_are_read():
+    from pyanalyzer.notation import parse_cards
+
+    assert [c.code for c in parse_cards("♠Т10 ♦К", PREFERANS)] == ["As", "Ts", "Kd"]
+    assert [c.code for c in parse_cards("♠AT ♦K", PREFERANS)] == ["As", "Ts", "Kd"]  # all Latin
+
+
+def test_layout_mixing_russian_and_latin_t_is_refused():
+    # Russian letters in East's hand, a Latin T in South's: one line naming the token, exit 2.
+    layout = "contract=6s declarer=S lead=W S=♠AT,♦7 W=♥78,♥Т E=♦ТК,♥К"
+    result = CliRunner().invoke(main, ["show", layout])
+    _one_line_error(result, "'♠AT'")
+    assert "write 10 for the ten" in result.stderr
+    fine = CliRunner().invoke(main, ["show", layout.replace("♠AT", "♠A10")])
+    assert fine.exit_code == 0, fine.output
