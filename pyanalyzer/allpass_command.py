@@ -23,10 +23,12 @@ REFERENCE_SPLIT_TRICKS = 6
 
 @click.command("allpass")
 @click.argument("layout", required=False)
-@click.option("--convention", type=click.Choice(CONVENTIONS), default="standard", show_default=True,
+@click.option("--talon-rule", "--convention", "talon_rule", type=click.Choice(CONVENTIONS),
+              default="standard", show_default=True,
               help="standard: the talon cards fix the suit of the first tricks; beat-talon: only a "
                    "card above the talon card takes such a trick; rostov: the talon stays closed and "
-                   "each player aims to take fewer tricks than each opponent.")
+                   "each player aims to take fewer tricks than each opponent. (--convention is the "
+                   "old name, still accepted; pref score's --convention is a scoring convention.)")
 @click.option("--four-handed", is_flag=True,
               help="Four at the table: the dealer sits out and takes the talon tricks no player takes.")
 @click.option("--taken", "taken_text", metavar="SEAT=N,...",
@@ -37,7 +39,7 @@ REFERENCE_SPLIT_TRICKS = 6
               help="Analyse one one-line layout per line of FILE ('-' for standard input).")
 @ENGINE_OPTION
 @NOTATION_OPTION
-def allpass_command(layout, convention, four_handed, taken_text, no_split, as_json, batch_file, engine,
+def allpass_command(layout, talon_rule, four_handed, taken_text, no_split, as_json, batch_file, engine,
                     notation) -> None:
     """All-pass: each player's guaranteed minimum and a self-interested line.
 
@@ -55,12 +57,12 @@ def allpass_command(layout, convention, four_handed, taken_text, no_split, as_js
     \b
     Examples:
       pref allpass layouts/allpass.txt
-      pref allpass layouts/allpass.txt --convention rostov --json
+      pref allpass layouts/allpass.txt --talon-rule rostov --json
       pref allpass "contract=allpass lead=S talon=Kh S=As,7h W=Ks,8h E=Qs,9h"
     """
     if (layout is None) == (batch_file is None):
         fail("give either a LAYOUT or --batch FILE")
-    conventions = AllPassRules.named(convention, four_handed)
+    conventions = AllPassRules.named(talon_rule, four_handed)
     backend = make_backend(engine)
     if batch_file is not None:
         _run_batch(batch_file, conventions, backend, not no_split)

@@ -417,3 +417,17 @@ def test_layout_mixing_russian_and_latin_t_is_refused():
     assert "write 10 for the ten" in result.stderr
     fine = CliRunner().invoke(main, ["show", layout.replace("♠AT", "♠A10")])
     assert fine.exit_code == 0, fine.output
+
+
+# -- the same idea, the same flag ---------------------------------------------------------------
+
+
+def test_allpass_talon_rule_and_its_old_name():
+    path = str(REPO / "layouts" / "allpass-talon-matters.txt")
+    new = CliRunner().invoke(main, ["allpass", path, "--talon-rule", "rostov", "--json", "--no-split"])
+    old = CliRunner().invoke(main, ["allpass", path, "--convention", "rostov", "--json", "--no-split"])
+    assert new.exit_code == 0 and old.exit_code == 0, (new.output, old.output)
+    strip = lambda text: {k: v for k, v in json.loads(text).items() if k not in ("seconds", "nodes")}  # noqa: E731
+    assert strip(new.stdout) == strip(old.stdout)
+    assert json.loads(new.stdout)["conventions"]["talon"] == "closed"  # the Rostov rule took effect
+    assert "--talon-rule" in _help("allpass")
