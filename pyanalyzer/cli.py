@@ -108,7 +108,7 @@ def solve_command(layout: str | None, show_cards: bool, as_json: bool, batch_fil
     if as_json:
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
         return
-    click.echo(diagram(parsed, notation))
+    click.echo(diagram(result.layout, notation))  # with the discard solve chose, if it did
     click.echo("")
     click.echo(result.format(notation))
     click.echo("")

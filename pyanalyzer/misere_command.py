@@ -12,6 +12,7 @@ from .diagram import diagram
 from .engines import make_backend
 from .errors import LayoutError
 from .layout_io import read_layout
+from .makeable import discard_still_open
 from .misere import analyse_open, analyse_unknown_discard, catching_summary, rank_misere_discards
 from .notation import parse_cards
 from .odds import TrickOdds, before_talon, declarer_view, plot_histogram
@@ -87,6 +88,9 @@ def _layout_mode(argument: str, talon_text: str | None, engine: str):
     if not layout.contract.is_misere:
         raise LayoutError(f"pref misere needs contract=misere, not {layout.contract}", layout.contract.code)
     backend = make_backend(engine)
+    if talon_text is None and discard_still_open(layout):
+        # The hand before the talon and no discard: every discard, as with --talon.
+        return analyse_unknown_discard(layout, layout.talon, engine=backend)
     if talon_text is None:
         return analyse_open(layout, backend)
     talon = parse_cards(talon_text, layout.rules.deck)

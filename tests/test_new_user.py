@@ -431,3 +431,49 @@ def test_allpass_talon_rule_and_its_old_name():
     assert strip(new.stdout) == strip(old.stdout)
     assert json.loads(new.stdout)["conventions"]["talon"] == "closed"  # the Rostov rule took effect
     assert "--talon-rule" in _help("allpass")
+
+
+# -- one talon rule: the hand written before the talon, no discard --------------------------------
+
+DISCARD_PUZZLES = [json.loads(line) for line in
+                   (REPO / "layouts" / "puzzles" / "discard" / "puzzles.jsonl").read_text().splitlines()]
+
+
+@pytest.mark.parametrize("record", DISCARD_PUZZLES[:5], ids=lambda r: r["layout"].split("title=")[1])
+def test_every_command_reads_an_open_discard_alike(record):
+    """solve plays the best discard, misere/contract list every discard: the same best value.
+
+    Expected: the puzzle set's answer and value (layouts/puzzles/discard/puzzles.jsonl, each
+    proven the only good discard when the set was made), and the commands agree with each other.
+    """
+    from pyanalyzer.layout_io import parse_one_line
+    from pyanalyzer.makeable import analyse_makeable
+    from pyanalyzer.misere import analyse_unknown_discard
+    from pyanalyzer.solve import solve
+
+    layout = parse_one_line(record["layout"])
+    result = solve(layout, line=False, cards=False)
+    assert result.declarer_tricks == record["value"]
+    assert {c.code for c in result.layout.discard} <= set(record["equivalent"])
+    best = min if layout.contract.is_misere else max
+    assert best(result.discards.values()) == record["value"]
+    if layout.contract.is_misere:
+        outcomes = analyse_unknown_discard(layout, layout.talon).outcomes
+        assert min(o.forced for o in outcomes) == record["value"]
+        command = CliRunner().invoke(main, ["misere", record["layout"], "--json"])
+        assert command.exit_code == 0, command.output
+        assert min(o["forced"] for o in json.loads(command.stdout)["discards"]) == record["value"]
+    else:
+        table = analyse_makeable(layout)
+        denomination = layout.contract.trump.letter if layout.contract.trump else "n"
+        assert table.best[denomination].tricks == record["value"]
+
+
+def test_solve_names_the_discard_it_chose():
+    record = DISCARD_PUZZLES[0]  # misère, answer ♠K ♥K (puzzles.jsonl)
+    result = CliRunner().invoke(main, ["solve", record["layout"], "--no-line"])
+    assert result.exit_code == 0, result.output
+    assert "South's best discard with open cards: ♠K ♥K" in result.stdout
+    assert "Discard: ♠K ♥K" in result.stdout  # the diagram shows the hand after it
+    data = json.loads(CliRunner().invoke(main, ["solve", record["layout"], "--json"]).stdout)
+    assert data["discards"]["Ks,Kh"] == 0 and "discard=Ks,Kh" in data["layout"]
