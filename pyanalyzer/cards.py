@@ -71,11 +71,25 @@ class Deck:
     name: str
     suits: tuple[Suit, ...]
     ranks: tuple[Rank, ...]
+    #: Suit numbers in the order hands and diagrams show them (default: ``suits``' order).
+    display_order: tuple[int, ...] = ()
     _cards: tuple[Card, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         cards = tuple(Card(self, s, r) for s in range(len(self.suits)) for r in range(len(self.ranks)))
         object.__setattr__(self, "_cards", cards)
+        order = self.display_order or tuple(range(len(self.suits)))
+        if sorted(order) != list(range(len(self.suits))):
+            raise ValueError(f"display_order {order} is not an order of the {len(self.suits)} suits")
+        object.__setattr__(self, "display_order", order)
+
+    def display_suits(self) -> list[tuple[int, Suit]]:
+        """(suit number, suit) in display order.
+
+        >>> [suit.symbol for _, suit in WHIST.display_suits()]
+        ['♠', '♥', '♦', '♣']
+        """
+        return [(number, self.suits[number]) for number in self.display_order]
 
     def __len__(self) -> int:
         return len(self._cards)
@@ -114,7 +128,7 @@ class Deck:
         # unpickling looks the same object up, so its cards still compare equal.
         if DECKS.get(self.name) is self:
             return (deck_named, (self.name,))
-        return (Deck, (self.name, self.suits, self.ranks))
+        return (Deck, (self.name, self.suits, self.ranks, self.display_order))
 
 
 @dataclass(frozen=True, eq=False)
@@ -141,6 +155,11 @@ class Card:
     @property
     def mask(self) -> int:
         return 1 << self.index
+
+    @property
+    def display_key(self) -> tuple[int, int]:
+        """Sort key for showing cards: suits in the deck's display order, high cards first."""
+        return self.deck.display_order.index(self.suit_number), -self.rank_number
 
     @property
     def code(self) -> str:
@@ -175,7 +194,9 @@ PREFERANS = Deck(
     SUITS,
     tuple(Rank(str(n), str(n)) for n in (7, 8, 9)) + (TEN, JACK, QUEEN, KING, ACE),
 )
-WHIST = Deck("whist", SUITS, LOW_RANKS + (NINE, TEN, JACK, QUEEN, KING, ACE))
+#: Whist players (as bridge players) show the suits ♠ ♥ ♦ ♣, the order of PBN and DDS.
+WHIST = Deck("whist", SUITS, LOW_RANKS + (NINE, TEN, JACK, QUEEN, KING, ACE),
+             display_order=(0, 3, 2, 1))
 #: Thousand ranks its ten second only to the ace.
 THOUSAND = Deck("thousand", SUITS, (NINE, JACK, QUEEN, KING, TEN, ACE))
 

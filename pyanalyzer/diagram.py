@@ -30,7 +30,7 @@ def hand_lines(layout: Layout, seat: str, style: str = "symbols") -> list[str]:
     deck = layout.rules.deck
     hand = layout.hands[seat]
     lines = []
-    for number, suit in enumerate(deck.suits):
+    for number, suit in deck.display_suits():
         ranks = [format_rank(c, style) for c in hand.cards_of_suit(number)]
         lines.append(f"{suit.symbol} {' '.join(ranks) or '-'}")
     return lines

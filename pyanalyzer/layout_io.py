@@ -273,8 +273,7 @@ def layout_to_dict(layout: Layout) -> dict:
         "declarer": layout.declarer,
         "lead": layout.lead,
         "to_move": layout.to_move,
-        "hands": {seat: [c.code for c in sorted(layout.hands[seat], key=lambda c: (
-            c.suit_number, -c.rank_number))] for seat in layout.seats},
+        "hands": {seat: [c.code for c in layout.hands[seat]] for seat in layout.seats},
         "talon": [c.code for c in layout.talon],
         "discard": [c.code for c in layout.discard],
         "played": [c.code for c in layout.played],

@@ -199,11 +199,11 @@ def format_cards(cards: Iterable[Card], style: str = "symbols") -> str:
     if not cards:
         return "-" if style == "compact" else ""
     deck = cards[0].deck
-    ordered = sorted(cards, key=lambda c: (c.suit_number, -c.rank_number))
+    ordered = sorted(cards, key=lambda c: c.display_key)
     if style == "compact":
         return ",".join(c.code for c in ordered)
     groups = []
-    for s, suit in enumerate(deck.suits):
+    for s, suit in deck.display_suits():
         in_suit = [c for c in ordered if c.suit_number == s]
         if style == "letters":
             ranks = "".join(c.rank.letter for c in in_suit) or "-"

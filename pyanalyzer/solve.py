@@ -161,8 +161,7 @@ class Solution(TrickCounts):
             if self.layout.rules.partnerships and not self.layout.contract.is_misere:
                 what = f"{self.layout.rules.side_name(self.layout.declarer)} tricks"
             out.append(f"{mover} to play; {what} after each card:")
-            for card, value in sorted(self.cards.items(), key=lambda kv: (kv[0].suit_number,
-                                                                          -kv[0].rank_number)):
+            for card, value in sorted(self.cards.items(), key=lambda kv: kv[0].display_key):
                 mark = "  best" if value == self.declarer_tricks else ""
                 out.append(f"  {format_card(card, style):<4} {value}{mark}")
         if self.tricks:

@@ -477,3 +477,59 @@ def test_solve_names_the_discard_it_chose():
     assert "Discard: ♠K ♥K" in result.stdout  # the diagram shows the hand after it
     data = json.loads(CliRunner().invoke(main, ["solve", record["layout"], "--json"]).stdout)
     assert data["discards"]["Ks,Kh"] == 0 and "discard=Ks,Kh" in data["layout"]
+
+
+def test_table_reads_a_whist_layout_file_and_one_line_form():
+    from pyanalyzer.layout_io import format_one_line, read_layout
+
+    path = REPO / "layouts" / "whist-deal.txt"
+    # The file's own comment gives the deal's PBN: the same deal either way.
+    pbn = next(line.split("PBN: ", 1)[1] for line in path.read_text().splitlines() if "PBN: " in line)
+    from_file = CliRunner().invoke(main, ["table", str(path), "--json"])
+    from_pbn = CliRunner().invoke(main, ["table", pbn, "--json"])
+    assert from_file.exit_code == 0 and from_pbn.exit_code == 0, (from_file.output, from_pbn.output)
+    assert json.loads(from_file.stdout)["table"] == json.loads(from_pbn.stdout)["table"]
+    one_line = format_one_line(read_layout(str(path)))
+    batch = CliRunner().invoke(main, ["table", "--batch", "-", "--json"], input=one_line + "\n")
+    assert json.loads(batch.stdout.splitlines()[0])["table"] == json.loads(from_pbn.stdout)["table"]
+
+
+def test_table_refuses_a_preferans_layout():
+    result = CliRunner().invoke(main, ["table", str(REPO / "layouts" / "kovalevskaya.txt")])
+    _one_line_error(result, "preferans")
+
+
+# -- Whist: suits ♠ ♥ ♦ ♣, tables in DDS's strain order ----------------------------------------
+
+
+def test_whist_diagram_shows_spades_hearts_diamonds_clubs():
+    result = CliRunner().invoke(main, ["show", str(REPO / "layouts" / "whist-deal.txt")])
+    assert result.exit_code == 0, result.output
+    north = result.stdout.split("North\n", 1)[1].splitlines()[:4]
+    # layouts/whist-deal.txt: N ♠KJ ♥AKQJ63 ♦AQ3 ♣A7
+    assert [line.strip() for line in north] == ["♠ K J", "♥ A K Q J 6 3", "♦ A Q 3", "♣ A 7"]
+
+
+def test_whist_hands_are_written_spades_hearts_diamonds_clubs():
+    from pyanalyzer.notation import format_cards, parse_cards
+
+    cards = parse_cards("Ac Ad Ah As", WHIST)
+    assert format_cards(cards) == "♠A ♥A ♦A ♣A"
+    assert format_cards(cards, "compact") == "As,Ah,Ad,Ac"
+    # Preferans keeps its order of seniority ♠ ♣ ♦ ♥.
+    assert format_cards(parse_cards("Ac Ad Ah As", PREFERANS)) == "♠A ♣A ♦A ♥A"
+
+
+def test_table_columns_in_dds_strain_order():
+    deal = "N:AKQ.JT9.87.65432 JT9.876.AKQ6.JT9 876.AKQ.JT95.AKQ 5432.5432.432.87"
+    result = CliRunner().invoke(main, ["table", deal])
+    lines = result.stdout.splitlines()
+    header = next(i for i, line in enumerate(lines) if "NT" in line)
+    # Values from endplay (DDS) for this deal: N/S ♠9 ♥10 ♦9 ♣11 NT10, E/W ♠4 ♥3 ♦3 ♣2 NT2.
+    assert lines[header].split() == ["♠", "♥", "♦", "♣", "NT"]
+    assert [line.split() for line in lines[header + 1:header + 5]] == [
+        ["N", "9", "10", "9", "11", "10"], ["S", "9", "10", "9", "11", "10"],
+        ["E", "4", "3", "3", "2", "2"], ["W", "4", "3", "3", "2", "2"]]
+    data = json.loads(CliRunner().invoke(main, ["table", deal, "--json"]).stdout)
+    assert list(data["table"]) == ["N", "E", "S", "W"]  # DDS's resTable: hands N E S W
+    assert list(data["table"]["N"]) == ["s", "h", "d", "c", "n"]  # strains S H D C NT

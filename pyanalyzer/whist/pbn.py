@@ -8,7 +8,7 @@ A ``[Deal "..."]`` tag is accepted too. Hands may be shorter than 13 cards
 
 >>> first, hands = parse_pbn("N:A.K.Q.J K.Q.J.A Q.J.A.K J.A.K.Q")
 >>> first, str(hands["E"])
-('N', '♠K ♣A ♦J ♥Q')
+('N', '♠K ♥Q ♦J ♣A')
 >>> format_pbn(hands, first="E")
 'E:K.Q.J.A Q.J.A.K J.A.K.Q A.K.Q.J'
 """
