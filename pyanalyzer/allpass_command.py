@@ -14,6 +14,7 @@ from .engines import make_backend
 from .errors import LayoutError, PrefInputError
 from .layout import Layout
 from .layout_io import parse_one_line, read_layout
+from .options import NO_LINE_OPTION, cards_option, tt_mb_option
 from .rules import AllPassRules
 
 CONVENTIONS = ("standard", "beat-talon", "rostov")
@@ -34,13 +35,16 @@ REFERENCE_SPLIT_TRICKS = 6
 @click.option("--taken", "taken_text", metavar="SEAT=N,...",
               help="Tricks each player took before this layout (the Rostov aim depends on them).")
 @click.option("--no-split", is_flag=True, help="Skip the self-interested line.")
+@cards_option(default=True)
+@NO_LINE_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (JSON Lines with --batch).")
 @click.option("--batch", "batch_file", metavar="FILE",
               help="Analyse one one-line layout per line of FILE ('-' for standard input).")
 @ENGINE_OPTION
 @NOTATION_OPTION
-def allpass_command(layout, talon_rule, four_handed, taken_text, no_split, as_json, batch_file, engine,
-                    notation) -> None:
+@tt_mb_option(default=64)
+def allpass_command(layout, talon_rule, four_handed, taken_text, no_split, show_cards, no_line, as_json,
+                    batch_file, engine, notation, tt_mb) -> None:
     """All-pass: each player's guaranteed minimum and a self-interested line.
 
     LAYOUT is a layout file or a one-line layout with contract=allpass. With
@@ -63,9 +67,10 @@ def allpass_command(layout, talon_rule, four_handed, taken_text, no_split, as_js
     if (layout is None) == (batch_file is None):
         fail("give either a LAYOUT or --batch FILE")
     conventions = AllPassRules.named(talon_rule, four_handed)
-    backend = make_backend(engine)
+    backend = make_backend(engine, tt_size_mb=tt_mb)
+    wanted = {"cards": show_cards, "lines": not no_line, "split": not no_split}
     if batch_file is not None:
-        _run_batch(batch_file, conventions, backend, not no_split)
+        _run_batch(batch_file, conventions, backend, wanted)
         return
     with command_errors():
         parsed = _prepare(read_layout(layout), conventions)
@@ -74,7 +79,7 @@ def allpass_command(layout, talon_rule, four_handed, taken_text, no_split, as_js
                               f"too slow beyond {REFERENCE_SPLIT_TRICKS} tricks: add --no-split or use "
                               "the fast engine", "--engine")
         taken = _parse_taken(taken_text, parsed)
-        result = analyse_allpass(parsed, backend, split=not no_split, taken=taken)
+        result = analyse_allpass(parsed, backend, taken=taken, **wanted)
     if as_json:
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
         return
@@ -117,7 +122,7 @@ def _parse_taken(text: str | None, layout: Layout) -> dict[str, int] | None:
     return taken
 
 
-def _run_batch(path: str, conventions: AllPassRules, backend, split: bool) -> None:
+def _run_batch(path: str, conventions: AllPassRules, backend, wanted: dict[str, bool]) -> None:
     """JSON Lines, one per layout, each written as soon as it is known; Ctrl-C keeps them."""
     from .cli import _batch_lines
 
@@ -125,7 +130,7 @@ def _run_batch(path: str, conventions: AllPassRules, backend, split: bool) -> No
     try:
         for number, text in _batch_lines(path):
             try:
-                result = analyse_allpass(_prepare(parse_one_line(text), conventions), backend, split=split)
+                result = analyse_allpass(_prepare(parse_one_line(text), conventions), backend, **wanted)
                 record = result.to_dict()
             except PrefInputError as error:
                 record = {"error": str(error), "line": number}

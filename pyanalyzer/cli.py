@@ -17,6 +17,7 @@ from .diagram import diagram
 from .engines import make_backend
 from .errors import PrefInputError
 from .layout_io import format_layout_file, format_one_line, layout_to_dict, parse_one_line, read_layout
+from .options import NO_LINE_OPTION, cards_option, tt_mb_option
 from .solve import solve
 
 
@@ -72,16 +73,16 @@ def show_command(layout: str, one_line: bool, file_format: bool, as_json: bool, 
 
 @main.command("solve")
 @click.argument("layout", required=False)
-@click.option("--cards", "show_cards", is_flag=True,
-              help="List every legal card of the player to move with its result.")
+@cards_option(default=False)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (JSON Lines with --batch).")
 @click.option("--batch", "batch_file", metavar="FILE",
               help="Solve one one-line layout per line of FILE ('-' for standard input).")
 @ENGINE_OPTION
-@click.option("--no-line", is_flag=True, help="Skip the best line (faster in batches).")
+@NO_LINE_OPTION
 @NOTATION_OPTION
+@tt_mb_option(default=64)
 def solve_command(layout: str | None, show_cards: bool, as_json: bool, batch_file: str | None,
-                  engine: str, no_line: bool, notation: str) -> None:
+                  engine: str, no_line: bool, notation: str, tt_mb: int) -> None:
     """Solve LAYOUT: a layout file, or a one-line layout in quotes.
 
     \b
@@ -92,7 +93,7 @@ def solve_command(layout: str | None, show_cards: bool, as_json: bool, batch_fil
     """
     if (layout is None) == (batch_file is None):
         fail("give either a LAYOUT or --batch FILE")
-    backend = make_backend(engine)
+    backend = make_backend(engine, tt_size_mb=tt_mb)
     if batch_file is not None:
         _run_batch(batch_file, backend, as_json, show_cards or as_json, not no_line)
         return

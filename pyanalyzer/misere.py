@@ -39,11 +39,12 @@ from .reference import ReferencePosition, ReferenceSolver, iter_bits, tighten
 from .solve import Solution, solve
 
 
-def analyse_open(layout: Layout, engine: str | object = "fast") -> Solution:
+def analyse_open(layout: Layout, engine: str | object = "fast", cards: bool = True,
+                 line: bool = True) -> Solution:
     """Open misère: forced tricks, catching line, each card's value."""
     if not layout.contract.is_misere:
         raise LayoutError(f"pref misere needs contract=misere, not {layout.contract}", layout.contract.code)
-    return solve(layout, engine, cards=True, line=True)
+    return solve(layout, engine, cards=cards, line=line)
 
 
 def catching_summary(solution: Solution, style: str = "symbols", cards: int = 3) -> str:
@@ -54,6 +55,8 @@ def catching_summary(solution: Solution, style: str = "symbols", cards: int = 3)
     first = ", ".join(f"{t.seats[i]} {format_card(c, style)}"
                       for t in solution.tricks[:1] for i, c in enumerate(t.cards[:cards]))
     trick_word = "trick" if n == 1 else "tricks"
+    if not first:  # solved without the line
+        return f"caught for {n} {trick_word}"
     return f"caught for {n} {trick_word}: {first} …"
 
 

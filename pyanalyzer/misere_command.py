@@ -16,6 +16,7 @@ from .makeable import discard_still_open
 from .misere import analyse_open, analyse_unknown_discard, catching_summary, rank_misere_discards
 from .notation import parse_cards
 from .odds import TrickOdds, before_talon, declarer_view, plot_histogram
+from .options import NO_LINE_OPTION, cards_option
 from .progress import ProgressLine
 from .rules import PREFERANS_RULES
 from .solve import Solution
@@ -35,10 +36,12 @@ from .solve import Solution
 @click.option("--top", type=click.IntRange(1), default=5, show_default=True, help="Discards shown (12 cards).")
 @click.option("--plot", "plot_path", metavar="FILE.png", help="Draw the distribution (needs matplotlib).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@cards_option(default=True)
+@NO_LINE_OPTION
 @ENGINE_OPTION
 @NOTATION_OPTION
 def misere_command(layout, talon_text, hand_text, discard_text, lead_text, samples, seed, threads, top,
-                   plot_path, as_json, engine, notation) -> None:
+                   plot_path, as_json, show_cards, no_line, engine, notation) -> None:
     """Misère: forced tricks, catching line, unknown discard, catch odds, best discard.
 
     \b
@@ -60,7 +63,7 @@ def misere_command(layout, talon_text, hand_text, discard_text, lead_text, sampl
     progress = ProgressLine("splits")
     with command_errors(progress):
         if layout is not None:
-            result = _layout_mode(layout, talon_text, engine)
+            result = _layout_mode(layout, talon_text, engine, show_cards, not no_line)
         else:
             result = _hand_mode(hand_text, discard_text, lead_text, samples, seed, threads, top, engine,
                                 progress)
@@ -83,7 +86,8 @@ def misere_command(layout, talon_text, hand_text, discard_text, lead_text, sampl
     click.echo(result.format(notation))
 
 
-def _layout_mode(argument: str, talon_text: str | None, engine: str):
+def _layout_mode(argument: str, talon_text: str | None, engine: str, cards: bool = True,
+                 line: bool = True):
     layout = read_layout(argument)
     if not layout.contract.is_misere:
         raise LayoutError(f"pref misere needs contract=misere, not {layout.contract}", layout.contract.code)
@@ -92,7 +96,7 @@ def _layout_mode(argument: str, talon_text: str | None, engine: str):
         # The hand before the talon and no discard: every discard, as with --talon.
         return analyse_unknown_discard(layout, layout.talon, engine=backend)
     if talon_text is None:
-        return analyse_open(layout, backend)
+        return analyse_open(layout, backend, cards=cards, line=line)
     talon = parse_cards(talon_text, layout.rules.deck)
     return analyse_unknown_discard(layout, talon, engine=backend)
 

@@ -533,3 +533,39 @@ def test_table_columns_in_dds_strain_order():
     data = json.loads(CliRunner().invoke(main, ["table", deal, "--json"]).stdout)
     assert list(data["table"]) == ["N", "E", "S", "W"]  # DDS's resTable: hands N E S W
     assert list(data["table"]["N"]) == ["s", "h", "d", "c", "n"]  # strains S H D C NT
+
+
+#: Which command takes which shared option (README, "Command line").
+SHARED_OPTIONS = {
+    "--cards": {"solve", "allpass", "misere"},
+    "--no-line": {"solve", "allpass", "misere"},
+    "--notation": {"show", "solve", "allpass", "misere", "contract"},
+    "--engine": {"solve", "allpass", "misere", "contract", "table"},
+    "--threads": {"misere", "contract", "table"},
+    "--seed": {"misere", "contract", "puzzles"},
+    "--tt-mb": {"solve", "allpass", "table"},
+}
+
+
+@pytest.mark.parametrize("option", list(SHARED_OPTIONS))
+def test_shared_options_are_where_they_apply(option):
+    having = {command for command in COMMANDS
+              if re.search(rf"(^|[\s,/]){re.escape(option)}\b", _help(command), re.MULTILINE)}
+    assert having == SHARED_OPTIONS[option]
+
+
+@pytest.mark.parametrize("command, layout", [("allpass", str(REPO / "layouts" / "allpass.txt")),
+                                             ("misere", str(REPO / "layouts" / "kovalevskaya.txt")),
+                                             ("solve", str(REPO / "layouts" / "kovalevskaya.txt"))])
+def test_cards_and_no_line_mean_the_same_everywhere(command, layout):
+    run = lambda *args: CliRunner().invoke(main, [command, layout, *args])  # noqa: E731
+    full = run("--cards")
+    bare = run("--no-cards", "--no-line", "--tt-mb", "16") if command != "misere" else run(
+        "--no-cards", "--no-line")
+    assert full.exit_code == 0 and bare.exit_code == 0, (full.output, bare.output)
+    assert "after each card:" in full.stdout and "after each card:" not in bare.stdout
+    line_marker = "Line holding" if command == "allpass" else "Best play:"
+    assert line_marker in full.stdout and line_marker not in bare.stdout
+    # The answer itself does not change.
+    verdict = [line for line in full.stdout.splitlines() if line.startswith(("All-pass (", "The defenders"))]
+    assert len(verdict) == 1 and verdict[0] in bare.stdout.splitlines()
