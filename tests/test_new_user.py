@@ -569,3 +569,14 @@ def test_cards_and_no_line_mean_the_same_everywhere(command, layout):
     # The answer itself does not change.
     verdict = [line for line in full.stdout.splitlines() if line.startswith(("All-pass (", "The defenders"))]
     assert len(verdict) == 1 and verdict[0] in bare.stdout.splitlines()
+
+
+@pytest.mark.parametrize("notation", list(NOTATION_RANKS))
+@pytest.mark.parametrize("name", ["kovalevskaya.txt", "whist-deal.txt", "allpass.txt"])
+def test_file_format_in_each_notation_reads_back(name, notation):
+    from pyanalyzer.layout_io import format_one_line, parse_layout, read_layout
+
+    path = str(REPO / "layouts" / name)
+    result = CliRunner().invoke(main, ["show", path, "--file-format", "--notation", notation])
+    assert result.exit_code == 0, result.output
+    assert format_one_line(parse_layout(result.stdout)) == format_one_line(read_layout(path))
