@@ -5,12 +5,17 @@ from __future__ import annotations
 import copy
 import json
 import pickle
+import re
+import shlex
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from pyanalyzer.cards import DECKS, PREFERANS, WHIST
+from pyanalyzer.cli import main
 from pyanalyzer.puzzles import Order, generate, parse_constraint
+from pyanalyzer.whist.deal import Deal
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -46,12 +51,6 @@ def test_has_constraint_matches_with_two_jobs():
 
 
 # -- every notation on every command that takes --notation ------------------------------------
-
-import re  # noqa: E402
-
-from click.testing import CliRunner  # noqa: E402
-
-from pyanalyzer.cli import main  # noqa: E402
 
 #: The ranks each notation writes after a suit symbol (README, "Notation").
 NOTATION_RANKS = {
@@ -197,10 +196,6 @@ def test_symmetry_note_says_what_was_solved():
 
 
 # -- every example in every command's --help runs ------------------------------------------------
-
-import shlex  # noqa: E402
-
-from pyanalyzer.whist.deal import Deal  # noqa: E402
 
 #: Example input files that stand for the user's own: the test writes or links them.
 PLACEHOLDER_FILES = {
