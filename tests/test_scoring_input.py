@@ -78,6 +78,7 @@ HUGE = "9" * 5000
     (f"game thousand\nplayers W E S\nstart W={HUGE}\nW 120 | W 95 | E 20 | S 5\n", "score"),
     (f"game thousand\nplayers W E S\nW {HUGE} | W 95 | E 20 | S 5\n", "bid"),
     (f"game thousand\nplayers W E S\nW 120 | W 95+{HUGE} | E 20 | S 5\n", "marriage"),
+    (f"S {HUGE}s 7 | W whist 2 | E pass 1\n", "bad contract '99999"),
     (f"set pool_target={HUGE}\nS 6s 7 | W whist 2 | E pass 1\n", "pool_target"),
     (f"set prices=6:{HUGE},7:4,8:6,9:8,10:10\nS 6s 7 | W whist 2 | E pass 1\n", "prices"),
 ])
@@ -132,6 +133,17 @@ def test_a_record_without_deals(tmp_path, text):
 def test_a_directory_and_a_missing_file(tmp_path):
     assert_one_line_error(run("score", str(tmp_path)), "cannot read record file", "directory")
     assert_one_line_error(run(*SHEET, "--whists-matrix", str(tmp_path / "nope.txt")), "cannot read whists file")
+
+
+@pytest.mark.parametrize("text", [
+    "S 6s 7 | W whist 2 | E pass 1 " + "x" * 100_000,
+    "Q" * 100_000 + " 6s 7 | W whist 2 | E pass 1",
+    "S 6s 7 | W whist 2 | E pass 1 | " + "N" * 100_000,
+])
+def test_a_huge_token_is_quoted_cut_short(tmp_path, text):
+    result = run("score", write(tmp_path, "game.txt", text + "\n"))
+    assert_one_line_error(result, "line 1:", "...'")
+    assert len(result.output) < 300
 
 
 def test_a_huge_record_is_refused(tmp_path):

@@ -69,6 +69,15 @@ def test_greedy_whister_pays_the_whole_penalty():
     assert dict(score_deal(LONE, convention("leningrad", ["lone_penalty=whister"])).mountain) == {"W": 2}
 
 
+def test_closed_whister_counting_his_own_tricks_pays_alone():
+    """lone_whister_credit=own, W whists closed with 1 trick: he owes the 4 alone, short by 3 →
+    3 × 2 = 6 on his mountain; the passer E, who writes his own tricks, shares no penalty."""
+    closed = Deal(contract("6s"), "S", {"S": 7, "W": 1, "E": 2}, {"W": "whist", "E": "pass"}, closed=True)
+    entries = score_deal(closed, convention("leningrad", ["lone_whister_credit=own"]))
+    assert dict(entries.mountain) == {"W": 6}
+    assert dict(entries.whists) == {("W", "S"): 2, ("E", "S"): 4}
+
+
 def test_half_responsible_whist_is_for_both_whisting():
     """Both whist on 6♠ (price 2) made with 7: each owes 2; W took 1, short by 1 → responsible 2,
     half-responsible 2 / 2 = 1 (seeds 000, 002, "behaviour with both whisting")."""

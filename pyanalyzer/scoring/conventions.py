@@ -121,7 +121,8 @@ class Conventions:
                              "One whister, one passer, the contract made: the penalty for the defence's "
                              "missing tricks (price × missing tricks on the mountain) is paid by the whister "
                              "alone (whister: greedy whist) or half each by the whister and the passer "
-                             "(split: gentleman's whist, Leningrad).")
+                             "(split: gentleman's whist, Leningrad; not when he plays closed with "
+                             "lone_whister_credit=own: then he answers for his own tricks alone).")
     consolation: str = _opt("all", _choice("all", "whisters", "none"), "preferans",
                             "On a remise each opponent (all), each whister (whisters) or nobody (none) "
                             "also writes price × undertricks whists on the declarer.")

@@ -36,7 +36,7 @@ import re
 import sys
 from fractions import Fraction
 
-from .errors import RecordError, ScoringError
+from .errors import RecordError, ScoringError, quoted
 
 MAX_CHARS = 40
 MAX_EXPONENT = 18
@@ -51,7 +51,7 @@ _WHOLE = re.compile(r"[0-9]+\Z")
 
 def shown(token: str) -> str:
     """The token for a message, cut short when it is very long."""
-    return repr(token if len(token) <= MAX_CHARS else token[:MAX_CHARS] + "...")
+    return quoted(token)
 
 
 def parse_number(text: str, what: str) -> Fraction:

@@ -324,7 +324,8 @@ def _score_tricks(deal: Deal, rules: Conventions, after_allpasses: int, dealer: 
                 entries.notes.append(f"{seat} short of his whist by {short}: +{cost} mountain")
                 continue
             cost = price * short
-            if rules.lone_penalty == "split":
+            own_tricks = deal.closed and rules.lone_whister_credit == "own"
+            if rules.lone_penalty == "split" and not own_tricks:
                 # Gentleman's whist: "whists and penalties of the whister and the passer are split in half"
                 # (RULES.md §1 / seeds 000, 002).
                 passer = next(other for other in defenders if other != seat)

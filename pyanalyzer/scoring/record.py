@@ -160,7 +160,13 @@ def parse_record(text: str) -> GameRecord:
     return record
 
 
+#: Longer than any contract word (``10nt``, ``misère``, ``all-pass``): refused before parsing.
+_CONTRACT_CHARS = 16
+
+
 def _contract(token: str, line: int) -> Contract:
+    if len(token) > _CONTRACT_CHARS:
+        raise RecordError(f"bad contract {token!r}: write e.g. 6s, 7♦, 8nt, misere", token, line)
     try:
         return Contract.parse(token, PREFERANS_RULES)
     except PrefInputError as error:
@@ -276,7 +282,8 @@ def _whist_deal(body: str, record: GameRecord, line: int) -> tuple:
         example = _WHIST_EXAMPLES[record.game]
         token = words[wanted] if len(words) > wanted else words[-1]
         raise RecordError(f"write {example}", token, line)
-    numbers = [_number(w, line, "number") for w in words[1:]]
+    names = ("bid", "number of tricks") if record.game == "bidwhist" else ("number of tricks",)
+    numbers = [_number(word, line, name) for word, name in zip(words[1:], names)]
     return (line, side, *numbers)
 
 
