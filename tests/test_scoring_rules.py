@@ -229,9 +229,11 @@ def test_different_marriages_of_one_player_count():
 
 def test_closed_is_echoed_on_the_whister():
     """`E whist 1 closed` used to be echoed as `S pass 1 closed` when the passer came last."""
-    record = parse_record("W 7s 8 | E whist 1 closed | S pass 1\nW 7s 8 | S pass 1 | E whist 1 closed\n")
+    record = parse_record("W 7s 8 | E whist 1 closed | S pass 1\nW 7s 8 | S pass 1 | E whist 1 closed\n"
+                          "W 7s 8 | E whist 1 closed | S whist 1\n")
     assert [deal.describe() for deal in record.deals] == [
-        "W 7♠ 8, E whist 1 closed, S pass 1", "W 7♠ 8, S pass 1, E whist 1 closed"]
+        "W 7♠ 8, E whist 1 closed, S pass 1", "W 7♠ 8, S pass 1, E whist 1 closed",
+        "W 7♠ 8, E whist 1, S whist 1"]  # two whisters always play closed: not echoed on both
 
 
 def test_exit_level_error_names_the_option_that_relaxes_it():

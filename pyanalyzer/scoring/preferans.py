@@ -61,11 +61,12 @@ class Deal:
         text = f"{self.declarer} {self.contract}"
         if self.declarer in self.tricks:
             text += f" {self.tricks[self.declarer]}"
+        lone = [seat for seat, decision in self.decisions.items() if decision == WHIST]
         for seat, decision in self.decisions.items():
             text += f", {seat} {decision}"
             if seat in self.tricks:
                 text += f" {self.tricks[seat]}"
-            if self.closed and decision == WHIST:
+            if self.closed and lone == [seat]:  # the lone whister plays closed (two whisters always do)
                 text += " closed"
         return text
 
