@@ -417,7 +417,7 @@ class Sheet:
         self.players = list(players)
         self.rules = rules
         self.pool: dict = {seat: Fraction(0) for seat in players}
-        # Rostov: every mountain starts at a fixed value (RULES.md §1 / seed 000).
+        # Rostov: every mountain starts at a fixed value (seed 000, "Rostov").
         self.mountain: dict = {seat: Fraction(rules.mountain_start) for seat in players}
         self.whists: dict = {(a, b): Fraction(0) for a in players for b in players if a != b}
         #: Running totals written so far, as on paper: seat -> list of values.
@@ -451,7 +451,7 @@ class Sheet:
             self.allpasses = 0
         if self.rules.game_reduces_mountain and entries.game is not None:
             # Rostov: "for the game played the player gets points in the pool and reduces the mountain"
-            # (RULES.md §1 / seed 000); a mountain goes down to 0 at most.
+            # (seed 000, "Rostov"); a mountain goes down to 0 at most.
             seat, points = entries.game
             off = min(points, max(Fraction(0), self.mountain[seat] + entries.mountain[seat]))
             if off:
