@@ -8,6 +8,7 @@ import sys
 import click
 
 from .allpass import analyse_allpass, with_conventions
+from .batch_input import BATCH_EXIT_HELP, BATCH_LINES_FAILED, batch_lines
 from .command_support import ENGINE_OPTION, NOTATION_OPTION, command_errors, fail
 from .diagram import diagram
 from .engines import make_backend
@@ -34,7 +35,8 @@ REFERENCE_SPLIT_TRICKS = 6
 @click.option("--no-split", is_flag=True, help="Skip the self-interested line.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (JSON Lines with --batch).")
 @click.option("--batch", "batch_file", metavar="FILE",
-              help="Analyse one one-line layout per line of FILE ('-' for standard input).")
+              help="Analyse one one-line layout per line of FILE ('-' for standard input). "
+                   + BATCH_EXIT_HELP)
 @ENGINE_OPTION
 @NOTATION_OPTION
 def allpass_command(layout, convention, four_handed, taken_text, no_split, as_json, batch_file, engine,
@@ -116,16 +118,19 @@ def _parse_taken(text: str | None, layout: Layout) -> dict[str, int] | None:
 
 
 def _run_batch(path: str, conventions: AllPassRules, backend, split: bool) -> None:
-    """JSON Lines, one per layout, each written as soon as it is known; Ctrl-C keeps them."""
-    from .cli import _batch_lines
+    """JSON Lines, one per layout, each written as soon as it is known; Ctrl-C keeps them.
 
-    done = 0
+    Exit status 1 if any line failed."""
+    done = failed = 0
     try:
-        for number, text in _batch_lines(path):
+        for number, text in batch_lines(path):
             try:
+                if isinstance(text, PrefInputError):
+                    raise text
                 result = analyse_allpass(_prepare(parse_one_line(text), conventions), backend, split=split)
                 record = result.to_dict()
             except PrefInputError as error:
+                failed += 1
                 record = {"error": str(error), "line": number}
             click.echo(json.dumps(record, ensure_ascii=False))
             sys.stdout.flush()
@@ -133,3 +138,5 @@ def _run_batch(path: str, conventions: AllPassRules, backend, split: bool) -> No
     except KeyboardInterrupt:
         click.echo(f"pref: interrupted after {done} layouts; the results written are complete.", err=True)
         sys.exit(130)
+    if failed:
+        sys.exit(BATCH_LINES_FAILED)

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
 
 import click
 
+from .batch_input import BATCH_EXIT_HELP, BATCH_LINES_FAILED, batch_lines, counted_lines
 from .command_support import ENGINE_OPTION, NOTATION_OPTION, fail
 from .diagram import diagram
 from .engines import make_backend
@@ -24,18 +24,6 @@ from .solve import solve
 @click.version_option(package_name="pref-solver")
 def main() -> None:
     """Exact double-dummy analysis of Preferans (and Whist) layouts."""
-
-
-def _batch_lines(path: str) -> Iterator[tuple[int, str]]:
-    try:
-        handle = sys.stdin if path == "-" else open(path, encoding="utf-8")  # noqa: SIM115
-    except OSError as error:
-        fail(f"cannot read batch file {path!r}: {error.strerror}")
-    with handle:
-        for number, raw in enumerate(handle, start=1):
-            text = raw.strip()
-            if text and not text.startswith("#"):
-                yield number, text
 
 
 @main.command("show")
@@ -69,7 +57,8 @@ def show_command(layout: str, one_line: bool, file_format: bool, notation: str) 
               help="List every legal card of the player to move with its result.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (JSON Lines with --batch).")
 @click.option("--batch", "batch_file", metavar="FILE",
-              help="Solve one one-line layout per line of FILE ('-' for standard input).")
+              help="Solve one one-line layout per line of FILE ('-' for standard input). "
+                   + BATCH_EXIT_HELP)
 @ENGINE_OPTION
 @click.option("--no-line", is_flag=True, help="Skip the best line (faster in batches).")
 @NOTATION_OPTION
@@ -109,15 +98,21 @@ def solve_command(layout: str | None, show_cards: bool, as_json: bool, batch_fil
 
 
 def _run_batch(path: str, backend, as_json: bool, cards: bool, line: bool) -> None:
-    """Each result is written (and flushed) as soon as it is known; Ctrl-C keeps what is done."""
-    lines = list(_batch_lines(path))
+    """Each result is written (and flushed) as soon as it is known; Ctrl-C keeps what is done.
+
+    Lines are read one at a time (standard input streams); exit status 1 if any line failed."""
+    total = counted_lines(path)
+    of_total = f" of {total}" if total is not None else ""
     progress = sys.stderr.isatty()
-    done = 0
+    done = failed = 0
     try:
-        for number, text in lines:
+        for number, text in batch_lines(path):
             try:
+                if isinstance(text, PrefInputError):
+                    raise text
                 result = solve(parse_one_line(text), backend, cards=cards, line=line)
             except PrefInputError as error:
+                failed += 1
                 record = {"error": str(error), "line": number}
                 output = json.dumps(record, ensure_ascii=False) if as_json else (
                     f"line {number}: error: {error}")
@@ -128,13 +123,16 @@ def _run_batch(path: str, backend, as_json: bool, cards: bool, line: bool) -> No
             sys.stdout.flush()
             done += 1
             if progress:
-                click.echo(f"\r[{done}/{len(lines)} layouts]", err=True, nl=False)
+                click.echo(f"\r[{done}{'/' + str(total) if total is not None else ''} layouts]",
+                           err=True, nl=False)
     except KeyboardInterrupt:
-        click.echo(f"\npref: interrupted after {done} of {len(lines)} layouts; "
+        click.echo(f"\npref: interrupted after {done}{of_total} layouts; "
                    "the results written are complete.", err=True)
         sys.exit(130)
     if progress:
         click.echo("", err=True)
+    if failed:
+        sys.exit(BATCH_LINES_FAILED)
 
 
 # Commands that live with their analyzers.

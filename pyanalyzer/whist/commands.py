@@ -13,6 +13,7 @@ from typing import NoReturn
 
 import click
 
+from ..batch_input import BATCH_EXIT_HELP, BATCH_LINES_FAILED, batch_lines
 from ..engines import ENGINE_NAMES, make_backend
 from ..errors import PrefInputError
 from ..progress import ProgressLine
@@ -32,7 +33,8 @@ def fail(message: str) -> NoReturn:
 @click.argument("pbn", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (JSON Lines with --batch).")
 @click.option("--batch", "batch_file", metavar="FILE",
-              help="One PBN deal per line of FILE ('-' for standard input); writes JSON Lines.")
+              help="One PBN deal per line of FILE ('-' for standard input); writes JSON Lines. "
+                   + BATCH_EXIT_HELP)
 @click.option("--engine", type=click.Choice(ENGINE_NAMES), default="fast", show_default=True,
               help="fast: the Cython engine; reference: the plain minimax (small endings only).")
 @click.option("--tt-mb", type=click.IntRange(1, 65536), default=256, show_default=True,
@@ -84,27 +86,23 @@ def table_command(pbn: str | None, as_json: bool, batch_file: str | None, engine
 
 
 def _run_batch(path: str, backends) -> None:
-    """One JSON object per PBN line, written as soon as it is known."""
+    """One JSON object per PBN line, written as soon as it is known; exit status 1 if any
+    line failed."""
+    done = failed = 0
     try:
-        handle = sys.stdin if path == "-" else open(path, encoding="utf-8")  # noqa: SIM115
-    except OSError as error:
-        fail(f"cannot read batch file {path!r}: {error.strerror}")
-    done = 0
-    try:
-        with handle:
-            for number, raw in enumerate(handle, start=1):
-                text = raw.strip()
-                if not text or text.startswith("#"):
-                    continue
-                try:
-                    record = dd_table(Deal.from_pbn(text), backends).to_dict()
-                except PrefInputError as error:
-                    record = {"error": str(error), "line": number}
-                click.echo(json.dumps(record, ensure_ascii=False))
-                sys.stdout.flush()
-                done += 1
-    except UnicodeDecodeError:
-        fail(f"batch file {path!r} is not UTF-8 text")
+        for number, text in batch_lines(path):
+            try:
+                if isinstance(text, PrefInputError):
+                    raise text
+                record = dd_table(Deal.from_pbn(text), backends).to_dict()
+            except PrefInputError as error:
+                failed += 1
+                record = {"error": str(error), "line": number}
+            click.echo(json.dumps(record, ensure_ascii=False))
+            sys.stdout.flush()
+            done += 1
     except KeyboardInterrupt:
         click.echo(f"\npref: interrupted after {done} deals; the results written are complete.", err=True)
         sys.exit(130)
+    if failed:
+        sys.exit(BATCH_LINES_FAILED)

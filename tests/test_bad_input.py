@@ -1,0 +1,278 @@
+"""Bad input never gets a traceback or a hang (issue 16, section 2).
+
+Every bad input here gets one line ``pref: error: ...`` on standard error
+naming the offending token and exit status 2; a batch answers every line in
+order and exits with status 1 when some line failed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import random
+import shlex
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from pyanalyzer.cli import main
+from pyanalyzer.errors import LayoutError
+from pyanalyzer.layout_io import MAX_LAYOUT_SIZE, parse_layout, split_words
+
+# South leads As, West and East follow; then 7d: South takes 1 of 2 (the fast engine's answer,
+# the same as tests/test_cli.py's layouts of this size).
+GOOD = "contract=6s declarer=S lead=S S=As,7d W=7h,8h E=Ad,Kh"
+ALLPASS = "contract=allpass lead=S S=As,7h W=Ks,8h E=Qs,9h"
+
+
+def run(*args: str, input: str | bytes | None = None):
+    return CliRunner().invoke(main, list(args), input=input)
+
+
+def assert_error(result, *tokens: str, status: int = 2) -> str:
+    """One line ``pref: error: ...`` naming every token, the given status, no traceback."""
+    assert result.exit_code == status, (result.exit_code, result.output)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert "Traceback" not in result.output
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("pref: error: "), lines[0]
+    for token in tokens:
+        assert token in lines[0], (token, lines[0])
+    return lines[0]
+
+
+# -- 1. layout files that cannot be read --------------------------------------
+
+LAYOUT_COMMANDS = [
+    ["solve"], ["show"], ["misere"], ["contract"], ["allpass"],
+]
+
+
+@pytest.mark.parametrize("command", LAYOUT_COMMANDS)
+def test_a_directory_is_reported_as_a_directory(command, tmp_path):
+    assert_error(run(*command, str(tmp_path)), str(tmp_path), "is a directory")
+
+
+@pytest.mark.parametrize("command", LAYOUT_COMMANDS)
+def test_dev_null_is_an_empty_file_not_a_missing_one(command):
+    message = assert_error(run(*command, os.devnull), os.devnull, "empty")
+    assert "no such" not in message
+
+
+def test_a_file_name_over_255_characters():
+    name = "a" * 300
+    assert_error(run("solve", name), "a" * 40, "File name too long")
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/mem"), reason="Linux /proc only")
+def test_proc_self_mem_gives_its_os_error():
+    assert_error(run("solve", "/proc/self/mem"), "/proc/self/mem", "cannot read")
+
+
+def test_a_file_without_read_permission(tmp_path, monkeypatch):
+    # Tests often run as root, who may read anything: the permission error is raised by hand.
+    path = tmp_path / "secret.txt"
+    path.write_text(GOOD, encoding="utf-8")
+    real_open = open
+
+    def refusing_open(file, *args, **kwargs):
+        if str(file) == str(path):
+            raise PermissionError(13, "Permission denied", str(file))
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr("builtins.open", refusing_open)
+    for command in LAYOUT_COMMANDS:
+        assert_error(run(*command, str(path)), str(path), "Permission denied")
+
+
+def test_a_utf8_byte_order_mark_is_accepted(tmp_path):
+    path = tmp_path / "bom.txt"
+    path.write_bytes(b"\xef\xbb\xbf" + GOOD.encode())
+    result = run("solve", str(path), "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["declarer_tricks"] == 1
+    path.write_bytes(b"\xef\xbb\xbfcontract: 6s\ndeclarer: S\nlead: S\nS: As 7d\nW: 7h 8h\nE: Ad Kh\n")
+    assert run("show", str(path), "--one-line").exit_code == 0
+
+
+@pytest.mark.parametrize("command", LAYOUT_COMMANDS)
+def test_a_file_that_is_not_utf8(command, tmp_path):
+    path = tmp_path / "latin1.txt"
+    path.write_bytes("title: Mis\xe8re\n".encode("latin-1") + GOOD.encode())
+    assert_error(run(*command, str(path)), str(path), "not UTF-8", "0xe8")
+
+
+def test_a_huge_layout_file_is_refused_without_reading_it_all(tmp_path):
+    path = tmp_path / "huge.txt"
+    path.write_bytes(b"title: " + b"x" * (2 * MAX_LAYOUT_SIZE))
+    assert_error(run("solve", str(path)), str(path), f"{MAX_LAYOUT_SIZE:,} bytes")
+
+
+# -- 2. batches: a bad byte loses one line, not the batch ----------------------
+
+@pytest.mark.parametrize("command, good", [
+    (["solve", "--json"], GOOD),
+    (["allpass"], ALLPASS),
+    (["table"], "N:A.K.Q.J K.Q.J.A Q.J.A.K J.A.K.Q"),
+])
+def test_a_non_utf8_line_gets_its_error_record_and_the_batch_goes_on(command, good, tmp_path):
+    path = tmp_path / "batch.txt"
+    path.write_bytes(good.encode() + b"\n# comment\nS=\xff\xfe\n" + good.encode() + b"\n")
+    result = run(*command, "--batch", str(path))
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(records) == 3
+    assert "error" not in records[0] and "error" not in records[2]
+    assert records[1]["line"] == 3
+    assert "not UTF-8" in records[1]["error"] and "0xff" in records[1]["error"]
+
+
+def test_batch_text_output_marks_the_bad_line(tmp_path):
+    path = tmp_path / "batch.txt"
+    path.write_bytes(GOOD.encode() + b"\n\xff\n" + GOOD.encode() + b"\n")
+    result = run("solve", "--batch", str(path))
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("line 1: South takes 1")
+    assert lines[1].startswith("line 2: error: line 2 is not UTF-8")
+    assert lines[2].startswith("line 3: South takes 1")
+
+
+@pytest.mark.parametrize("command, good", [
+    (["solve", "--json"], GOOD), (["allpass"], ALLPASS), (["table"], "N:A.K.Q.J K.Q.J.A Q.J.A.K J.A.K.Q"),
+])
+def test_a_batch_without_failures_exits_0(command, good, tmp_path):
+    path = tmp_path / "batch.txt"
+    path.write_bytes(b"\xef\xbb\xbf" + f"{good}\n\n# comment\n{good}\n".encode())
+    result = run(*command, "--batch", str(path))
+    assert result.exit_code == 0, result.output
+    assert len(result.stdout.splitlines()) == 2
+
+
+def test_batch_exit_status_is_in_the_help():
+    for command in ("solve", "allpass", "table"):
+        assert "Exit status 1 if any line failed" in " ".join(run(command, "--help").stdout.split())
+
+
+def test_a_batch_line_over_the_size_bound_is_one_error(tmp_path):
+    path = tmp_path / "batch.txt"
+    path.write_bytes(GOOD.encode() + b"\n" + b"x" * (3 * MAX_LAYOUT_SIZE) + b"\n" + GOOD.encode() + b"\n")
+    result = run("solve", "--batch", str(path), "--json")
+    assert result.exit_code == 1
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert ["error" in r for r in records] == [False, True, False]
+    assert records[1]["line"] == 2
+    assert f"over {MAX_LAYOUT_SIZE:,} bytes" in records[1]["error"]
+
+
+def test_batch_from_standard_input_streams():
+    """Each line is answered before the next one is written: a reader that waited for the end
+    of standard input would never answer while standard input stays open. (The 120 s are a
+    bound on a hang, not a guess at the speed: the answer comes in well under a second.)"""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "pyanalyzer", "solve", "--batch", "-", "--json"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    answers: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [answers.put(line) for line in process.stdout], daemon=True).start()
+    try:
+        for _ in range(3):
+            process.stdin.write(GOOD + "\n")
+            process.stdin.flush()
+            assert json.loads(answers.get(timeout=120))["declarer_tricks"] == 1
+        process.stdin.write("nonsense\n")
+        process.stdin.close()
+        assert "error" in json.loads(answers.get(timeout=120))
+        assert process.wait(timeout=120) == 1
+    finally:
+        process.kill()
+        process.wait()
+
+
+# -- 5. a megabyte-long line: linear reading and a stated bound -----------------
+
+def test_split_words_agrees_with_shlex():
+    """The linear word splitter against ``shlex.split`` (the POSIX rules it replaces) on
+    random strings of quotes, backslashes, blanks and letters; both fail on the same ones."""
+    rng = random.Random(16)
+    for _ in range(20_000):
+        text = "".join(rng.choice(" \t\"'\\ab=\n") for _ in range(rng.randint(0, 12)))
+        try:
+            expected = shlex.split(text, comments=False, posix=True)
+        except ValueError:
+            expected = "error"
+        try:
+            got = split_words(text)
+        except LayoutError:
+            got = "error"
+        assert got == expected, text
+
+
+def test_reading_a_long_line_is_linear():
+    """Compares two sizes rather than a time limit, so the machine's speed cancels out: for
+    4x the text, ``shlex`` (quadratic) took about 16x the time; a linear reader about 4x.
+    The bound 8x is between, over the best of five runs each."""
+    def best(size: int) -> float:
+        text = GOOD + ' title="' + "x" * size + '"'
+        times = []
+        for _ in range(5):
+            start = time.perf_counter()
+            split_words(text)
+            times.append(time.perf_counter() - start)
+        return min(times)
+
+    assert best(200_000) < 8 * best(50_000)
+
+
+def test_a_layout_over_the_bound_is_refused_with_the_bound():
+    text = GOOD + " title=" + "x" * MAX_LAYOUT_SIZE
+    assert_error(run("solve", text), f"{MAX_LAYOUT_SIZE:,}")
+    with pytest.raises(LayoutError, match="at most"):
+        parse_layout("x" * 1_000_000)
+
+
+def _letters(number: int) -> str:
+    """A key made of letters only (the one-line form starts with letters and ``=``)."""
+    word = ""
+    while True:
+        number, digit = divmod(number, 26)
+        word += "abcdefghijklmnopqrstuvwxyz"[digit]
+        if not number:
+            return "k" + word
+
+
+def test_many_keys_are_read_in_linear_time():
+    """Each key was compared with every earlier one (quadratic: 16x the time for 4x the keys);
+    now a set look-up (4x). The error names the first unknown key, once all are read."""
+    def best(count: int) -> float:
+        text = " ".join(f"{_letters(i)}=1" for i in range(count))
+        times = []
+        for _ in range(3):
+            start = time.perf_counter()
+            with pytest.raises(LayoutError, match="unknown key 'ka'"):
+                parse_layout(text)
+            times.append(time.perf_counter() - start)
+        return min(times)
+
+    assert best(8_000) < 8 * best(2_000)
+
+
+# -- 8. line separators and control characters --------------------------------
+
+@pytest.mark.parametrize("char", ["\u2028", "\u2029", "\x85", "\x0b", "\x0c", "\x1c", "\x00", "\ufeff"])
+def test_a_line_separator_is_refused_alone_and_in_a_batch_alike(char, tmp_path):
+    layout = f"{GOOD} title=a{char}b"
+    code = f"U+{ord(char):04X}"
+    message = assert_error(run("solve", layout), code)
+    path = tmp_path / "batch.txt"
+    path.write_bytes(f"{GOOD}\n{layout}\n".encode())
+    result = run("solve", "--batch", str(path), "--json")
+    assert result.exit_code == 1
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert records[1]["line"] == 2 and records[1]["error"] == message.removeprefix("pref: error: ")
