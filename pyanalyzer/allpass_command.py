@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 
 import click
@@ -12,7 +13,7 @@ from .batch_input import BATCH_EXIT_HELP, BATCH_LINES_FAILED, batch_lines
 from .command_support import ENGINE_OPTION, NOTATION_OPTION, command_errors, fail
 from .diagram import diagram
 from .engines import make_backend
-from .errors import LayoutError, PrefInputError
+from .errors import LayoutError, PrefInputError, shorten
 from .layout import Layout
 from .layout_io import parse_one_line, read_layout
 from .rules import AllPassRules
@@ -106,8 +107,12 @@ def _parse_taken(text: str | None, layout: Layout) -> dict[str, int] | None:
             continue
         seat, _, count = token.partition("=")
         seat = layout.rules.seat(seat)
-        if not count.isdigit() or int(count) > layout.rules.hand_size:
-            raise LayoutError(f"bad trick count in --taken: {token!r} (write e.g. S=1,W=0,E=2)", token)
+        # ASCII digits, at most two ("²" is a digit to str.isdigit but not to int()).
+        if not re.fullmatch(r"[0-9]{1,2}", count) or int(count) > layout.rules.hand_size:
+            raise LayoutError(f"bad trick count in --taken: {shorten(token)!r} (a whole number from 0 to "
+                              f"{layout.rules.hand_size}; write e.g. S=1,W=0,E=2)", token)
+        if seat in taken:
+            raise LayoutError(f"--taken gives {seat} twice: {shorten(text)!r}", seat)
         taken[seat] = int(count)
     done = sum(taken.values())
     if done + layout.tricks_left > layout.rules.hand_size:

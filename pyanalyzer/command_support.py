@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -10,7 +11,7 @@ from typing import NoReturn
 import click
 
 from .engines import ENGINE_NAMES
-from .errors import PrefInputError
+from .errors import PrefInputError, shorten
 from .progress import ProgressLine
 
 #: Options that several commands share, spelled once.
@@ -48,3 +49,44 @@ def command_errors(progress: ProgressLine | None = None) -> Iterator[None]:
     finally:
         if progress:
             progress.close()
+
+
+class BoundedInt(click.IntRange):
+    """A whole number between two stated bounds. A bad value (not ASCII digits, a number of
+    thousands of digits, out of range) is one line naming the option, the token and the bounds.
+
+    >>> BoundedInt(1, 64).convert("8", None, None)
+    8
+    """
+
+    def __init__(self, low: int, high: int) -> None:
+        super().__init__(low, high)
+
+    def convert(self, value, param, ctx) -> int:
+        if isinstance(value, int):
+            number = value
+        else:
+            text = str(value).strip()
+            # ASCII digits only ("²" and "1e5" are not numbers here), and no more than the
+            # bound has: a number of 5,000 digits is refused before int() is asked to read it.
+            if not re.fullmatch(r"[+-]?[0-9]+", text) or len(text.lstrip("+-0")) > len(str(self.max)):
+                self._refuse(value, param)
+            number = int(text)
+        if not self.min <= number <= self.max:
+            self._refuse(value, param)
+        return number
+
+    def _refuse(self, value, param) -> NoReturn:
+        option = param.opts[0] if param is not None and param.opts else "the value"
+        fail(f"{option} takes a whole number from {self.min:,} to {self.max:,}, "
+             f"not {shorten(str(value))!r}")
+
+
+#: Bounds of the number options (generous for any real use; they stop typing slips and
+#: absurd values from running for days or starting thousands of processes).
+MAX_SAMPLES = 1_000_000
+MAX_SEED = 2**64 - 1
+MAX_THREADS = 64
+SAMPLES_TYPE = BoundedInt(1, MAX_SAMPLES)
+SEED_TYPE = BoundedInt(0, MAX_SEED)
+THREADS_TYPE = BoundedInt(1, MAX_THREADS)

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from .cards import Suit
-from .errors import NotationError
+from .errors import NotationError, shorten
 from .notation import SUIT_SYMBOLS
 from .rules import Rules
 
@@ -48,10 +48,12 @@ class Contract:
         match = _TRICK_CONTRACT.match(word)
         if not match:
             raise NotationError(f"bad contract {text!r}: write e.g. 6s, 7♦, 8nt, misere, allpass", text)
-        level, denomination = int(match.group(1)), match.group(2).strip()
+        digits, denomination = match.group(1), match.group(2).strip()
+        # A level of thousands of digits is out of range before int() is asked to read it.
+        level = int(digits) if len(digits.lstrip("0")) <= 2 else None
         if level not in rules.contract_levels:
             levels = f"{rules.contract_levels[0]} to {rules.contract_levels[-1]}"
-            raise NotationError(f"bad contract {text!r}: the level must be {levels}", text)
+            raise NotationError(f"bad contract {shorten(text)!r}: the level must be {levels}", text)
         return cls(TRICKS, level, _denomination(denomination, text, rules))
 
     @property

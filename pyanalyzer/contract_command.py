@@ -6,7 +6,15 @@ import json
 
 import click
 
-from .command_support import ENGINE_OPTION, NOTATION_OPTION, command_errors, fail
+from .command_support import (
+    ENGINE_OPTION,
+    NOTATION_OPTION,
+    SAMPLES_TYPE,
+    SEED_TYPE,
+    THREADS_TYPE,
+    command_errors,
+    fail,
+)
 from .contract import Contract
 from .defence import analyse_defence
 from .engines import make_backend
@@ -55,9 +63,9 @@ def _emit(result, as_json: bool, notation: str) -> None:
               help="The declarer's seat, for the whister's view (--hand is then a defender's).")
 @click.option("--known", "known_text", metavar="CARDS",
               help="Whister's view: cards known to be in the declarer's hand (e.g. the talon he kept).")
-@click.option("--samples", type=click.IntRange(1), help="Sample this many random layouts instead of all.")
-@click.option("--seed", type=int, help="Seed for the random samples (reproducible runs).")
-@click.option("--threads", type=click.IntRange(1), default=2, show_default=True, help="Solver threads.")
+@click.option("--samples", type=SAMPLES_TYPE, help="Sample this many random layouts instead of all.")
+@click.option("--seed", type=SEED_TYPE, help="Seed for the random samples (reproducible runs).")
+@click.option("--threads", type=THREADS_TYPE, default=2, show_default=True, help="Solver threads.")
 @click.option("--plot", "plot_path", metavar="FILE.png", help="Draw the distribution (needs matplotlib).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @ENGINE_OPTION

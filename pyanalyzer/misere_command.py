@@ -6,7 +6,15 @@ import json
 
 import click
 
-from .command_support import ENGINE_OPTION, NOTATION_OPTION, command_errors, fail
+from .command_support import (
+    ENGINE_OPTION,
+    NOTATION_OPTION,
+    SAMPLES_TYPE,
+    SEED_TYPE,
+    THREADS_TYPE,
+    command_errors,
+    fail,
+)
 from .contract import Contract
 from .diagram import diagram
 from .engines import make_backend
@@ -28,9 +36,9 @@ from .solve import Solution
               help="Only the declarer's hand is known (10 cards with --discard, 12, or 10 before the talon).")
 @click.option("--discard", "discard_text", metavar="CARDS", help="The declarer's discard (with 10 cards).")
 @click.option("--lead", "lead_text", metavar="SEAT", help="The seat on lead (with --hand).")
-@click.option("--samples", type=click.IntRange(1), help="Sample this many layouts instead of all.")
-@click.option("--seed", type=int, help="Seed for random samples.")
-@click.option("--threads", type=click.IntRange(1), default=2, show_default=True)
+@click.option("--samples", type=SAMPLES_TYPE, help="Sample this many layouts instead of all.")
+@click.option("--seed", type=SEED_TYPE, help="Seed for random samples.")
+@click.option("--threads", type=THREADS_TYPE, default=2, show_default=True)
 @click.option("--top", type=click.IntRange(1), default=5, show_default=True, help="Discards shown (12 cards).")
 @click.option("--plot", "plot_path", metavar="FILE.png", help="Draw the distribution (needs matplotlib).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")

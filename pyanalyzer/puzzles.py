@@ -57,7 +57,7 @@ from .contract import Contract
 from .defence import distinct_cards
 from .diagram import diagram
 from .engines import make_backend
-from .errors import LayoutError
+from .errors import LayoutError, shorten
 from .hand import Hand
 from .layout import Layout
 from .layout_io import format_layout_file, format_one_line, parse_layout
@@ -133,11 +133,11 @@ def parse_constraint(text: str) -> Constraint:
 
         cards = tuple(parse_cards(m.group("cards"), deck))
         return Constraint(text, "has", m.group("seat").upper(), cards=cards)
-    m = re.fullmatch(_SEAT + r"shape\s+(?P<shape>\d+(?:-\d+){3})", words)
+    m = re.fullmatch(_SEAT + r"shape\s+(?P<shape>\d{1,2}(?:-\d{1,2}){3})", words)
     if m:
         shape = tuple(sorted((int(x) for x in m.group("shape").split("-")), reverse=True))
         return Constraint(text, "shape", (m.group("seat") or "").upper() or None, shape=shape)
-    m = re.fullmatch(r"(?:trumps?|trump length)\s+(?P<lo>\d+)(?:(?P<plus>\+)|-(?P<hi>\d+))?", words)
+    m = re.fullmatch(r"(?:trumps?|trump length)\s+(?P<lo>\d{1,2})(?:(?P<plus>\+)|-(?P<hi>\d{1,2}))?", words)
     if m:
         low = int(m.group("lo"))
         high = 10 if m.group("plus") else int(m.group("hi") or low)
@@ -145,12 +145,12 @@ def parse_constraint(text: str) -> Constraint:
     m = re.fullmatch(_SEAT + r"mis[eè]re[- ]like", words, flags=re.IGNORECASE)
     if m:
         return Constraint(text, "misere-like", (m.group("seat") or "").upper() or None)
-    m = re.fullmatch(r"tricks\s+(?P<lo>\d+)(?:\.\.(?P<hi>\d+))?", words)
+    m = re.fullmatch(r"tricks\s+(?P<lo>\d{1,2})(?:\.\.(?P<hi>\d{1,2}))?", words)
     if m:
         low = int(m.group("lo"))
         return Constraint(text, "tricks", None, low=low, high=int(m.group("hi") or low))
     raise LayoutError(
-        f"bad constraint {text!r}: write e.g. 'S has As', 'S shape 4-3-2-1', 'trumps 5+', "
+        f"bad constraint {shorten(text)!r}: write e.g. 'S has As', 'S shape 4-3-2-1', 'trumps 5+', "
         "'S misere-like' or 'tricks 5'", text)
 
 

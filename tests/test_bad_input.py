@@ -276,3 +276,50 @@ def test_a_line_separator_is_refused_alone_and_in_a_batch_alike(char, tmp_path):
     assert result.exit_code == 1
     records = [json.loads(line) for line in result.stdout.splitlines()]
     assert records[1]["line"] == 2 and records[1]["error"] == message.removeprefix("pref: error: ")
+
+
+# -- 3. numbers: no traceback, bounds stated, the token named -------------------
+
+HUGE = "9" * 5000  # over Python's 4,300-digit limit for int() of a string
+HAND10 = "S=As,Ks,Qs,Js,Ts,9s,8s,7s,Ah,Kh"
+
+
+@pytest.mark.parametrize("args, tokens", [
+    (["allpass", ALLPASS, "--taken", "S=²"], ["S=²", "0 to 10"]),
+    (["allpass", ALLPASS, "--taken", f"S={HUGE}"], ["S=999", "5,002 characters"]),
+    (["allpass", ALLPASS, "--taken", "S=1,S=2"], ["S twice", "S=1,S=2"]),
+    (["allpass", ALLPASS, "--taken", "S=1e1"], ["S=1e1"]),
+    (["solve", f"contract={HUGE}s declarer=S lead=S S=As,7d W=7h,8h E=Ad,Kh"],
+     ["bad contract", "5,001 characters", "6 to 10"]),
+    (["contract", "--hand", HAND10, "--lead", "W", "--contract", f"{HUGE}s"], ["bad contract", "6 to 10"]),
+    (["contract", "--hand", HAND10, "--lead", "W", "--contract", "6s", "--samples", HUGE],
+     ["--samples", "1 to 1,000,000", "5,000 characters"]),
+    (["contract", "--hand", HAND10, "--lead", "W", "--contract", "6s", "--samples", "0"], ["--samples", "'0'"]),
+    (["contract", "--hand", HAND10, "--lead", "W", "--contract", "6s", "--seed", "²"], ["--seed", "'²'"]),
+    (["contract", "--hand", HAND10, "--lead", "W", "--contract", "6s", "--seed", HUGE], ["--seed"]),
+    (["contract", "--hand", HAND10, "--lead", "W", "--contract", "6s", "--threads", "100000"],
+     ["--threads", "1 to 64", "100000"]),
+    (["misere", "--hand", HAND10, "--lead", "W", "--samples", "-5"], ["--samples", "'-5'"]),
+    (["misere", "--hand", HAND10, "--lead", "W", "--seed", "1.5"], ["--seed", "'1.5'"]),
+    (["puzzles", "misere", "--out", "unused", "--count", HUGE], ["--count", "1 to 10,000"]),
+    (["puzzles", "misere", "--out", "unused", "--seed", HUGE], ["--seed"]),
+    (["puzzles", "misere", "--out", "unused", "--jobs", "1000"], ["--jobs", "1 to 64", "1000"]),
+    (["puzzles", "misere", "--out", "unused", "--max-attempts", HUGE], ["--max-attempts"]),
+    (["puzzles", "misere", "--out", "unused", "--tricks", HUGE], ["--tricks", "5,000 characters"]),
+    (["puzzles", "misere", "--out", "unused", "--constraint", f"tricks {HUGE}"], ["bad constraint"]),
+    (["puzzles", "misere", "--out", "unused", "--constraint", f"trumps {HUGE}+"], ["bad constraint"]),
+    (["puzzles", "misere", "--out", "unused", "--constraint", f"S shape {HUGE}-1-1-1"], ["bad constraint"]),
+    (["table", "N:A.K.Q.J K.Q.J.A Q.J.A.K J.A.K.Q", "--tt-mb", HUGE], ["--tt-mb", "1 to 65,536"]),
+    (["table", "N:A.K.Q.J K.Q.J.A Q.J.A.K J.A.K.Q", "--threads", "6"], ["--threads", "1 to 5"]),
+])
+def test_bad_numbers_are_one_line_naming_the_token(args, tokens, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # puzzles --out must not write into the repository
+    message = assert_error(run(*args), *tokens)
+    assert len(message) < 300, message  # a 5,000-digit token is shortened, not echoed whole
+
+
+def test_good_numbers_still_pass():
+    result = run("allpass", ALLPASS, "--taken", "S=4,W=4", "--json")
+    assert result.exit_code == 0, result.output
+    result = run("puzzles", "--help")
+    assert "1<=x<=64" in result.stdout  # the bound is in the help

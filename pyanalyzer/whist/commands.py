@@ -14,6 +14,7 @@ from typing import NoReturn
 import click
 
 from ..batch_input import BATCH_EXIT_HELP, BATCH_LINES_FAILED, batch_lines
+from ..command_support import BoundedInt
 from ..engines import ENGINE_NAMES, make_backend
 from ..errors import PrefInputError
 from ..progress import ProgressLine
@@ -37,10 +38,10 @@ def fail(message: str) -> NoReturn:
                    + BATCH_EXIT_HELP)
 @click.option("--engine", type=click.Choice(ENGINE_NAMES), default="fast", show_default=True,
               help="fast: the Cython engine; reference: the plain minimax (small endings only).")
-@click.option("--tt-mb", type=click.IntRange(1, 65536), default=256, show_default=True,
+@click.option("--tt-mb", type=BoundedInt(1, 65536), default=256, show_default=True,
               help="Size of each transposition table in MB (hard deals need room: one took 66 s "
                    "with 64 MB, 27 s with 256).")
-@click.option("--threads", type=click.IntRange(1, 5), default=2, show_default=True,
+@click.option("--threads", type=BoundedInt(1, 5), default=2, show_default=True,
               help="Threads sharing out the five denominations, each with its own table "
                    "(memory: threads x --tt-mb).")
 def table_command(pbn: str | None, as_json: bool, batch_file: str | None, engine: str, tt_mb: int,
