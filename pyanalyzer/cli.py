@@ -39,6 +39,8 @@ def show_command(layout: str, one_line: bool, file_format: bool, notation: str) 
       pref show layouts/kovalevskaya.txt --one-line
       pref show "contract=7c declarer=S lead=S S=As,7c W=Ts,Jc E=9s,Tc" --file-format
     """
+    if one_line and file_format:
+        fail("give --one-line or --file-format, not both")
     try:
         parsed = read_layout(layout)
     except PrefInputError as error:

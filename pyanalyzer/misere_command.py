@@ -18,7 +18,7 @@ from .command_support import (
 from .contract import Contract
 from .diagram import diagram
 from .engines import make_backend
-from .errors import LayoutError
+from .errors import LayoutError, shorten
 from .layout_io import read_layout
 from .misere import analyse_open, analyse_unknown_discard, catching_summary, rank_misere_discards
 from .notation import parse_cards
@@ -93,8 +93,25 @@ def _layout_mode(argument: str, talon_text: str | None, engine: str):
     backend = make_backend(engine)
     if talon_text is None:
         return analyse_open(layout, backend)
-    talon = parse_cards(talon_text, layout.rules.deck)
-    return analyse_unknown_discard(layout, talon, engine=backend)
+    return analyse_unknown_discard(layout, _talon(talon_text, layout), engine=backend)
+
+
+def _talon(text: str, layout):
+    """The ``--talon`` cards: exactly the talon's size, none already in a hand. (They may be the
+    layout's discard=: the declarer put the talon back.)"""
+    rules = layout.rules
+    talon = parse_cards(text, rules.deck)
+    if not talon:
+        raise LayoutError(f"--talon is empty: give the {rules.discard_size} talon cards, e.g. --talon Kc,Ac",
+                          "--talon")
+    for card in talon:
+        for seat in layout.seats:
+            if card in layout.hands[seat]:
+                raise LayoutError(f"talon card {card.code!r} is already in {seat}'s hand", card.code)
+    if len(talon) != rules.discard_size:
+        raise LayoutError(f"--talon {shorten(text)!r} has {len(talon)} card{'s' if len(talon) != 1 else ''}: "
+                          f"the talon has {rules.discard_size}", text)
+    return talon
 
 
 def _hand_mode(hand_text, discard_text, lead_text, samples, seed, threads, top, engine, progress):

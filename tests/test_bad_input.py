@@ -323,3 +323,43 @@ def test_good_numbers_still_pass():
     assert result.exit_code == 0, result.output
     result = run("puzzles", "--help")
     assert "1<=x<=64" in result.stdout  # the bound is in the help
+
+
+# -- 7. misere --talon ------------------------------------------------------------
+
+KOVALEVSKAYA = "layouts/kovalevskaya.txt"  # S holds ♠10987 ♣8 ♦987 ♥98, W ♠AK ..., discard ♣K ♣A
+
+
+@pytest.mark.parametrize("talon, tokens", [
+    ("", ["--talon is empty"]),
+    (",", ["--talon is empty"]),
+    ("9s,Ac", ["9s", "S's hand"]),             # already in the declarer's hand
+    ("As,Kc", ["As", "W's hand"]),             # already in a defender's hand
+    ("Kc", ["'Kc'", "1 card", "the talon has 2"]),
+    ("Kc,Ac,Qh", ["Kc,Ac,Qh", "3 cards"]),
+    ("Ac,Ac", ["Ac", "duplicate"]),           # given twice
+])
+def test_misere_talon_is_validated(talon, tokens):
+    assert_error(run("misere", KOVALEVSKAYA, "--talon", talon), *tokens)
+
+
+def test_misere_talon_may_be_the_discard():
+    """The declarer may put the talon back: --talon equal to the layout's discard is fine."""
+    result = run("misere", KOVALEVSKAYA, "--talon", "Kc,Ac", "--json")
+    assert result.exit_code == 0, result.output
+
+
+# -- 8. minor ---------------------------------------------------------------------
+
+def test_show_one_line_and_file_format_together_is_an_error():
+    assert_error(run("show", GOOD, "--one-line", "--file-format"), "--one-line", "--file-format")
+
+
+@pytest.mark.parametrize("deal", ["N:... ... ... ...", "E:... ... ... ..."])
+def test_an_empty_pbn_deal_is_an_error(deal, tmp_path):
+    assert_error(run("table", deal), deal, "no cards")
+    path = tmp_path / "deals.pbn"
+    path.write_text(f"{deal}\n", encoding="utf-8")
+    result = run("table", "--batch", str(path))
+    assert result.exit_code == 1
+    assert "no cards" in json.loads(result.stdout)["error"]

@@ -68,6 +68,8 @@ def parse_pbn(text: str) -> tuple[str, dict[str, Hand]]:
         detail = ", ".join(f"{s} {sizes[s]}" for s in PBN_SEATS)
         raise LayoutError(f"wrong hand sizes in {text!r} ({detail}): every hand must have the same number",
                           text)
+    if max(sizes.values()) == 0:
+        raise LayoutError(f"empty PBN deal {text!r}: the four hands hold no cards", text)
     if max(sizes.values()) > 13:
         raise LayoutError(f"wrong hand sizes in {text!r}: a whist hand has at most 13 cards", text)
     return first, {seat: hands[seat] for seat in PBN_SEATS}
