@@ -104,13 +104,13 @@ def _talon(text: str, layout):
     if not talon:
         raise LayoutError(f"--talon is empty: give the {rules.discard_size} talon cards, e.g. --talon Kc,Ac",
                           "--talon")
+    if len(talon) != rules.discard_size:
+        raise LayoutError(f"--talon {shorten(text)!r} has {len(talon)} card{'s' if len(talon) != 1 else ''}: "
+                          f"the talon has {rules.discard_size}", text)
     for card in talon:
         for seat in layout.seats:
             if card in layout.hands[seat]:
                 raise LayoutError(f"talon card {card.code!r} is already in {seat}'s hand", card.code)
-    if len(talon) != rules.discard_size:
-        raise LayoutError(f"--talon {shorten(text)!r} has {len(talon)} card{'s' if len(talon) != 1 else ''}: "
-                          f"the talon has {rules.discard_size}", text)
     return talon
 
 
