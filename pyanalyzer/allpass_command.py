@@ -64,7 +64,8 @@ def allpass_command(layout, convention, four_handed, taken_text, no_split, as_js
     if (layout is None) == (batch_file is None):
         fail("give either a LAYOUT or --batch FILE")
     conventions = AllPassRules.named(convention, four_handed)
-    backend = make_backend(engine)
+    with command_errors():
+        backend = make_backend(engine)
     if batch_file is not None:
         _run_batch(batch_file, conventions, backend, not no_split)
         return

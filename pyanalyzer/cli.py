@@ -76,7 +76,10 @@ def solve_command(layout: str | None, show_cards: bool, as_json: bool, batch_fil
     """
     if (layout is None) == (batch_file is None):
         fail("give either a LAYOUT or --batch FILE")
-    backend = make_backend(engine)
+    try:
+        backend = make_backend(engine)
+    except PrefInputError as error:
+        fail(str(error))
     if batch_file is not None:
         _run_batch(batch_file, backend, as_json, show_cards or as_json, not no_line)
         return

@@ -17,7 +17,7 @@ from .command_support import (
 )
 from .contract import Contract
 from .defence import analyse_defence
-from .engines import make_backend
+from .engines import DEFAULT_TT_MB, check_table_memory, make_backend
 from .errors import LayoutError
 from .hand import Hand
 from .layout_io import parse_layout_with_record, read_text
@@ -123,6 +123,8 @@ def _layout_mode(argument: str, as_json: bool, notation: str, engine: str) -> No
 def _hand_mode(hand_text, discard_text, contract_text, lead_text, declarer_text, known_text, samples,
                seed, threads, plot_path, as_json, engine, notation, progress) -> None:
     rules = PREFERANS_RULES
+    if engine == "fast":
+        check_table_memory(DEFAULT_TT_MB, threads, advice="lower --threads")
     seat, hand = _seat_cards(hand_text, "--hand")
     if lead_text is None:
         raise LayoutError("missing --lead: the seat on lead to the first trick", "--lead")

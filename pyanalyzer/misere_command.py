@@ -17,7 +17,7 @@ from .command_support import (
 )
 from .contract import Contract
 from .diagram import diagram
-from .engines import make_backend
+from .engines import DEFAULT_TT_MB, check_table_memory, make_backend
 from .errors import LayoutError, shorten
 from .layout_io import read_layout
 from .misere import analyse_open, analyse_unknown_discard, catching_summary, rank_misere_discards
@@ -118,6 +118,8 @@ def _hand_mode(hand_text, discard_text, lead_text, samples, seed, threads, top, 
     from .hand import Hand
 
     rules = PREFERANS_RULES
+    if engine == "fast":
+        check_table_memory(DEFAULT_TT_MB, threads, advice="lower --threads")
     seat, sep, cards_text = hand_text.partition("=")
     if not sep:
         raise LayoutError(f"--hand takes SEAT=CARDS (got {hand_text!r})", hand_text)

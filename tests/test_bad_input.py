@@ -363,3 +363,53 @@ def test_an_empty_pbn_deal_is_an_error(deal, tmp_path):
     result = run("table", "--batch", str(path))
     assert result.exit_code == 1
     assert "no cards" in json.loads(result.stdout)["error"]
+
+
+# -- 6. --tt-mb and threads against the memory available ---------------------------
+
+EASY_PBN = "N:A.K.Q.J K.Q.J.A Q.J.A.K J.A.K.Q"
+
+
+def test_tables_larger_than_the_available_memory_are_refused_before_allocating(monkeypatch):
+    import pyanalyzer.engines as engines
+
+    monkeypatch.setattr(engines, "available_memory_mb", lambda: 1000)
+
+    def no_allocation(*args, **kwargs):
+        raise AssertionError("a table was allocated before the memory check")
+
+    monkeypatch.setattr(engines, "FastBackend", no_allocation)
+    assert_error(run("table", EASY_PBN, "--tt-mb", "600", "--threads", "2"),
+                 "1,200 MB", "1,000 MB", "--tt-mb")
+    assert_error(run("contract", "--hand", HAND10, "--lead", "W", "--contract", "6s",
+                     "--threads", "20"), "20 threads", "1,000 MB", "--threads")
+    assert_error(run("misere", "--hand", HAND10, "--lead", "W", "--threads", "20"), "1,000 MB")
+
+
+def test_tables_that_fit_are_allowed(monkeypatch):
+    import pyanalyzer.engines as engines
+
+    monkeypatch.setattr(engines, "available_memory_mb", lambda: 1000)
+    result = run("table", EASY_PBN, "--tt-mb", "400", "--threads", "2", "--json")
+    assert result.exit_code == 0, result.output
+
+
+def test_a_memory_error_from_the_allocation_is_one_line(monkeypatch):
+    import solver
+
+    class NoMemory:
+        def __init__(self, *args, **kwargs):
+            raise MemoryError("cannot allocate the transposition table")
+
+    monkeypatch.setattr(solver, "Engine", NoMemory)
+    assert_error(run("table", EASY_PBN, "--tt-mb", "64"), "cannot allocate", "64 MB")
+    assert_error(run("solve", GOOD), "cannot allocate")
+    assert_error(run("allpass", ALLPASS), "cannot allocate")
+    assert_error(run("misere", KOVALEVSKAYA), "cannot allocate")
+
+
+def test_the_available_memory_is_read():
+    from pyanalyzer.engines import available_memory_mb
+
+    available = available_memory_mb()
+    assert available is None or available > 0

@@ -15,7 +15,7 @@ import click
 
 from ..batch_input import BATCH_EXIT_HELP, BATCH_LINES_FAILED, batch_lines
 from ..command_support import BoundedInt
-from ..engines import ENGINE_NAMES, make_backend
+from ..engines import ENGINE_NAMES, check_table_memory, make_backend
 from ..errors import PrefInputError
 from ..progress import ProgressLine
 from .deal import Deal
@@ -60,7 +60,12 @@ def table_command(pbn: str | None, as_json: bool, batch_file: str | None, engine
     """
     if (pbn is None) == (batch_file is None):
         fail("give either a PBN deal or --batch FILE")
-    backends = [make_backend(engine, tt_size_mb=tt_mb) for _ in range(threads)]
+    try:
+        if engine == "fast":
+            check_table_memory(tt_mb, threads)
+        backends = [make_backend(engine, tt_size_mb=tt_mb) for _ in range(threads)]
+    except PrefInputError as error:
+        fail(str(error))
     if batch_file is not None:
         _run_batch(batch_file, backends)
         return
@@ -75,6 +80,9 @@ def table_command(pbn: str | None, as_json: bool, batch_file: str | None, engine
         progress.close()
         click.echo("pref: interrupted.", err=True)
         sys.exit(130)
+    except MemoryError:  # a table allocated on first use (the winning-rank table)
+        progress.close()
+        fail(f"not enough memory for the transposition tables ({threads} x {tt_mb:,} MB): lower --tt-mb")
     progress.close()
     if as_json:
         click.echo(json.dumps(table.to_dict(), ensure_ascii=False))
