@@ -89,6 +89,8 @@ def solve_command(layout: str | None, show_cards: bool, as_json: bool, batch_fil
         fail(str(error))
     try:
         result = solve(parsed, backend, cards=show_cards or as_json, line=not no_line)
+    except PrefInputError as error:  # e.g. a deal too large for the reference engine
+        fail(str(error))
     except KeyboardInterrupt:
         click.echo("pref: interrupted.", err=True)
         sys.exit(130)

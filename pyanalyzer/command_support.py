@@ -20,7 +20,8 @@ NOTATION_OPTION = click.option(
     show_default=True, help="How cards are written: ♠10, Ts, or Russian letters (♠Т = ace of spades).")
 ENGINE_OPTION = click.option(
     "--engine", type=click.Choice(ENGINE_NAMES), default="fast", show_default=True,
-    help="fast: the Cython engine; reference: the plain minimax used as test oracle.")
+    help="fast: the Cython engine; reference: the plain minimax used as test oracle, for one "
+         "layout at a time (not --hand) and with four hands at most 8 tricks.")
 
 INPUT_ERROR = 2
 INTERRUPTED = 130

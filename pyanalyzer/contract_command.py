@@ -125,6 +125,9 @@ def _hand_mode(hand_text, discard_text, contract_text, lead_text, declarer_text,
     rules = PREFERANS_RULES
     if engine == "fast":
         check_table_memory(DEFAULT_TT_MB, threads, advice="lower --threads")
+    else:
+        raise LayoutError("--hand solves thousands of layouts, too many for the reference engine (the "
+                          "plain minimax, for single small endings): use --engine fast", "--engine")
     seat, hand = _seat_cards(hand_text, "--hand")
     if lead_text is None:
         raise LayoutError("missing --lead: the seat on lead to the first trick", "--lead")

@@ -48,6 +48,21 @@ def check_table_memory(size_mb: int, threads: int, advice: str = "lower --tt-mb 
             f"{needed:,} MB, but only {available:,} MB of memory is available: {advice}", "--tt-mb")
 
 
+#: The plain minimax has no pruning beyond alpha-beta and a memo: with four hands a table of
+#: 8 tricks takes seconds, 9 minutes, a full deal of 13 longer than anyone waits. Three
+#: hands (Preferans) are fine up to the full 10 tricks (10-80 s).
+REFERENCE_MAX_TRICKS_FOUR_HANDS = 8
+
+
+def check_reference_size(position: ReferencePosition) -> None:
+    """Refuse a position too large for the reference minimax, in one line, before searching."""
+    if position.seats >= 4 and position.tricks_left > REFERENCE_MAX_TRICKS_FOUR_HANDS:
+        raise PrefInputError(
+            f"the reference engine (the plain minimax used as test oracle) is for small endings: at most "
+            f"{REFERENCE_MAX_TRICKS_FOUR_HANDS} tricks with four hands, not {position.tricks_left}; "
+            "use --engine fast", "--engine")
+
+
 class ReferenceBackend:
     """The plain Python minimax. Its memo is kept while the rules stay the same."""
 
@@ -58,6 +73,7 @@ class ReferenceBackend:
         self.nodes = 0
 
     def _for(self, position: ReferencePosition) -> ReferenceSolver:
+        check_reference_size(position)
         solver = self._solver
         if solver is None or not solver.fits(position):
             solver = self._solver = ReferenceSolver.for_position(position)

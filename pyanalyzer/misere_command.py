@@ -120,6 +120,9 @@ def _hand_mode(hand_text, discard_text, lead_text, samples, seed, threads, top, 
     rules = PREFERANS_RULES
     if engine == "fast":
         check_table_memory(DEFAULT_TT_MB, threads, advice="lower --threads")
+    else:
+        raise LayoutError("--hand solves thousands of layouts, too many for the reference engine (the "
+                          "plain minimax, for single small endings): use --engine fast", "--engine")
     seat, sep, cards_text = hand_text.partition("=")
     if not sep:
         raise LayoutError(f"--hand takes SEAT=CARDS (got {hand_text!r})", hand_text)

@@ -413,3 +413,45 @@ def test_the_available_memory_is_read():
 
     available = available_memory_mb()
     assert available is None or available > 0
+
+
+# -- 5. the reference engine beyond small endings ----------------------------------
+
+FULL_PBN = "N:AKQJ.AKQ.AK.AKQ2 T987.JT9.QJT.JT9 6543.876.987.876 2.5432.65432.543"  # 13 tricks
+
+
+@pytest.mark.parametrize("args", [
+    ["table", FULL_PBN, "--engine", "reference"],
+    ["solve", "layouts/whist-deal.txt", "--engine", "reference"],
+    ["contract", "layouts/whist-deal.txt", "--engine", "reference"],
+])
+def test_the_reference_engine_refuses_a_full_whist_deal(args):
+    """Before, these ran for hours (a full 13-trick Whist deal by plain minimax)."""
+    assert_error(run(*args), "--engine fast", "at most 8 tricks", "not 13")
+
+
+def test_the_reference_engine_refuses_a_full_deal_in_a_batch_line_and_goes_on(tmp_path):
+    path = tmp_path / "deals.pbn"
+    path.write_text(f"{FULL_PBN}\n{EASY_PBN}\n", encoding="utf-8")
+    result = run("table", "--batch", str(path), "--engine", "reference")
+    assert result.exit_code == 1
+    first, second = (json.loads(line) for line in result.stdout.splitlines())
+    assert first["line"] == 1 and "at most 8 tricks" in first["error"]
+    assert second["table"]["N"]["n"] == 2  # an ending of 2 tricks: solved
+
+
+@pytest.mark.parametrize("command", [
+    ["contract", "--contract", "6s", "--discard", "Ad,Kd"], ["misere"], ["misere", "--discard", "Ad,Kd"],
+])
+def test_the_reference_engine_refuses_the_hand_modes(command):
+    """--hand enumerates up to 184,756 layouts: days by plain minimax."""
+    assert_error(run(*command, "--hand", HAND10, "--lead", "W", "--engine", "reference"),
+                 "--engine fast", "--hand")
+
+
+def test_the_reference_engine_still_solves_small_endings():
+    ending = "N:AK... QJ... T9... 87..."  # two tricks, spades only
+    result = run("table", ending, "--engine", "reference", "--json")
+    assert result.exit_code == 0, result.output
+    result = run("solve", "layouts/kovalevskaya.txt", "--engine", "reference", "--json")
+    assert result.exit_code == 0, result.output  # three hands: a full Preferans deal is allowed

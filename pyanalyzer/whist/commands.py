@@ -37,7 +37,7 @@ def fail(message: str) -> NoReturn:
               help="One PBN deal per line of FILE ('-' for standard input); writes JSON Lines. "
                    + BATCH_EXIT_HELP)
 @click.option("--engine", type=click.Choice(ENGINE_NAMES), default="fast", show_default=True,
-              help="fast: the Cython engine; reference: the plain minimax (small endings only).")
+              help="fast: the Cython engine; reference: the plain minimax (endings of at most 8 tricks).")
 @click.option("--tt-mb", type=BoundedInt(1, 65536), default=256, show_default=True,
               help="Size of each transposition table in MB (hard deals need room: one took 66 s "
                    "with 64 MB, 27 s with 256).")
@@ -76,6 +76,9 @@ def table_command(pbn: str | None, as_json: bool, batch_file: str | None, engine
     progress = ProgressLine("searches")
     try:
         table = dd_table(deal, backends, progress)
+    except PrefInputError as error:  # e.g. a deal too large for the reference engine
+        progress.close()
+        fail(str(error))
     except KeyboardInterrupt:
         progress.close()
         click.echo("pref: interrupted.", err=True)
