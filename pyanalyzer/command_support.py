@@ -91,3 +91,34 @@ MAX_THREADS = 64
 SAMPLES_TYPE = BoundedInt(1, MAX_SAMPLES)
 SEED_TYPE = BoundedInt(0, MAX_SEED)
 THREADS_TYPE = BoundedInt(1, MAX_THREADS)
+
+
+#: The picture formats matplotlib writes (its Agg, PDF, PS and SVG back ends).
+PLOT_FORMATS = ("png", "pdf", "svg", "svgz", "jpg", "jpeg", "tif", "tiff", "webp", "eps", "ps")
+
+
+class PlotPath(click.ParamType):
+    """The ``--plot`` file: a known picture format, in a folder that exists, and matplotlib
+    installed, all checked when the options are read (not after a run of minutes)."""
+
+    name = "FILE.png"
+
+    def convert(self, value, param, ctx) -> str:
+        import importlib.util
+        import os
+
+        path = str(value)
+        extension = os.path.splitext(path)[1].lstrip(".").lower()
+        if extension not in PLOT_FORMATS:
+            fail(f"--plot {shorten(path)!r}: unknown picture format {('.' + extension) if extension else '(none)'}; "
+                 f"use one of .{', .'.join(PLOT_FORMATS)}")
+        folder = os.path.dirname(path) or "."
+        if not os.path.isdir(folder):
+            fail(f"--plot {shorten(path)!r}: no such folder {shorten(folder)!r}")
+        if os.path.isdir(path):
+            fail(f"--plot {shorten(path)!r} is a folder: give a file name, e.g. odds.png")
+        if not os.access(folder, os.W_OK):
+            fail(f"--plot {shorten(path)!r}: folder {shorten(folder)!r} is not writable")
+        if importlib.util.find_spec("matplotlib") is None:
+            fail("--plot needs matplotlib: pip install 'pref-solver[plot]'")
+        return path

@@ -12,6 +12,7 @@ from .command_support import (
     SAMPLES_TYPE,
     SEED_TYPE,
     THREADS_TYPE,
+    PlotPath,
     command_errors,
     fail,
 )
@@ -35,6 +36,8 @@ from .odds import (
 from .playcheck import check_play
 from .progress import ProgressLine
 from .rules import PREFERANS_RULES
+
+PLOT_NEEDS_ODDS = "--plot draws a distribution: use it with --hand and --discard, twelve cards or --declarer"
 
 
 def _seat_cards(text: str, option: str) -> tuple[str, Hand]:
@@ -66,7 +69,8 @@ def _emit(result, as_json: bool, notation: str) -> None:
 @click.option("--samples", type=SAMPLES_TYPE, help="Sample this many random layouts instead of all.")
 @click.option("--seed", type=SEED_TYPE, help="Seed for the random samples (reproducible runs).")
 @click.option("--threads", type=THREADS_TYPE, default=2, show_default=True, help="Solver threads.")
-@click.option("--plot", "plot_path", metavar="FILE.png", help="Draw the distribution (needs matplotlib).")
+@click.option("--plot", "plot_path", type=PlotPath(), metavar="FILE.png",
+              help="Draw the distribution (needs matplotlib).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @ENGINE_OPTION
 @NOTATION_OPTION
@@ -94,6 +98,8 @@ def contract_command(layout, hand_text, discard_text, contract_text, lead_text, 
     """
     if (layout is None) == (hand_text is None):
         fail("give either a LAYOUT or --hand SEAT=CARDS")
+    if plot_path and layout is not None:
+        fail(PLOT_NEEDS_ODDS)
     progress = ProgressLine("splits")
     with command_errors(progress):
         if layout is not None:
@@ -154,6 +160,8 @@ def _hand_mode(hand_text, discard_text, contract_text, lead_text, declarer_text,
     elif len(hand) == rules.hand_size:
         if contract is None:
             raise LayoutError("missing --contract, e.g. --contract 6s", "--contract")
+        if plot_path:  # said before the run, not after it
+            raise LayoutError(PLOT_NEEDS_ODDS, "--plot")
         progress.unit = "deals"
         result = before_talon(hand, seat, contract, lead, rules, engine, samples or 200, seed=seed,
                               progress=progress)
@@ -164,6 +172,9 @@ def _hand_mode(hand_text, discard_text, contract_text, lead_text, declarer_text,
     if plot_path:
         odds = result.exact[0].odds if isinstance(result, DiscardRanking) else result
         if not isinstance(odds, TrickOdds):
-            raise LayoutError("--plot draws a distribution: use it with --discard or --declarer", "--plot")
-        plot_histogram(odds, plot_path)
+            raise LayoutError(PLOT_NEEDS_ODDS, "--plot")
+        try:
+            plot_histogram(odds, plot_path)
+        except OSError as error:
+            raise LayoutError(f"cannot write --plot {plot_path!r}: {error.strerror or error}", "--plot") from None
     _emit(result, as_json, notation)

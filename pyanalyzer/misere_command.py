@@ -12,6 +12,7 @@ from .command_support import (
     SAMPLES_TYPE,
     SEED_TYPE,
     THREADS_TYPE,
+    PlotPath,
     command_errors,
     fail,
 )
@@ -40,7 +41,8 @@ from .solve import Solution
 @click.option("--seed", type=SEED_TYPE, help="Seed for random samples.")
 @click.option("--threads", type=THREADS_TYPE, default=2, show_default=True)
 @click.option("--top", type=click.IntRange(1), default=5, show_default=True, help="Discards shown (12 cards).")
-@click.option("--plot", "plot_path", metavar="FILE.png", help="Draw the distribution (needs matplotlib).")
+@click.option("--plot", "plot_path", type=PlotPath(), metavar="FILE.png",
+              help="Draw the distribution (needs matplotlib).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @ENGINE_OPTION
 @NOTATION_OPTION
@@ -58,6 +60,8 @@ def misere_command(layout, talon_text, hand_text, discard_text, lead_text, sampl
     """
     if (layout is None) == (hand_text is None):
         fail("give either a LAYOUT or --hand SEAT=CARDS")
+    if plot_path and not (hand_text and discard_text):  # said before the run, not after it
+        fail("--plot draws the catch distribution: use it with --hand and --discard")
     progress = ProgressLine("splits")
     with command_errors(progress):
         if layout is not None:
@@ -70,7 +74,11 @@ def misere_command(layout, talon_text, hand_text, discard_text, lead_text, sampl
             if not isinstance(result, TrickOdds):
                 raise LayoutError("--plot draws the catch distribution: use it with --hand and --discard",
                                   "--plot")
-            plot_histogram(result, plot_path)
+            try:
+                plot_histogram(result, plot_path)
+            except OSError as error:
+                raise LayoutError(f"cannot write --plot {plot_path!r}: {error.strerror or error}",
+                                  "--plot") from None
     if as_json:
         data = result.to_dict()
         if isinstance(result, Solution):  # the open layout: add the catching verdict

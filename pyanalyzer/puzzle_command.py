@@ -74,6 +74,9 @@ def puzzle_command(kind, count, seed, constraints, difficulty, tricks_text, afte
         from pathlib import Path
 
         writer = PuzzleWriter(Path(out_dir), order, seed)
+        if writer.dropped_line:
+            click.echo(f"pref: note: line {writer.dropped_line} of {Path(out_dir) / 'puzzles.jsonl'} was cut "
+                       "short (a run stopped while writing it): dropped, its puzzle is made again", err=True)
         done = len(writer.records)
         tried = [0]
 

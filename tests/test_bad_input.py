@@ -455,3 +455,121 @@ def test_the_reference_engine_still_solves_small_endings():
     assert result.exit_code == 0, result.output
     result = run("solve", "layouts/kovalevskaya.txt", "--engine", "reference", "--json")
     assert result.exit_code == 0, result.output  # three hands: a full Preferans deal is allowed
+
+
+# -- 4. puzzles --out and its index --------------------------------------------------
+
+PUZZLE_ARGS = ["puzzles", "defend", "--seed", "9", "--jobs", "1", "--tricks", "4..5"]
+
+
+def test_puzzles_out_that_cannot_be_a_folder(tmp_path):
+    blocker = tmp_path / "file.txt"
+    blocker.write_text("", encoding="utf-8")
+    out = str(blocker / "set")
+    assert_error(run(*PUZZLE_ARGS, "--count", "1", "--out", out), "--out", out, "Not a directory")
+
+
+def test_puzzles_out_unwritable_is_said_before_the_search(tmp_path, monkeypatch):
+    import pyanalyzer.puzzle_command as puzzle_command
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("the search started before the folder was checked")
+
+    monkeypatch.setattr(puzzle_command, "generate", no_search)
+    real_write_bytes = type(tmp_path).write_bytes
+
+    def refusing_write_bytes(path, data):
+        if path.name == ".pref-write-test":  # as root every folder is writable: refuse by hand
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_write_bytes(path, data)
+
+    monkeypatch.setattr(type(tmp_path), "write_bytes", refusing_write_bytes)
+    assert_error(run(*PUZZLE_ARGS, "--count", "1", "--out", str(tmp_path / "set")),
+                 "--out", "Permission denied")
+
+
+def test_puzzles_resume_drops_a_last_line_cut_short(tmp_path):
+    """A run killed while writing a line leaves it cut short: the resume says so, drops it and
+    makes that puzzle again, ending with the same set as an uninterrupted run."""
+    fresh, cut = tmp_path / "fresh", tmp_path / "cut"
+    assert run(*PUZZLE_ARGS, "--count", "2", "--out", str(fresh)).exit_code == 0
+    assert run(*PUZZLE_ARGS, "--count", "2", "--out", str(cut)).exit_code == 0
+    index = (cut / "puzzles.jsonl").read_text(encoding="utf-8")
+    first_end = index.index("\n") + 1
+    (cut / "puzzles.jsonl").write_text(index[:first_end + 40], encoding="utf-8")
+    result = run(*PUZZLE_ARGS, "--count", "2", "--out", str(cut))
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+    notes = result.stderr.splitlines()
+    assert len(notes) == 1 and notes[0].startswith("pref: note: line 2 of") and "cut short" in notes[0]
+    assert (cut / "puzzles.jsonl").read_text() == (fresh / "puzzles.jsonl").read_text()
+
+
+@pytest.mark.parametrize("content, tokens", [
+    (b'{"seed": 9\n{"x": 1}\n', ["line 1", "not a puzzle record"]),       # a bad line not at the end
+    (b"\xff\xfe{}\n", ["not UTF-8", "line 1"]),
+    (b'[1, 2]\n', ["line 1", "not a puzzle record"]),
+])
+def test_puzzles_resume_with_an_unreadable_index_is_one_line(content, tokens, tmp_path):
+    out = tmp_path / "set"
+    out.mkdir()
+    (out / "puzzles.jsonl").write_bytes(content)
+    assert_error(run(*PUZZLE_ARGS, "--count", "1", "--out", str(out)), "puzzles.jsonl", *tokens)
+
+
+# -- 4. --plot is checked before the run ------------------------------------------------
+
+CONTRACT_ODDS = ["contract", "--hand", HAND10, "--lead", "W", "--contract", "6s", "--discard", "Ad,Kd"]
+MISERE_ODDS = ["misere", "--hand", HAND10, "--lead", "W", "--discard", "Ad,Kd"]
+
+
+@pytest.fixture
+def no_run(monkeypatch):
+    """Makes any analysis fail the test: the error must come before it starts."""
+    import pyanalyzer.contract_command as contract_command
+    import pyanalyzer.misere_command as misere_command
+
+    def ran(*args, **kwargs):
+        raise AssertionError("the analysis ran before --plot was checked")
+
+    for module in (contract_command, misere_command):
+        for name in ("declarer_view", "before_talon", "rank_discards", "whister_view",
+                     "rank_misere_discards", "analyse_open"):
+            if hasattr(module, name):
+                monkeypatch.setattr(module, name, ran)
+
+
+@pytest.mark.parametrize("command", [CONTRACT_ODDS, MISERE_ODDS])
+@pytest.mark.parametrize("plot, tokens", [
+    ("missing-folder/odds.png", ["no such folder", "missing-folder"]),
+    ("odds.gif", ["unknown picture format .gif", ".png"]),
+    ("odds", ["unknown picture format (none)"]),
+])
+def test_plot_problems_are_said_before_the_run(command, plot, tokens, no_run, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert_error(run(*command, "--plot", plot), "--plot", *tokens)
+
+
+def test_plot_into_a_folder_name(no_run, tmp_path):
+    folder = tmp_path / "pictures.png"
+    folder.mkdir()
+    assert_error(run(*CONTRACT_ODDS, "--plot", str(folder)), "is a folder")
+
+
+def test_plot_without_matplotlib_is_said_before_the_run(no_run, tmp_path, monkeypatch):
+    import importlib.util
+
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "matplotlib" else real_find_spec(name, *a))
+    assert_error(run(*CONTRACT_ODDS, "--plot", str(tmp_path / "odds.png")), "matplotlib")
+
+
+@pytest.mark.parametrize("args", [
+    ["contract", "--hand", HAND10, "--lead", "W", "--contract", "6s"],   # before the talon: no histogram
+    ["contract", "layouts/seven-clubs.txt"],
+    ["misere", "--hand", HAND10, "--lead", "W"],
+    ["misere", "layouts/kovalevskaya.txt"],
+])
+def test_plot_in_a_mode_without_a_distribution_is_said_before_the_run(args, no_run, tmp_path):
+    assert_error(run(*args, "--plot", str(tmp_path / "odds.png")), "--plot", "--discard")
