@@ -573,3 +573,84 @@ def test_plot_without_matplotlib_is_said_before_the_run(no_run, tmp_path, monkey
 ])
 def test_plot_in_a_mode_without_a_distribution_is_said_before_the_run(args, no_run, tmp_path):
     assert_error(run(*args, "--plot", str(tmp_path / "odds.png")), "--plot", "--discard")
+
+
+# -- fuzz: mutated layouts and batch lines -------------------------------------------------
+
+SEEDS = [
+    GOOD,
+    "contract=misere declarer=S lead=E S=7s,Ad W=8s,Ah E=7d,7h",
+    'contract=7h declarer=W lead=E S=As W=Ah E=Ks title="A \\"quoted\\" title"',
+    "contract: 6s\ndeclarer: S\nlead: S\nS: ♠A ♦7\nW: ♥78\nE: ♦A ♥K\n",
+    "contract=allpass lead=S talon=Kh S=As,7h W=Ks,8h E=Qs,9h",
+    "game=whist contract=s lead=W N=As S=Ks E=Qs W=Js",
+]
+#: What a mutation inserts: syntax, digits that are not ASCII, separators, controls, Russian.
+NOISE = ["=", ",", " ", '"', "'", "\\", ":", "#", "²", "٦", "1" * 30, "\u2028", "\x00", "\x1b", "\ufeff",
+         "\u00a0", "Т", "10", "x", "S=", "♠", "\t", "-", "\r"]
+
+
+def _mutate(text: str, rng: random.Random) -> str:
+    for _ in range(rng.randint(1, 3)):
+        position = rng.randrange(len(text) + 1)
+        kind = rng.randrange(4)
+        if kind == 0:
+            text = text[:position] + rng.choice(NOISE) + text[position:]
+        elif kind == 1:
+            text = text[:position] + text[position + rng.randint(1, 4):]
+        elif kind == 2:
+            end = min(len(text), position + rng.randint(1, 12))
+            text = text[:end] + text[position:end] + text[end:]   # repeat a piece
+        else:
+            text = text[:position]                                   # cut short
+    return text
+
+
+def test_mutated_layouts_get_an_answer_or_one_error_line():
+    """300 seeded mutations of good layouts: each is answered (exit 0) or refused in one line
+    (exit 2); never a traceback."""
+    rng = random.Random(1616)
+    for _ in range(300):
+        text = _mutate(rng.choice(SEEDS), rng)
+        if "=" not in text and "\n" not in text:
+            text += " ="  # keep it a layout text, not a file name
+        result = run("solve", text, "--json", "--no-line")
+        assert result.exit_code in (0, 2), (text, result.output, result.exception)
+        assert "Traceback" not in result.output, text
+        if result.exit_code == 2:
+            assert result.exception is None or isinstance(result.exception, SystemExit), text
+            lines = result.stderr.splitlines()
+            assert len(lines) == 1 and lines[0].startswith("pref: error: "), (text, result.stderr)
+
+
+def test_a_batch_of_mutated_lines_answers_every_line_in_order(tmp_path):
+    """400 mutated one-line layouts, some with a byte that is not UTF-8, in one batch: one record
+    per line to answer, in order, with its line number; exit status 1 (some fail)."""
+    rng = random.Random(2026)
+    raw_lines = []
+    for _ in range(400):
+        line = _mutate(rng.choice(SEEDS[:3] + SEEDS[4:]), rng).replace("\n", " ").replace("\r", " ")
+        data = line.encode("utf-8")
+        if rng.random() < 0.1:
+            cut = rng.randrange(len(data) + 1)
+            data = data[:cut] + bytes([rng.choice([0x80, 0xc3, 0xff, 0xfe])]) + data[cut:]
+        raw_lines.append(data)
+    path = tmp_path / "batch.txt"
+    path.write_bytes(b"\n".join(raw_lines) + b"\n")
+
+    expected = []  # the numbers of the lines to answer, as the reader decides it
+    for number, data in enumerate(raw_lines, start=1):
+        try:
+            text = data.decode("utf-8").strip()
+        except UnicodeDecodeError:
+            expected.append(number)
+            continue
+        if text and not text.startswith("#"):
+            expected.append(number)
+    result = run("solve", "--batch", str(path), "--json", "--no-line")
+    assert "Traceback" not in result.output
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(records) == len(expected)
+    failed = [r for r in records if "error" in r]
+    assert [r["line"] for r in failed] == [n for n, r in zip(expected, records) if "error" in r]
+    assert failed and result.exit_code == 1
