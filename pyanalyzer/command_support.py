@@ -85,7 +85,7 @@ class BoundedInt(click.IntRange):
 
 #: Bounds of the number options (generous for any real use; they stop typing slips and
 #: absurd values from running for days or starting thousands of processes).
-MAX_SAMPLES = 1_000_000
+MAX_SAMPLES = 100_000_000
 MAX_SEED = 2**64 - 1
 MAX_THREADS = 64
 SAMPLES_TYPE = BoundedInt(1, MAX_SAMPLES)

@@ -293,7 +293,7 @@ HAND10 = "S=As,Ks,Qs,Js,Ts,9s,8s,7s,Ah,Kh"
      ["bad contract", "5,001 characters", "6 to 10"]),
     (["contract", "--hand", HAND10, "--lead", "W", "--contract", f"{HUGE}s"], ["bad contract", "6 to 10"]),
     (["contract", "--hand", HAND10, "--lead", "W", "--contract", "6s", "--samples", HUGE],
-     ["--samples", "1 to 1,000,000", "5,000 characters"]),
+     ["--samples", "1 to 100,000,000", "5,000 characters"]),
     (["contract", "--hand", HAND10, "--lead", "W", "--contract", "6s", "--samples", "0"], ["--samples", "'0'"]),
     (["contract", "--hand", HAND10, "--lead", "W", "--contract", "6s", "--seed", "²"], ["--seed", "'²'"]),
     (["contract", "--hand", HAND10, "--lead", "W", "--contract", "6s", "--seed", HUGE], ["--seed"]),
