@@ -287,7 +287,7 @@ def read_text(argument: str) -> str:
     """
     if "=" in argument or "\n" in argument:
         check_size(argument)
-        return argument
+        return argument.removeprefix("\ufeff")  # e.g. "$(cat file)" of a file with a byte-order mark
     shown = argument if len(argument) <= 80 else argument[:60] + "..."
     try:
         if os.path.isdir(argument):

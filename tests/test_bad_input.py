@@ -654,3 +654,13 @@ def test_a_batch_of_mutated_lines_answers_every_line_in_order(tmp_path):
     failed = [r for r in records if "error" in r]
     assert [r["line"] for r in failed] == [n for n, r in zip(expected, records) if "error" in r]
     assert failed and result.exit_code == 1
+
+
+def test_a_byte_order_mark_at_the_start_of_a_layout_text_is_accepted():
+    result = run("solve", "\ufeff" + GOOD, "--json")
+    assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("command", ["solve", "allpass", "table"])
+def test_a_batch_file_that_is_a_directory(command, tmp_path):
+    assert_error(run(command, "--batch", str(tmp_path)), str(tmp_path), "Is a directory")
