@@ -47,7 +47,7 @@ class Contract:
             return cls(TRICKS, None, _denomination(word, text, rules))
         match = _TRICK_CONTRACT.match(word)
         if not match:
-            raise NotationError(f"bad contract {text!r}: write e.g. 6s, 7♦, 8nt, misere, allpass", text)
+            raise NotationError(f"bad contract {shorten(text)!r}: write e.g. 6s, 7♦, 8nt, misere, allpass", text)
         digits, denomination = match.group(1), match.group(2).strip()
         # A level of thousands of digits is out of range before int() is asked to read it.
         level = int(digits) if len(digits.lstrip("0")) <= 2 else None
@@ -90,4 +90,4 @@ def _denomination(denomination: str, text: str, rules: Rules) -> Suit | None:
     for suit in rules.deck.suits:
         if letter in (suit.letter, suit.name, suit.name.rstrip("s")):
             return suit
-    raise NotationError(f"bad contract {text!r}: unknown trump {denomination!r}", text)
+    raise NotationError(f"bad contract {shorten(text)!r}: unknown trump {shorten(denomination)!r}", text)

@@ -140,7 +140,7 @@ def layout_from_fields(fields: dict[str, str]) -> Layout:
             hands[key.upper()] = Hand.parse(value, rules.deck)
             continue
         raise LayoutError(
-            f"unknown key {key!r}: expected one of {', '.join(ALL_KEYS)} "
+            f"unknown key {shorten(key)!r}: expected one of {', '.join(ALL_KEYS)} "
             f"or a seat ({', '.join(rules.seats)})", key
         )
     if "contract" not in fields:

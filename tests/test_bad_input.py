@@ -664,3 +664,14 @@ def test_a_byte_order_mark_at_the_start_of_a_layout_text_is_accepted():
 @pytest.mark.parametrize("command", ["solve", "allpass", "table"])
 def test_a_batch_file_that_is_a_directory(command, tmp_path):
     assert_error(run(command, "--batch", str(tmp_path)), str(tmp_path), "Is a directory")
+
+
+@pytest.mark.parametrize("layout, start", [
+    ("contract=6s declarer=S lead=S S={long}s W=7h,8h E=Ad,Kh", "unknown card 'AAAA"),
+    ("contract=6s declarer={long} lead=S S=As,7d W=7h,8h E=Ad,Kh", "unknown seat 'AAAA"),
+    ("contract=6s declarer=S lead=S S=As,7d W=7h,8h E=Ad,Kh {long}=1", "unknown key 'AAAA"),
+    ("contract=6{long} declarer=S lead=S S=As,7d W=7h,8h E=Ad,Kh", "bad contract '6AAA"),
+])
+def test_a_long_token_is_shortened_in_the_message(layout, start):
+    message = assert_error(run("solve", layout.format(long="A" * 90_000)), start, "90,00")
+    assert len(message) < 300, message
