@@ -131,7 +131,7 @@ def _run_batch(path: str, conventions: AllPassRules, backend, split: bool) -> No
     try:
         for number, text in batch_lines(path):
             try:
-                if isinstance(text, PrefInputError):
+                if isinstance(text, PrefInputError):  # the line could not be read (not UTF-8, too long)
                     raise text
                 result = analyse_allpass(_prepare(parse_one_line(text), conventions), backend, split=split)
                 record = result.to_dict()

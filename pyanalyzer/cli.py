@@ -115,7 +115,7 @@ def _run_batch(path: str, backend, as_json: bool, cards: bool, line: bool) -> No
     try:
         for number, text in batch_lines(path):
             try:
-                if isinstance(text, PrefInputError):
+                if isinstance(text, PrefInputError):  # the line could not be read (not UTF-8, too long)
                     raise text
                 result = solve(parse_one_line(text), backend, cards=cards, line=line)
             except PrefInputError as error:

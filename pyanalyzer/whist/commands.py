@@ -104,7 +104,7 @@ def _run_batch(path: str, backends) -> None:
     try:
         for number, text in batch_lines(path):
             try:
-                if isinstance(text, PrefInputError):
+                if isinstance(text, PrefInputError):  # the line could not be read (not UTF-8, too long)
                     raise text
                 record = dd_table(Deal.from_pbn(text), backends).to_dict()
             except PrefInputError as error:
