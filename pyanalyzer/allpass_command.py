@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 
 import click
 
 from .allpass import analyse_allpass, with_conventions
+from .batch_input import BATCH_EXIT_HELP, BATCH_LINES_FAILED, batch_lines
 from .command_support import ENGINE_OPTION, NOTATION_OPTION, command_errors, fail
 from .diagram import diagram
-from .engines import make_backend
-from .errors import LayoutError, PrefInputError
+from .engines import check_table_memory, make_backend
+from .errors import LayoutError, PrefInputError, shorten
 from .layout import Layout
 from .layout_io import parse_one_line, read_layout
 from .options import NO_LINE_OPTION, cards_option, tt_mb_option
@@ -39,7 +41,8 @@ REFERENCE_SPLIT_TRICKS = 6
 @NO_LINE_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (JSON Lines with --batch).")
 @click.option("--batch", "batch_file", metavar="FILE",
-              help="Analyse one one-line layout per line of FILE ('-' for standard input).")
+              help="Analyse one one-line layout per line of FILE ('-' for standard input). "
+                   + BATCH_EXIT_HELP)
 @ENGINE_OPTION
 @NOTATION_OPTION
 @tt_mb_option(default=64)
@@ -67,7 +70,10 @@ def allpass_command(layout, talon_rule, four_handed, taken_text, no_split, show_
     if (layout is None) == (batch_file is None):
         fail("give either a LAYOUT or --batch FILE")
     conventions = AllPassRules.named(talon_rule, four_handed)
-    backend = make_backend(engine, tt_size_mb=tt_mb)
+    with command_errors():
+        if engine == "fast":
+            check_table_memory(tt_mb, 1)
+        backend = make_backend(engine, tt_size_mb=tt_mb)
     wanted = {"cards": show_cards, "lines": not no_line, "split": not no_split}
     if batch_file is not None:
         _run_batch(batch_file, conventions, backend, wanted)
@@ -111,8 +117,12 @@ def _parse_taken(text: str | None, layout: Layout) -> dict[str, int] | None:
             continue
         seat, _, count = token.partition("=")
         seat = layout.rules.seat(seat)
-        if not count.isdigit() or int(count) > layout.rules.hand_size:
-            raise LayoutError(f"bad trick count in --taken: {token!r} (write e.g. S=1,W=0,E=2)", token)
+        # ASCII digits, at most two ("²" is a digit to str.isdigit but not to int()).
+        if not re.fullmatch(r"[0-9]{1,2}", count) or int(count) > layout.rules.hand_size:
+            raise LayoutError(f"bad trick count in --taken: {shorten(token)!r} (a whole number from 0 to "
+                              f"{layout.rules.hand_size}; write e.g. S=1,W=0,E=2)", token)
+        if seat in taken:
+            raise LayoutError(f"--taken gives {seat} twice: {shorten(text)!r}", seat)
         taken[seat] = int(count)
     done = sum(taken.values())
     if done + layout.tricks_left > layout.rules.hand_size:
@@ -123,16 +133,19 @@ def _parse_taken(text: str | None, layout: Layout) -> dict[str, int] | None:
 
 
 def _run_batch(path: str, conventions: AllPassRules, backend, wanted: dict[str, bool]) -> None:
-    """JSON Lines, one per layout, each written as soon as it is known; Ctrl-C keeps them."""
-    from .cli import _batch_lines
+    """JSON Lines, one per layout, each written as soon as it is known; Ctrl-C keeps them.
 
-    done = 0
+    Exit status 1 if any line failed."""
+    done = failed = 0
     try:
-        for number, text in _batch_lines(path):
+        for number, text in batch_lines(path):
             try:
+                if isinstance(text, PrefInputError):  # the line could not be read (not UTF-8, too long)
+                    raise text
                 result = analyse_allpass(_prepare(parse_one_line(text), conventions), backend, **wanted)
                 record = result.to_dict()
             except PrefInputError as error:
+                failed += 1
                 record = {"error": str(error), "line": number}
             click.echo(json.dumps(record, ensure_ascii=False))
             sys.stdout.flush()
@@ -140,3 +153,5 @@ def _run_batch(path: str, conventions: AllPassRules, backend, wanted: dict[str, 
     except KeyboardInterrupt:
         click.echo(f"pref: interrupted after {done} layouts; the results written are complete.", err=True)
         sys.exit(130)
+    if failed:
+        sys.exit(BATCH_LINES_FAILED)

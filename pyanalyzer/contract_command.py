@@ -6,10 +6,19 @@ import json
 
 import click
 
-from .command_support import ENGINE_OPTION, NOTATION_OPTION, command_errors, fail
+from .command_support import (
+    ENGINE_OPTION,
+    NOTATION_OPTION,
+    SAMPLES_TYPE,
+    SEED_TYPE,
+    THREADS_TYPE,
+    PlotPath,
+    command_errors,
+    fail,
+)
 from .contract import Contract
 from .defence import analyse_defence
-from .engines import make_backend
+from .engines import DEFAULT_TT_MB, check_table_memory, make_backend
 from .errors import LayoutError
 from .hand import Hand
 from .layout_io import parse_layout_with_record, read_text
@@ -27,6 +36,8 @@ from .odds import (
 from .playcheck import check_play
 from .progress import ProgressLine
 from .rules import PREFERANS_RULES
+
+PLOT_NEEDS_ODDS = "--plot draws a distribution: use it with --hand and --discard, twelve cards or --declarer"
 
 
 def _seat_cards(text: str, option: str) -> tuple[str, Hand]:
@@ -55,10 +66,11 @@ def _emit(result, as_json: bool, notation: str) -> None:
               help="The declarer's seat, for the whister's view (--hand is then a defender's).")
 @click.option("--known", "known_text", metavar="CARDS",
               help="Whister's view: cards known to be in the declarer's hand (e.g. the talon he kept).")
-@click.option("--samples", type=click.IntRange(1), help="Sample this many random layouts instead of all.")
-@click.option("--seed", type=int, help="Seed for the random samples (reproducible runs).")
-@click.option("--threads", type=click.IntRange(1), default=2, show_default=True, help="Solver threads.")
-@click.option("--plot", "plot_path", metavar="FILE.png", help="Draw the distribution (needs matplotlib).")
+@click.option("--samples", type=SAMPLES_TYPE, help="Sample this many random layouts instead of all.")
+@click.option("--seed", type=SEED_TYPE, help="Seed for the random samples (reproducible runs).")
+@click.option("--threads", type=THREADS_TYPE, default=2, show_default=True, help="Solver threads.")
+@click.option("--plot", "plot_path", type=PlotPath(), metavar="FILE.png",
+              help="Draw the distribution (needs matplotlib).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @ENGINE_OPTION
 @NOTATION_OPTION
@@ -91,6 +103,8 @@ def contract_command(layout, hand_text, discard_text, contract_text, lead_text, 
     """
     if (layout is None) == (hand_text is None):
         fail("give either a LAYOUT or --hand SEAT=CARDS")
+    if plot_path and layout is not None:
+        fail(PLOT_NEEDS_ODDS)
     progress = ProgressLine("splits")
     with command_errors(progress):
         if layout is not None:
@@ -121,6 +135,11 @@ def _layout_mode(argument: str, as_json: bool, notation: str, engine: str) -> No
 def _hand_mode(hand_text, discard_text, contract_text, lead_text, declarer_text, known_text, samples,
                seed, threads, plot_path, as_json, engine, notation, progress) -> None:
     rules = PREFERANS_RULES
+    if engine == "fast":
+        check_table_memory(DEFAULT_TT_MB, threads, advice="lower --threads")
+    else:
+        raise LayoutError("--hand solves thousands of layouts, too many for the reference engine (the "
+                          "plain minimax, for single small endings): use --engine fast", "--engine")
     seat, hand = _seat_cards(hand_text, "--hand")
     if lead_text is None:
         raise LayoutError("missing --lead: the seat on lead to the first trick", "--lead")
@@ -160,6 +179,8 @@ def _hand_mode(hand_text, discard_text, contract_text, lead_text, declarer_text,
     elif len(hand) == rules.hand_size:
         if contract is None:
             raise LayoutError("missing --contract, e.g. --contract 6s", "--contract")
+        if plot_path:  # said before the run, not after it
+            raise LayoutError(PLOT_NEEDS_ODDS, "--plot")
         progress.unit = "deals"
         result = before_talon(hand, seat, contract, lead, rules, engine, samples or 200, seed=seed,
                               progress=progress)
@@ -170,6 +191,9 @@ def _hand_mode(hand_text, discard_text, contract_text, lead_text, declarer_text,
     if plot_path:
         odds = result.exact[0].odds if isinstance(result, DiscardRanking) else result
         if not isinstance(odds, TrickOdds):
-            raise LayoutError("--plot draws a distribution: use it with --discard or --declarer", "--plot")
-        plot_histogram(odds, plot_path)
+            raise LayoutError(PLOT_NEEDS_ODDS, "--plot")
+        try:
+            plot_histogram(odds, plot_path)
+        except OSError as error:
+            raise LayoutError(f"cannot write --plot {plot_path!r}: {error.strerror or error}", "--plot") from None
     _emit(result, as_json, notation)

@@ -6,11 +6,20 @@ import json
 
 import click
 
-from .command_support import ENGINE_OPTION, NOTATION_OPTION, command_errors, fail
+from .command_support import (
+    ENGINE_OPTION,
+    NOTATION_OPTION,
+    SAMPLES_TYPE,
+    SEED_TYPE,
+    THREADS_TYPE,
+    PlotPath,
+    command_errors,
+    fail,
+)
 from .contract import Contract
 from .diagram import diagram
-from .engines import make_backend
-from .errors import LayoutError
+from .engines import DEFAULT_TT_MB, check_table_memory, make_backend
+from .errors import LayoutError, shorten
 from .layout_io import read_layout
 from .makeable import discard_still_open
 from .misere import analyse_open, analyse_unknown_discard, catching_summary, rank_misere_discards
@@ -30,11 +39,12 @@ from .solve import Solution
               help="Only the declarer's hand is known (10 cards with --discard, 12, or 10 before the talon).")
 @click.option("--discard", "discard_text", metavar="CARDS", help="The declarer's discard (with 10 cards).")
 @click.option("--lead", "lead_text", metavar="SEAT", help="The seat on lead (with --hand).")
-@click.option("--samples", type=click.IntRange(1), help="Sample this many layouts instead of all.")
-@click.option("--seed", type=int, help="Seed for random samples.")
-@click.option("--threads", type=click.IntRange(1), default=2, show_default=True)
+@click.option("--samples", type=SAMPLES_TYPE, help="Sample this many layouts instead of all.")
+@click.option("--seed", type=SEED_TYPE, help="Seed for random samples.")
+@click.option("--threads", type=THREADS_TYPE, default=2, show_default=True)
 @click.option("--top", type=click.IntRange(1), default=5, show_default=True, help="Discards shown (12 cards).")
-@click.option("--plot", "plot_path", metavar="FILE.png", help="Draw the distribution (needs matplotlib).")
+@click.option("--plot", "plot_path", type=PlotPath(), metavar="FILE.png",
+              help="Draw the distribution (needs matplotlib).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @cards_option(default=True)
 @NO_LINE_OPTION
@@ -60,6 +70,8 @@ def misere_command(layout, talon_text, hand_text, discard_text, lead_text, sampl
     """
     if (layout is None) == (hand_text is None):
         fail("give either a LAYOUT or --hand SEAT=CARDS")
+    if plot_path and not (hand_text and discard_text):  # said before the run, not after it
+        fail("--plot draws the catch distribution: use it with --hand and --discard")
     progress = ProgressLine("splits")
     with command_errors(progress):
         if layout is not None:
@@ -72,7 +84,11 @@ def misere_command(layout, talon_text, hand_text, discard_text, lead_text, sampl
             if not isinstance(result, TrickOdds):
                 raise LayoutError("--plot draws the catch distribution: use it with --hand and --discard",
                                   "--plot")
-            plot_histogram(result, plot_path)
+            try:
+                plot_histogram(result, plot_path)
+            except OSError as error:
+                raise LayoutError(f"cannot write --plot {plot_path!r}: {error.strerror or error}",
+                                  "--plot") from None
     if as_json:
         data = result.to_dict()
         if isinstance(result, Solution):  # the open layout: add the catching verdict
@@ -97,14 +113,36 @@ def _layout_mode(argument: str, talon_text: str | None, engine: str, cards: bool
         return analyse_unknown_discard(layout, layout.talon, engine=backend)
     if talon_text is None:
         return analyse_open(layout, backend, cards=cards, line=line)
-    talon = parse_cards(talon_text, layout.rules.deck)
-    return analyse_unknown_discard(layout, talon, engine=backend)
+    return analyse_unknown_discard(layout, _talon(talon_text, layout), engine=backend)
+
+
+def _talon(text: str, layout):
+    """The ``--talon`` cards: exactly the talon's size, none already in a hand. (They may be the
+    layout's discard=: the declarer put the talon back.)"""
+    rules = layout.rules
+    talon = parse_cards(text, rules.deck)
+    if not talon:
+        raise LayoutError(f"--talon is empty: give the {rules.discard_size} talon cards, e.g. --talon Kc,Ac",
+                          "--talon")
+    if len(talon) != rules.discard_size:
+        raise LayoutError(f"--talon {shorten(text)!r} has {len(talon)} card{'s' if len(talon) != 1 else ''}: "
+                          f"the talon has {rules.discard_size}", text)
+    for card in talon:
+        for seat in layout.seats:
+            if card in layout.hands[seat]:
+                raise LayoutError(f"talon card {card.code!r} is already in {seat}'s hand", card.code)
+    return talon
 
 
 def _hand_mode(hand_text, discard_text, lead_text, samples, seed, threads, top, engine, progress):
     from .hand import Hand
 
     rules = PREFERANS_RULES
+    if engine == "fast":
+        check_table_memory(DEFAULT_TT_MB, threads, advice="lower --threads")
+    else:
+        raise LayoutError("--hand solves thousands of layouts, too many for the reference engine (the "
+                          "plain minimax, for single small endings): use --engine fast", "--engine")
     seat, sep, cards_text = hand_text.partition("=")
     if not sep:
         raise LayoutError(f"--hand takes SEAT=CARDS (got {hand_text!r})", hand_text)

@@ -28,7 +28,7 @@ import re
 from collections.abc import Iterable
 
 from .cards import Card, Deck
-from .errors import DuplicateCardError, NotationError, UnknownCardError
+from .errors import DuplicateCardError, NotationError, UnknownCardError, shorten
 
 SUIT_SYMBOLS = {"♠": "s", "♤": "s", "♣": "c", "♧": "c", "♦": "d", "♢": "d", "♥": "h", "♡": "h"}
 RUSSIAN_RANKS = {"Т": "A", "К": "K", "Д": "Q", "В": "J"}
@@ -60,7 +60,7 @@ def _read_ranks(text: str, deck: Deck, token: str) -> list[int]:
             char = text[i].upper()
             letter, i = RUSSIAN_RANKS.get(char, char), i + 1
         if letter not in letters:
-            raise UnknownCardError(f"unknown card {token!r}", token)
+            raise UnknownCardError(f"unknown card {shorten(token)!r}", token)
         ranks.append(letters[letter])
     return ranks
 
@@ -117,7 +117,7 @@ def parse_cards(text: str, deck: Deck) -> list[Card]:
         for r in rank_numbers:
             card = deck.cards[s * len(deck.ranks) + r]
             if card in seen:
-                raise DuplicateCardError(f"duplicate card {card.code!r} (in {token!r})", token)
+                raise DuplicateCardError(f"duplicate card {card.code!r} (in {shorten(token)!r})", token)
             seen[card] = token
             cards.append(card)
 
@@ -129,7 +129,7 @@ def parse_cards(text: str, deck: Deck) -> list[Card]:
         if last is not None and len(token) >= 2 and _suit_letter(token[0]) is None:
             ranks = _read_ranks(token[:-1], deck, token)
             if len(ranks) != 1:
-                raise UnknownCardError(f"unknown card {token!r}", token)
+                raise UnknownCardError(f"unknown card {shorten(token)!r}", token)
             add(last, ranks, token)
             current_suit = None
             continue
@@ -147,7 +147,7 @@ def parse_cards(text: str, deck: Deck) -> list[Card]:
         if ranks is not None and current_suit is not None:
             add(current_suit, ranks, token)
             continue
-        raise UnknownCardError(f"unknown card {token!r}", token)
+        raise UnknownCardError(f"unknown card {shorten(token)!r}", token)
     return cards
 
 
@@ -160,7 +160,7 @@ def parse_card(text: str, deck: Deck) -> Card:
     """
     cards = parse_cards(text, deck)
     if len(cards) != 1:
-        raise UnknownCardError(f"not a single card: {text!r}", text)
+        raise UnknownCardError(f"not a single card: {shorten(text)!r}", text)
     return cards[0]
 
 

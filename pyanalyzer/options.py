@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import click
 
+from .command_support import BoundedInt
+
 
 def cards_option(default: bool):
     """``--cards/--no-cards``: every legal card of the player to move with its result."""
@@ -22,5 +24,5 @@ NO_LINE_OPTION = click.option("--no-line", is_flag=True, help="Skip the best lin
 def tt_mb_option(default: int):
     """``--tt-mb``: the size of the engine's transposition table."""
     return click.option(
-        "--tt-mb", type=click.IntRange(1, 65536), default=default, show_default=True,
+        "--tt-mb", type=BoundedInt(1, 65536), default=default, show_default=True,
         help="Size of the engine's transposition table in MB (hard layouts need room).")

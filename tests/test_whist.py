@@ -310,7 +310,7 @@ def test_table_command_batch(tmp_path):
     path = tmp_path / "deals.pbn"
     path.write_text(f"# two deals and a bad line\n{EASY}\nN:A... K...\n{SQUEEZE}\n", encoding="utf-8")
     result = run_table("--batch", str(path))
-    assert result.exit_code == 0
+    assert result.exit_code == 1  # line 3 failed
     records = [json.loads(line) for line in result.output.splitlines()]
     assert records[0]["table"]["S"]["n"] == 13
     assert records[1] == {"error": "bad PBN deal 'N:A... K...': it needs four hands, not 2", "line": 3}
