@@ -42,10 +42,11 @@ def _set(kind: str, count: int = 4, seed: int = 7, **kwargs) -> list:
 
 # -- an independent check of a puzzle ----------------------------------------------------
 # Written from the rules, sharing nothing with the generator (pyanalyzer/puzzles.py and the
-# helpers it uses, distinct_cards and discard_classes): every legal card (every one of the 66
-# discards) is solved, by the reference minimax on endings (on full deals it would take minutes
-# a puzzle: the engine there, and the reference in the slow test), and the cards are grouped by
-# this file's own rule of equivalence.
+# helpers it uses, distinct_cards and discard_classes): every legal card (every one of the
+# discards) is solved, and the cards are grouped by this file's own rule of equivalence. The
+# solver is the reference minimax on endings; on full deals, where it is too slow for the
+# default run, the engine (itself checked against the reference in test_engine.py), and the
+# reference in the slow test of the bundled sets.
 
 
 def _touching(a: Card, b: Card, own: set, in_play: set) -> bool:
