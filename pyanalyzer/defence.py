@@ -25,7 +25,7 @@ from .reference import ReferencePosition, ReferenceSolver, tighten
 from .solve import Trick, TrickCounts, format_tricks, line_to_tricks
 
 #: Tricks the two defenders must take together against each contract level
-#: (RULES.md, "Whist (defence) obligations"). Ten is played out all the same.
+#: (``docs/rules.md``, "Whist (defence) obligations"). Ten is played out all the same.
 WHIST_OBLIGATION = {6: 4, 7: 2, 8: 1, 9: 1, 10: 0}
 
 

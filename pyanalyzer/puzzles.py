@@ -36,9 +36,13 @@ Difficulty rating (:class:`Rating`), in terms a player would recognise:
   On endings of 4-6 tricks about a quarter come out easy, half medium, a fifth
   hard; on full deals most are hard (the lines are longer).
 
-Generation is deterministic: attempt ``i`` of seed ``S`` deals from its own
-random generator seeded with ``"S:i"``, so a run can resume at the next attempt
-and attempts can be spread over processes and still give the same set.
+Generation is deterministic: attempt ``i`` of seed ``S`` for kind ``K`` deals
+from its own random generator seeded with the text ``"S:K:i"`` (:func:`attempt_rng`;
+:class:`random.Random` turns a text seed into a number through SHA-512, so the
+deal does not depend on ``PYTHONHASHSEED`` or on the process), so a run can
+resume at the next attempt and attempts can be spread over processes and still
+give the same set. The kind is part of the seed so that the sets of different
+kinds made with the same seed do not share their deals.
 Duplicates -- the same layout up to a permutation of the non-trump suits and
 equivalent cards -- are dropped (:func:`canonical_key`).
 """
@@ -56,7 +60,7 @@ from pathlib import Path
 from .cards import Card
 from .contract import Contract
 from .defence import distinct_cards
-from .diagram import diagram
+from .diagram import diagram, headline
 from .engines import make_backend
 from .errors import LayoutError, shorten
 from .hand import Hand
@@ -184,7 +188,9 @@ class Rating:
 
     def describe(self) -> str:
         failing = ", ".join(self.heuristics_failing) or "none"
-        return (f"{self.band} (score {self.score}): {self.alternatives} alternatives fail, "
+        fail = "1 alternative fails" if self.alternatives == 1 else \
+            f"{self.alternatives} alternatives fail"
+        return (f"{self.band} (score {self.score}): {fail}, "
                 f"{self.close} by one trick, {self.by_a_lot} by two or more; natural choices "
                 f"that fail: {failing}; the point is clear at trick {self.depth}")
 
@@ -247,6 +253,7 @@ class Puzzle:
         return {
             "kind": self.kind,
             "layout": format_one_line(self.layout),
+            "lead": self.layout.lead,
             "question": self.question,
             "answer": " ".join(c.code for c in self.answer),
             "equivalent": [c.code for c in self.equivalent],
@@ -398,27 +405,44 @@ def card_puzzle(layout: Layout, kind: str, backend=None) -> Puzzle | None:
                   value, refutations, rating, line)
 
 
+def _tricks_of(value: int, n: int) -> str:
+    """``3 of the 5 tricks``, ``1 of the 5 tricks``, ``all 5 tricks``, ``none of the 5 tricks``."""
+    if value == n:
+        return "the only trick" if n == 1 else f"all {n} tricks"
+    if value == 0:
+        return f"none of the {n} tricks"
+    return f"{value} of the {n} tricks"
+
+
 def question_text(kind: str, layout: Layout, value: int, talon=()) -> str:
+    """The question in words; it names who leads, on which every answer depends."""
     names = layout.rules.seat_name
     mover, n = names(layout.to_move), layout.tricks_left
+    declarer = names(layout.declarer) if layout.declarer else None
     if kind == "misere":
-        return f"Misère by {names(layout.declarer)}. {mover} to lead: which card catches it?"
+        return f"Misère by {declarer}, {mover} to lead: which card catches it?"
     if kind == "contract":
-        return (f"{layout.contract} by {mover}, {mover} to lead: which card takes {value} "
-                f"of the {n} tricks?")
+        return (f"{layout.contract} by {mover}, {mover} to lead: with which card can he take "
+                f"{_tricks_of(value, n)}?")
     if kind == "defend":
         if n == 10:
-            return f"{layout.contract} by {names(layout.declarer)}. {mover} to lead: which card sets it?"
-        return (f"{layout.contract} by {names(layout.declarer)}. {mover} to lead: which card holds "
-                f"the declarer to {value} of the {n} tricks?")
+            return f"{layout.contract} by {declarer}, {mover} to lead: which card sets it?"
+        if value == 0:
+            return (f"{layout.contract} by {declarer}, {mover} to lead: which card stops "
+                    f"the declarer from taking any of the {n} tricks?")
+        return (f"{layout.contract} by {declarer}, {mover} to lead: which card holds "
+                f"the declarer to {_tricks_of(value, n)}?")
     if kind == "allpass":
-        return f"All-pass, {mover} to lead: which card keeps him to {value} of the {n} tricks?"
+        share = _tricks_of(value, n) if value == 0 else f"no more than {_tricks_of(value, n)}"
+        return (f"All-pass, {mover} to lead: which card guarantees that he takes {share}, "
+                "whatever the others do?")
     cards = " ".join(format_card(c) for c in talon)
+    lead = names(layout.lead)
     if layout.contract.is_misere:
-        return (f"Misère by {names(layout.declarer)}, talon {cards}: which two cards does he "
-                "discard to keep it clean?")
-    return (f"{layout.contract} by {names(layout.declarer)}, talon {cards}: which two cards does "
-            f"he discard to take {value} of the {n} tricks?")
+        return (f"Misère by {declarer}, talon {cards}, {lead} to lead after the discard: "
+                "which two cards does he discard to keep it clean?")
+    return (f"{layout.contract} by {declarer}, talon {cards}, {lead} to lead after the discard: "
+            f"which two cards does he discard to take {_tricks_of(value, n)}?")
 
 
 # -- dealing -----------------------------------------------------------------
@@ -545,10 +569,19 @@ def _with_contract_level(layout: Layout, level: int) -> Layout:
                   layout.discard, layout.played, layout.title, layout.source, layout.rules)
 
 
+def attempt_rng(seed: int, kind: str, number: int) -> random.Random:
+    """The random generator of attempt ``number`` of ``seed`` for ``kind``.
+
+    Seeded with a text: :class:`random.Random` hashes it with SHA-512, which is
+    the same in every process and Python run (unlike ``hash()``).
+    """
+    return random.Random(f"{seed}:{kind}:{number}")
+
+
 def attempt(order: Order, seed: int, number: int, backend=None) -> Puzzle | None:
     """Attempt ``number`` of ``seed``: a puzzle, or None (rejected). Deterministic."""
     backend = backend or make_backend("fast")
-    rng = random.Random(f"{seed}:{number}")
+    rng = attempt_rng(seed, order.kind, number)
     dealt = _deal(rng, order)
     if dealt is None:
         return None
@@ -944,6 +977,7 @@ def html_sheet(records: list[dict]) -> str:
             extra = "<p>Talon: " + " ".join(html.escape(format_card(c)) for c in layout.talon) + "</p>"
         parts.append(
             f'<section class="puzzle"><h2>{html.escape(layout.title or str(record["number"]))}</h2>'
+            f'<p class="headline">{html.escape(headline(layout))}</p>'
             f'<div class="table"><div class="row">{hand_html(layout, "W")}{hand_html(layout, "E")}'
             f'</div><div class="row south">{hand_html(layout, "S")}</div></div>{extra}'
             f'<p class="question">{html.escape(record["question"])}</p>'

@@ -16,7 +16,7 @@ from .errors import LayoutError, shorten
 
 @dataclass(frozen=True)
 class AllPassRules:
-    """The all-pass conventions (``../RULES.md``; see ``pyanalyzer/allpass.py``).
+    """The all-pass conventions (``docs/rules.md``, "All-pass conventions"; see ``pyanalyzer/allpass.py``).
 
     * ``talon``: ``open`` (the talon cards, turned up one at a time, fix the
       suit of the first tricks; the highest card of that suit takes the trick),

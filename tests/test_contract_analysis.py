@@ -8,6 +8,7 @@ import math
 import random
 from dataclasses import replace
 
+import published_layouts
 import pytest
 from click.testing import CliRunner
 
@@ -23,18 +24,9 @@ from pyanalyzer.playcheck import check_play
 from pyanalyzer.reference import ReferencePosition, ReferenceSolver, iter_bits, reference_tricks
 from pyanalyzer.splits import all_splits, count_splits, solve_splits
 
-PUBLISHED = [
-    (5, "contract=6d declarer=W lead=E S=Qs,Js,Jc,Tc,Jd,8d,7d,Kh,Th,7h W=As,Ts,9s,Ac,Qc,7c,Ad,Qd,9d,Ah "
-        "E=Ks,8s,7s,Kc,9c,8c,Kd,Td,Qh,Jh"),
-    (9, "contract=8s declarer=E lead=S S=Js,7s,Ac,Tc,9c,8c,Qd,Td,9d,7h W=Qs,Ts,Kc,Qc,7c,8d,Qh,Th,9h,8h "
-        "E=As,Ks,9s,8s,Ad,Kd,Jd,7d,Ah,Kh"),
-    (7, "contract=7c declarer=S lead=S S=As,7c,8c,9c,Ac,Jd,Kd,Th,Kh,Ah W=Ts,Js,Qs,Jc,Kc,7d,9d,Ad,9h,Jh "
-        "E=9s,Ks,Tc,Qc,8d,Td,Qd,7h,8h,Qh"),
-    (0, "contract=6s declarer=E lead=S S=Js,Ks,9c,Ac,9d,Td,Jd,Qd,Kd,7h W=8s,9s,As,7c,8c,Tc,8h,9h,Th,Ah "
-        "E=7s,Ts,Qs,Jc,Qc,Kc,Ad,Jh,Qh,Kh"),
-    (3, "contract=6n declarer=S lead=E S=8s,As,Tc,Kc,8d,Jd,Ad,7h,Jh,Ah W=Ts,Qs,8c,Qc,7d,Td,Kd,8h,Th,Kh "
-        "E=7s,Js,Ks,7c,Jc,Ac,9d,Qd,9h,Qh"),
-]
+#: The published trick contracts (layouts/published/, answers and their source cited there).
+PUBLISHED = [entry for entry in published_layouts.PUBLISHED if not entry.layout.contract.is_misere]
+BY_NAME = {entry.name: entry for entry in PUBLISHED}
 
 
 def random_layout(rng: random.Random, tricks: int, contract: str) -> Layout:
@@ -47,9 +39,10 @@ def random_layout(rng: random.Random, tricks: int, contract: str) -> Layout:
 # -- 1. whist tricks on an open layout -------------------------------------------------
 
 
-@pytest.mark.parametrize("answer,line", PUBLISHED)
-def test_published_layouts_whist_verdict(answer, line):
-    result = analyse_defence(parse_layout(line))
+@pytest.mark.parametrize("published", PUBLISHED, ids=published_layouts.ids(PUBLISHED))
+def test_published_layouts_whist_verdict(published):
+    answer = published.answer
+    result = analyse_defence(published.layout)
     level = result.layout.contract.level
     assert result.declarer_tricks == answer
     assert result.defender_tricks == 10 - answer
@@ -65,8 +58,8 @@ def test_obligation_shortfall_reported():
     # 6♠ by S, two tricks left of an ending: no obligation for endings.
     ending = analyse_defence(parse_layout("contract=6s declarer=S lead=W S=As,7d W=7h,8h E=Ad,Kh"))
     assert ending.obligation is None and ending.shortfall is None
-    # Published test 4: E's 6♠ takes 0 tricks: defenders take 10, obligation 4 met.
-    result = analyse_defence(parse_layout(PUBLISHED[3][1]))
+    # Published test 6: E's 6♠ takes 0 tricks: defenders take 10, obligation 4 met.
+    result = analyse_defence(BY_NAME["test-06"].layout)
     assert result.contract_margin == -6 and result.shortfall == 0
     assert "goes down by 6" in str(result)
 
@@ -100,13 +93,10 @@ def lexicographic_brute_force(layout: Layout, defender: str) -> int:
 def test_secured_tricks_against_lexicographic_brute_force():
     rng = random.Random(11)
     backend = make_backend("fast")
-    checked = 0
     for _ in range(120):
         layout = random_layout(rng, rng.choice((2, 3)), rng.choice(["6s", "7h", "6n", "8d"]))
         for seat in layout.defenders:
             assert secured_tricks(layout, seat, backend) == lexicographic_brute_force(layout, seat), layout
-            checked += 1
-    assert checked == 240
 
 
 # -- 2. makeable: the talon table -------------------------------------------------------
@@ -157,16 +147,60 @@ def test_makeable_with_actual_discard_and_contract():
     assert table.to_dict()["actual"]["margin"] == -1
 
 
+SEVEN_CLUBS_WITH_TALON = parse_layout(
+    "contract=7c declarer=S lead=W talon=8s,7s S=As,7c,8c,9c,Ac,Jd,Kd,Th,Kh,Ah "
+    "W=Ts,Js,Qs,Jc,Kc,7d,9d,Ad,9h,Jh E=9s,Ks,Tc,Qc,8d,Td,Qd,7h,8h,Qh")
+#: Every discard that takes the most tricks, per denomination, found by trying all 66
+#: discards (test_best_discard_differs_by_denomination: the engine in the default run,
+#: the reference minimax in the slow one).
+SEVEN_CLUBS_BEST = {"c": (7, {frozenset({"8s", "7s"})}),
+                    "n": (6, {frozenset({"Th", "8s"}), frozenset({"Th", "7s"})})}
+
+
+def discard_tricks(layout: Layout, denomination: str, discard: frozenset, backend) -> int:
+    """South's tricks when he discards ``discard`` (card codes) from his hand and the talon."""
+    twelve = list(layout.hands["S"]) + list(layout.talon)
+    hand = Hand([c for c in twelve if c.code not in discard], PREFERANS)
+    trial = Layout({**layout.hands, "S": hand}, Contract.parse(f"6{denomination}", PREFERANS_RULES),
+                   "S", layout.lead)
+    return backend.solve(trial.position())
+
+
+def every_discard(layout: Layout, denomination: str, backend) -> dict[frozenset, int]:
+    """South's tricks for each of the 66 discards of his twelve cards, solved one by one."""
+    tricks = {}
+    for pair in itertools.combinations(list(layout.hands["S"]) + list(layout.talon), 2):
+        discard = frozenset(c.code for c in pair)
+        tricks[discard] = discard_tricks(layout, denomination, discard, backend)
+    return tricks
+
+
+def best_of(tricks: dict[frozenset, int]) -> tuple[int, set]:
+    most = max(tricks.values())
+    return most, {discard for discard, value in tricks.items() if value == most}
+
+
 def test_best_discard_differs_by_denomination():
-    # The published 7♣ deal with ♠8 ♠7 as talon: the best discard for clubs is the two small spades,
-    # for no-trump it is a small spade and the ♥10 (found by the table; checked by hand below).
-    layout = parse_layout(
-        "contract=7c declarer=S lead=W talon=8s,7s S=As,7c,8c,9c,Ac,Jd,Kd,Th,Kh,Ah "
-        "W=Ts,Js,Qs,Jc,Kc,7d,9d,Ad,9h,Jh E=9s,Ks,Tc,Qc,8d,Td,Qd,7h,8h,Qh")
-    table = analyse_makeable(layout)
-    clubs = {frozenset(c.code for c in d) for d in table.best["c"].discards}
-    no_trump = {frozenset(c.code for c in d) for d in table.best["n"].discards}
-    assert clubs != no_trump
+    # The published 7♣ deal (layouts/published/test-05.txt) with ♠8 ♠7 as talon: for clubs
+    # only the two small spades take 7 tricks; for no-trump only the ♥10 with a small spade
+    # takes 6. The table agrees with every discard tried one by one, and the reference
+    # minimax confirms the two best values.
+    table = analyse_makeable(SEVEN_CLUBS_WITH_TALON)
+    fast, reference = make_backend("fast"), make_backend("reference")
+    for denomination, (most, discards) in SEVEN_CLUBS_BEST.items():
+        assert best_of(every_discard(SEVEN_CLUBS_WITH_TALON, denomination, fast)) == (most, discards)
+        best = table.best[denomination]
+        assert best.tricks == most
+        assert {frozenset(c.code for c in d) for d in best.discards} <= discards
+        for discard in discards:
+            assert discard_tricks(SEVEN_CLUBS_WITH_TALON, denomination, discard, reference) == most
+
+
+@pytest.mark.slow
+def test_best_discards_of_the_seven_clubs_deal_with_the_reference_minimax():
+    reference = make_backend("reference")
+    for denomination, expected in SEVEN_CLUBS_BEST.items():
+        assert best_of(every_discard(SEVEN_CLUBS_WITH_TALON, denomination, reference)) == expected
 
 
 # -- 3. play record check ---------------------------------------------------------------
@@ -273,12 +307,21 @@ def test_declarer_view_full_enumeration_counts_and_probabilities():
     hand = Hand.parse("♠AKQJ1098 ♣AK ♦A", PREFERANS)
     view = declarer_view(hand, "S", list(Hand.parse("♥AK", PREFERANS)),
                          Contract.parse("10s", PREFERANS_RULES), "W", threads=2)
-    # W leads: a diamond ruff or a heart lead cannot stop ♠ from drawing the lone ♠7.
+    # By hand: 20 unknown cards (♠7, six clubs, seven diamonds, six hearts), 10 to each
+    # defender. South loses a trick only to a ruff with the lone ♠7 before he draws it, and
+    # only East can ruff: W leads, E plays second (he must trump when void) and South, who
+    # still holds the suit led, must follow. A heart lead (South void) is ruffed by South,
+    # over East if East ruffs; any other trick is South's, and his first lead draws the ♠7.
+    # So the defence takes one trick exactly when East holds the ♠7 and no clubs (then W
+    # holds them all and leads one) or no diamonds: C(13, 9) + C(12, 9) = 715 + 220 = 935
+    # of the C(20, 10) splits (never both: East would need 9 of the 6 hearts).
     assert view.tally.splits == math.comb(20, 10)
+    one_down = math.comb(13, 9) + math.comb(12, 9)
+    assert view.histogram[9] == one_down and view.histogram[10] == view.tally.splits - one_down
     assert sum(view.histogram) == view.tally.splits
-    assert view.p_make == view.tally.probability(lambda k: k >= 10)
-    assert 0 < view.p_make <= 1
-    assert view.p_whist_obligation_met == view.tally.probability(lambda k: 10 - k >= 0) == 1.0
+    assert view.p_make == pytest.approx(1 - one_down / math.comb(20, 10), rel=1e-12)
+    # No whist obligation against ten (WHIST_OBLIGATION[10] == 0): always met.
+    assert view.p_whist_obligation_met == 1.0
 
 
 def test_whister_view_exact_small_case_equals_loop():
@@ -327,7 +370,7 @@ def test_cli_declarer_view_json_shape():
 
 
 def test_cli_open_layout_and_record():
-    result = run(PUBLISHED[2][1], "--json")
+    result = run(BY_NAME["test-05"].one_line, "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["declarer_tricks"] == 7 and data["whist_obligation"] == 2 and data["whist_shortfall"] == 0

@@ -2,21 +2,26 @@
 
 from __future__ import annotations
 
+import html
+import itertools
 import json
+import os
 import re
 import shutil
 import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from pyanalyzer import puzzles
+from pyanalyzer.cards import Card
 from pyanalyzer.cli import main
-from pyanalyzer.defence import distinct_cards
 from pyanalyzer.engines import make_backend
 from pyanalyzer.hand import Hand
 from pyanalyzer.layout import Layout
 from pyanalyzer.layout_io import format_one_line, parse_layout
-from pyanalyzer.makeable import discard_classes
 from pyanalyzer.puzzle_command import puzzle_command
 from pyanalyzer.puzzles import (
     BANDS,
@@ -28,51 +33,117 @@ from pyanalyzer.puzzles import (
     misere_like,
     parse_constraint,
 )
+from pyanalyzer.rules import PREFERANS_RULES
 
 
 def _set(kind: str, count: int = 4, seed: int = 7, **kwargs) -> list:
     return list(generate(Order(kind, **kwargs), count, seed))
 
 
-def _independent_check(puzzle) -> None:
-    """Solve every legal card (discard class) with a fresh engine: exactly one class is good."""
-    backend = make_backend("fast", tt_size_mb=8)
-    layout = puzzle.layout
+# -- an independent check of a puzzle ----------------------------------------------------
+# Written from the rules, sharing nothing with the generator (pyanalyzer/puzzles.py and the
+# helpers it uses, distinct_cards and discard_classes): every legal card (every one of the
+# discards) is solved, and the cards are grouped by this file's own rule of equivalence. The
+# solver is the reference minimax on endings; on full deals, where it is too slow for the
+# default run, the engine (itself checked against the reference in test_engine.py), and the
+# reference in the slow test of the bundled sets.
+
+
+def _touching(a: Card, b: Card, own: set, in_play: set) -> bool:
+    """Two cards of one holding are equivalent: same suit, and no card between them is still
+    in play in another holding (cards played in earlier tricks are gone)."""
+    if a.suit_number != b.suit_number:
+        return False
+    low, high = sorted((a.rank_number, b.rank_number))
+    return all(c in own or c not in in_play for c in PREFERANS_RULES.deck
+               if c.suit_number == a.suit_number and low < c.rank_number < high)
+
+
+def _classes(cards: list, same) -> list[list]:
+    """``cards`` grouped by the equivalence ``same`` (checked to be one: equal classes)."""
+    classes: list[list] = []
+    for card in cards:
+        home = [cl for cl in classes if same(cl[0], card)]
+        if home:
+            assert len(home) == 1 and all(same(card, other) for other in home[0])
+            home[0].append(card)
+        else:
+            classes.append([card])
+    return classes
+
+
+def _oracle(puzzle, slow: bool = False):
+    return make_backend("reference" if slow or puzzle.layout.tricks_left <= 6 else "fast")
+
+
+def _independent_check(puzzle, backend=None) -> None:
+    """Exactly one class of equivalent choices is good, it holds the answer, and every other
+    class is a refutation with its value."""
+    backend = backend or _oracle(puzzle)
     if puzzle.kind == "discard":
-        twelve = sorted(list(layout.hands["S"]) + list(puzzle.talon), key=lambda c: c.index)
-        outside = layout.hands["W"].mask | layout.hands["E"].mask
-        results = []
-        for pair in discard_classes(twelve, outside):
-            hand = Hand([c for c in twelve if c not in pair], layout.rules.deck)
-            trial = Layout({**layout.hands, "S": hand}, layout.contract, "S", layout.lead)
-            results.append((pair, backend.solve(trial.position())))
-        misere = layout.contract.is_misere
-        best = 0 if misere else max(v for _, v in results)
-        good = [p for p, v in results if v == best]
-        assert len(good) == 1
-        assert set(good[0]) <= set(puzzle.equivalent)
-        assert {c for c in puzzle.answer} <= set(puzzle.equivalent)
-        assert results and puzzle.value == best
+        _check_discard(puzzle, backend)
         return
-    counted = layout.to_move if puzzle.kind == "allpass" else None
-    pos = layout.position(side=counted)
-    values = backend.card_values(pos)
-    assert set(values) == {c.index for c in layout.legal_cards()}
-    reps = distinct_cards(sorted(values), pos.hands, pos.played, pos.suit_masks)
+    layout = puzzle.layout
+    mover = layout.to_move
+    deck = layout.rules.deck
+    counted = mover if puzzle.kind == "allpass" else None
+    values = {deck.from_index(i): v
+              for i, v in backend.card_values(layout.position(side=counted)).items()}
+    legal = sorted(layout.legal_cards(), key=lambda c: c.index)
+    assert sorted(values, key=lambda c: c.index) == legal
+    own = set(layout.hands[mover])
+    in_play = {c for seat in layout.seats for c in layout.hands[seat]} | set(layout.played)
+    classes = _classes(legal, lambda a, b: _touching(a, b, own, in_play))
+    assert all(len({values[c] for c in cl}) == 1 for cl in classes)  # equivalent: equal values
     if puzzle.kind == "misere":
-        good = [r for r in reps if values[r] >= 1]
+        good = [c for c in legal if values[c] >= 1]                  # the card still catches
     else:
-        maximise = (layout.contract.kind == "tricks") == (layout.to_move == layout.declarer) \
-            and puzzle.kind != "allpass"
-        best = max(values.values()) if maximise else min(values.values())
-        good = [r for r in reps if values[r] == best]
-    assert len(good) == 1, (puzzle.kind, format_one_line(layout), values)
-    answer = puzzle.answer[0].index
-    assert values[answer] == values[good[0]] == puzzle.value
-    # The answer is in the good card's run: the same class once equivalent cards are merged.
-    assert distinct_cards(sorted({answer, good[0]}), pos.hands, pos.played, pos.suit_masks) == \
-        [min(answer, good[0])]
-    assert len(reps) - 1 == len(puzzle.refutations)
+        # contract: the declarer takes the most; defend: the fewest; allpass: the mover's fewest
+        pick = max if puzzle.kind == "contract" else min
+        good = [c for c in legal if values[c] == pick(values.values())]
+    answer_class = next(cl for cl in classes if puzzle.answer[0] in cl)
+    assert sorted(good, key=lambda c: c.index) == answer_class, (puzzle.kind, format_one_line(layout))
+    assert set(puzzle.equivalent) == set(answer_class)
+    assert values[puzzle.answer[0]] == puzzle.value
+    others = [cl for cl in classes if cl is not answer_class]
+    assert len(puzzle.refutations) == len(others)
+    for code, value in puzzle.refutations.items():
+        card = next(c for c in legal if c.code == code)
+        assert card not in answer_class and values[card] == value
+
+
+def _check_discard(puzzle, backend) -> None:
+    layout = puzzle.layout
+    deck = layout.rules.deck
+    twelve = sorted(list(layout.hands["S"]) + list(puzzle.talon), key=lambda c: c.index)
+    outside = set(layout.hands["W"]) | set(layout.hands["E"])
+    # Runs: the twelve cards split where a defender's card lies between (all twelve are South's).
+    runs = _classes(twelve, lambda a, b: _touching(a, b, set(twelve), set(twelve) | outside))
+    values = {}
+    for pair in itertools.combinations(twelve, 2):
+        hand = Hand([c for c in twelve if c not in pair], deck)
+        trial = Layout({**layout.hands, "S": hand}, layout.contract, "S", layout.lead, rules=layout.rules)
+        values[frozenset(pair)] = backend.solve(trial.position())
+
+    def shape(pair) -> tuple:
+        """Two discards are equivalent when they take as many cards from every run."""
+        return tuple(len(set(pair) & set(run)) for run in runs)
+
+    classes: dict[tuple, set] = {}
+    for pair, value in values.items():
+        classes.setdefault(shape(pair), set()).add(value)
+    assert all(len(v) == 1 for v in classes.values())                # equivalent: equal values
+    if layout.contract.is_misere:
+        good = {pair for pair, v in values.items() if v == 0}          # the misère stays clean
+    else:
+        good = {pair for pair, v in values.items() if v == max(values.values())}
+    assert {shape(pair) for pair in good} == {shape(puzzle.answer)}
+    assert values[frozenset(puzzle.answer)] == puzzle.value
+    assert len(puzzle.refutations) == len(classes) - 1
+    codes = {c.code: c for c in twelve}
+    for wrong, value in puzzle.refutations.items():
+        pair = frozenset(codes[code] for code in wrong.split("+"))
+        assert shape(pair) != shape(puzzle.answer) and values[pair] == value
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -287,19 +358,139 @@ def test_ctrl_c_keeps_the_puzzles_already_written(tmp_path, monkeypatch):
     assert (out / "puzzles.jsonl").read_text() == (fresh / "puzzles.jsonl").read_text()
 
 
-def test_bundled_sets_hold_ten_verified_puzzles_a_kind():
-    from pathlib import Path
+BUNDLED = Path(__file__).resolve().parent.parent / "layouts" / "puzzles"
 
-    root = Path(__file__).resolve().parent.parent / "layouts" / "puzzles"
+
+def _bundled(kind: str) -> list[dict]:
+    return [json.loads(line) for line in
+            (BUNDLED / kind / "puzzles.jsonl").read_text(encoding="utf-8").splitlines()]
+
+
+def test_bundled_sets_hold_ten_verified_puzzles_a_kind():
     for kind in KINDS:
-        lines = (root / kind / "puzzles.jsonl").read_text(encoding="utf-8").splitlines()
-        assert len(lines) >= 10
-        for line in lines:
-            record = json.loads(line)
+        records = _bundled(kind)
+        assert len(records) >= 10
+        for record in records:
             puzzle = load_puzzle(record)
             _independent_check(puzzle)
-            assert format_one_line(parse_layout((root / kind / record["file"]).read_text())) == \
+            assert format_one_line(parse_layout((BUNDLED / kind / record["file"]).read_text())) == \
                 record["layout"]
+
+
+@pytest.mark.slow
+def test_bundled_sets_against_the_reference_minimax():
+    """Every bundled card puzzle, and the first two discard puzzles (a misère and a trick
+    contract: 66 full deals each), with the reference minimax; the other discard puzzles would
+    take it most of an hour, and the default run checks them all with the engine."""
+    for kind in KINDS:
+        records = _bundled(kind)[:2] if kind == "discard" else _bundled(kind)
+        for record in records:
+            puzzle = load_puzzle(record)
+            _independent_check(puzzle, _oracle(puzzle, slow=True))
+
+
+def _documented_commands() -> list[list[str]]:
+    """The ``pref puzzles ...`` commands of layouts/puzzles/README.md, as argument lists."""
+    text = (BUNDLED / "README.md").read_text(encoding="utf-8")
+    return [line.split()[1:] for line in text.splitlines() if line.strip().startswith("pref puzzles ")]
+
+
+def test_bundled_sets_are_what_their_documented_commands_generate(tmp_path):
+    commands = _documented_commands()
+    assert sorted(args[1] for args in commands) == sorted(KINDS)
+    for args in commands:
+        kind = args[1]
+        out = tmp_path / kind
+        options = dict(zip(args[2::2], args[3::2]))
+        assert options["--out"] == f"layouts/puzzles/{kind}"
+        options.update({"--out": str(out), "--count": "2", "--jobs": "1"})
+        result = _run([kind, *itertools.chain.from_iterable(options.items())])
+        assert result.exit_code == 0, result.output
+        fresh = (out / "puzzles.jsonl").read_text(encoding="utf-8").splitlines()
+        assert [json.loads(line) for line in fresh] == _bundled(kind)[:2], kind
+        for record in _bundled(kind)[:2]:
+            assert (out / record["file"]).read_text(encoding="utf-8") == \
+                (BUNDLED / kind / record["file"]).read_text(encoding="utf-8")
+
+
+def test_each_kind_deals_its_own_hands(monkeypatch):
+    """The same seed must not deal the same hands to two kinds (each kind seeds apart)."""
+    real_deal = puzzles._deal
+    dealt: dict[str, set] = {kind: set() for kind in KINDS}
+
+    def recording(rng, order):
+        deal = real_deal(rng, order)
+        layout, talon = deal
+        south = frozenset(layout.hands["S"]) | frozenset(talon)
+        dealt[order.kind].add(frozenset(c for c in south if c not in talon))
+        return None  # rejected: no solving
+
+    monkeypatch.setattr(puzzles, "_deal", recording)
+    for kind in KINDS:
+        for number in range(40):
+            assert puzzles.attempt(Order(kind, tricks=(10, 10)), 7, number) is None
+    for first, second in itertools.combinations(KINDS, 2):
+        assert not dealt[first] & dealt[second], (first, second)
+
+
+def test_attempt_random_generator_is_the_same_in_every_process():
+    """Seeded by a text, not by ``hash()``: another process with another PYTHONHASHSEED deals
+    the same cards."""
+    code = ("from pyanalyzer.puzzles import attempt_rng; "
+            "print(attempt_rng(7, 'discard', 3).random())")
+    values = set()
+    for hash_seed in ("1", "2"):
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                              env={**os.environ, "PYTHONHASHSEED": hash_seed})
+        values.add(done.stdout.strip())
+    assert values == {str(puzzles.attempt_rng(7, "discard", 3).random())}
+
+
+# -- the wording ------------------------------------------------------------------------
+
+
+def test_rating_says_one_alternative_fails_in_the_singular():
+    one = puzzles.Rating(alternatives=1, close=1, by_a_lot=0, heuristics_failing=[], depth=1)
+    assert "1 alternative fails," in one.describe() and "alternatives" not in one.describe()
+    assert "3 alternatives fail," in puzzles.Rating(3, 1, 2, [], 1).describe()
+
+
+def test_questions_say_who_leads_and_what_is_asked():
+    contract = parse_layout("contract=6s declarer=S lead=S S=As,7d,8d W=Ks,7h,8h E=Qs,7c,8c")
+    assert puzzles.question_text("contract", contract, 1) == \
+        "6♠ by South, South to lead: with which card can he take 1 of the 3 tricks?"
+    assert "all 3 tricks" in puzzles.question_text("contract", contract, 3)
+    allpass = parse_layout("contract=allpass lead=W S=As,7d W=Ks,7h E=Qs,7c")
+    assert puzzles.question_text("allpass", allpass, 1) == (
+        "All-pass, West to lead: which card guarantees that he takes no more than 1 of the 2 "
+        "tricks, whatever the others do?")
+    assert "guarantees that he takes none of the 2 tricks, whatever the others do?" in \
+        puzzles.question_text("allpass", allpass, 0)
+    defend = parse_layout("contract=6s declarer=S lead=W S=As,7d,8d W=Ks,7h,8h E=Qs,7c,8c")
+    assert puzzles.question_text("defend", defend, 2).endswith(
+        "West to lead: which card holds the declarer to 2 of the 3 tricks?")
+    assert puzzles.question_text("defend", defend, 0).endswith(
+        "which card stops the declarer from taking any of the 3 tricks?")
+
+
+def test_discard_puzzles_say_who_leads_everywhere(tmp_path):
+    out = tmp_path / "set"
+    result = _run(["discard", "--count", "3", "--seed", "5", "--out", str(out), "--jobs", "1",
+                   "--tricks", "5"])
+    assert result.exit_code == 0, result.output
+    records = [json.loads(line) for line in (out / "puzzles.jsonl").read_text().splitlines()]
+    sheet = (out / "sheet.txt").read_text(encoding="utf-8")
+    page = (out / "sheet.html").read_text(encoding="utf-8")
+    for record in records:
+        layout = parse_layout(record["layout"])
+        leads = f"{layout.rules.seat_name(layout.lead)} to lead"
+        assert record["lead"] == layout.lead
+        assert leads in record["question"]
+        first_line = (out / record["file"]).read_text(encoding="utf-8").splitlines()[0]
+        assert first_line == f"# {record['question']}"
+        assert f"Q{record['number']}. {record['question']}" in sheet
+        assert html.escape(record["question"]) in page
+    assert page.count(" to lead</p>") == len(records)   # each diagram's headline names the leader
 
 
 @pytest.mark.parametrize("kind", ["misere", "contract", "allpass"])
