@@ -29,7 +29,7 @@ def test_settle_sochi_example_json():
     result = run("settle", "--mountains", "W=8,E=19,S=14", "--whists-balance", "W=-26,E=24,S=2", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    # The source's worked example: exact +92/3, -88/3, -4/3 (RULES.md §1, settlement); JSON numbers
+    # The source's worked example: exact +92/3, -88/3, -4/3 (scoring README, settlement example); JSON numbers
     # rounded to six decimals, the exact fractions beside them under "fractions".
     assert data["exact"] == {"W": 30.666667, "E": -29.333333, "S": -1.333333}
     assert data["fractions"]["exact"] == {"W": "92/3", "E": "-88/3", "S": "-4/3"}

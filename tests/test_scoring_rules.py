@@ -52,7 +52,7 @@ LONE = Deal(contract("6s"), "S", {"S": 7, "W": 1, "E": 2}, {"W": "whist", "E": "
 
 
 def test_gentleman_whist_splits_the_penalty_between_whister_and_passer():
-    """RULES.md §1 / seeds 000, 002: gentleman's whist, "whists and penalties of the whister and the
+    """scoring README, sources 000, 002: gentleman's whist, "whists and penalties of the whister and the
     passer are split in half"; the full penalty is price × missing tricks. 6♠ (price 2) made with 7:
     the defence took 3 of the 4 it owed, short by 1 → penalty 2 × 1 = 2, split 1 and 1; whists
     3 tricks × 2 = 6, split 3 and 3."""
@@ -63,7 +63,7 @@ def test_gentleman_whist_splits_the_penalty_between_whister_and_passer():
 
 def test_greedy_whister_pays_the_whole_penalty():
     """Same deal, greedy whist (Sochi, and lone_penalty=whister at Leningrad): the whister writes the
-    whole penalty 2 × 1 = 2 on his own mountain (seeds 000, 002: "penalties for the shortfall to
+    whole penalty 2 × 1 = 2 on his own mountain (sources 000, 002: "penalties for the shortfall to
     himself, for himself and for the passer")."""
     assert dict(score_deal(LONE, convention("sochi")).mountain) == {"W": 2}
     assert dict(score_deal(LONE, convention("leningrad", ["lone_penalty=whister"])).mountain) == {"W": 2}
@@ -80,7 +80,7 @@ def test_closed_whister_counting_his_own_tricks_pays_alone():
 
 def test_half_responsible_whist_is_for_both_whisting():
     """Both whist on 6♠ (price 2) made with 7: each owes 2; W took 1, short by 1 → responsible 2,
-    half-responsible 2 / 2 = 1 (seeds 000, 002, "behaviour with both whisting")."""
+    half-responsible 2 / 2 = 1 (sources 000, 002, "behaviour with both whisting")."""
     both = Deal(contract("6s"), "S", {"S": 7, "W": 1, "E": 2}, {"W": "whist", "E": "whist"})
     assert dict(score_deal(both, convention("sochi")).mountain) == {"W": 2}
     assert dict(score_deal(both, convention("leningrad")).mountain) == {"W": 1}
@@ -145,7 +145,7 @@ def test_rostov_mountain_goes_down_to_zero_at_most():
     assert sheet.mountain["S"] == 0
 
 
-# --- All-pass amnesty, as usual in seed 001 -------------------------------------------------------
+# --- All-pass amnesty, as usual in source 001 -------------------------------------------------------
 
 def test_allpass_amnesty_is_the_default():
     """Seed 001: "after the game everyone has the same number of tricks taken off, as in an amnesty".
@@ -212,7 +212,7 @@ def test_after_the_falls_he_plays_without_the_barrel():
     ({"W": "95+100", "E": "20+100", "S": "5"}, "the marriage 100 of E is claimed by W already"),
 ])
 def test_the_same_marriage_twice_in_one_deal_is_refused(points, message):
-    """RULES.md §2 / seed 003: a marriage is the K and Q of one suit, each card exists once."""
+    """scoring README, sources 003: a marriage is the K and Q of one suit, each card exists once."""
     line = "W 120 | " + " | ".join(f"{seat} {value}" for seat, value in points.items())
     record = parse_record(f"game thousand\nplayers W E S\n{line}\n")
     with pytest.raises(ScoringError, match=f"line 3: {message}"):
@@ -220,7 +220,7 @@ def test_the_same_marriage_twice_in_one_deal_is_refused(points, message):
 
 
 def test_different_marriages_of_one_player_count():
-    """♠ 40 + ♥ 100 (RULES.md §2): 60 card points + 140 reach the bid of 200."""
+    """♠ 40 + ♥ 100 (scoring README, source 003): 60 card points + 140 reach the bid of 200."""
     record = parse_record("game thousand\nplayers W E S\nW 200 | W 60+40+100 | E 40 | S 20\n")
     assert replay(record).sheet.scores["W"] == 200
 

@@ -319,7 +319,7 @@ def _score_tricks(deal: Deal, rules: Conventions, after_allpasses: int, dealer: 
             if not short:
                 continue
             if len(whisters) == 2:
-                # Responsible or half-responsible whist: a rule for both whisting (RULES.md §1 / seeds 000, 002).
+                # Responsible or half-responsible whist: a rule for both whisting (scoring README, sources 000, 002).
                 cost = price * short * (Fraction(1, 2) if rules.whist_responsibility == "half" else 1)
                 entries.mountain[seat] += cost
                 entries.notes.append(f"{seat} short of his whist by {short}: +{cost} mountain")
@@ -328,7 +328,7 @@ def _score_tricks(deal: Deal, rules: Conventions, after_allpasses: int, dealer: 
             own_tricks = deal.closed and rules.lone_whister_credit == "own"
             if rules.lone_penalty == "split" and not own_tricks:
                 # Gentleman's whist: "whists and penalties of the whister and the passer are split in half"
-                # (RULES.md §1 / seeds 000, 002).
+                # (scoring README, sources 000, 002).
                 passer = next(other for other in defenders if other != seat)
                 for payer in (seat, passer):
                     entries.mountain[payer] += cost / 2
@@ -344,7 +344,7 @@ def _score_tricks(deal: Deal, rules: Conventions, after_allpasses: int, dealer: 
         entries.notes.append(f"{declarer} failed {contract} by {under}: +{cost} mountain")
         consoled = list({"all": defenders, "whisters": whisters, "none": []}[rules.consolation])
         if consoled and dealer is not None and rules.dealer_consolation:
-            # "Consolation is usually written by all players, including the dealer" (seed 000 / 002).
+            # "Consolation is usually written by all players, including the dealer" (sources 000, 002).
             consoled.append(dealer)
         for seat in consoled:
             entries.whists[(seat, declarer)] += price * under
@@ -417,7 +417,7 @@ class Sheet:
         self.players = list(players)
         self.rules = rules
         self.pool: dict = {seat: Fraction(0) for seat in players}
-        # Rostov: every mountain starts at a fixed value (seed 000, "Rostov").
+        # Rostov: every mountain starts at a fixed value (source 000, "Rostov").
         self.mountain: dict = {seat: Fraction(rules.mountain_start) for seat in players}
         self.whists: dict = {(a, b): Fraction(0) for a in players for b in players if a != b}
         #: Running totals written so far, as on paper: seat -> list of values.
@@ -431,7 +431,7 @@ class Sheet:
     @property
     def closed(self) -> bool:
         """The game is over: every pool has reached the target (and, with ``close_mountain``, every
-        mountain is at 0: Rostov, "the game ends with the closing of the pool and the mountain", seed 000)."""
+        mountain is at 0: Rostov, "the game ends with the closing of the pool and the mountain", source 000)."""
         pools = all(self.pool[seat] >= self.rules.pool_target for seat in self.players)
         return pools and (not self.rules.close_mountain or all(self.mountain[s] <= 0 for s in self.players))
 
@@ -451,7 +451,7 @@ class Sheet:
             self.allpasses = 0
         if self.rules.game_reduces_mountain and entries.game is not None:
             # Rostov: "for the game played the player gets points in the pool and reduces the mountain"
-            # (seed 000, "Rostov"); a mountain goes down to 0 at most.
+            # (source 000, "Rostov"); a mountain goes down to 0 at most.
             seat, points = entries.game
             off = min(points, max(Fraction(0), self.mountain[seat] + entries.mountain[seat]))
             if off:

@@ -85,7 +85,7 @@ def _check(deal: ThousandDeal, seats: list) -> None:
                 raise deal.fail(f"bad marriage {one} of {seat}: marriages are 40, 60, 80, 100 "
                                 f"(and 200 for four aces)", str(one))
             # Each suit has one king and one queen (and there are four aces): a marriage,
-            # known by its value, can be declared once per deal (RULES.md §2 / seed 003).
+            # known by its value, can be declared once per deal (scoring README, sources 003).
             if one in claimed:
                 who = "twice" if claimed[one] == seat else f"by {claimed[one]} already"
                 raise deal.fail(f"the marriage {one} of {seat} is claimed {who}: each marriage exists once "
