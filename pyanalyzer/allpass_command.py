@@ -8,7 +8,7 @@ import sys
 import click
 
 from .allpass import analyse_allpass, with_conventions
-from .command_support import ENGINE_OPTION, NOTATION_OPTION, command_errors, fail
+from .command_support import ENGINE_OPTION, NOTATION_OPTION, command_errors, exit_interrupted, fail
 from .diagram import diagram
 from .engines import make_backend
 from .errors import LayoutError, PrefInputError
@@ -131,5 +131,4 @@ def _run_batch(path: str, conventions: AllPassRules, backend, split: bool) -> No
             sys.stdout.flush()
             done += 1
     except KeyboardInterrupt:
-        click.echo(f"pref: interrupted after {done} layouts; the results written are complete.", err=True)
-        sys.exit(130)
+        exit_interrupted(f"after {done} layouts; the results written are complete")

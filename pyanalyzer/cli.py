@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import click
 
-from .command_support import ENGINE_OPTION, NOTATION_OPTION, fail
+from .command_support import ENGINE_OPTION, NOTATION_OPTION, exit_interrupted, fail
 from .diagram import diagram
 from .engines import make_backend
 from .errors import PrefInputError
@@ -96,8 +96,7 @@ def solve_command(layout: str | None, show_cards: bool, as_json: bool, batch_fil
     try:
         result = solve(parsed, backend, cards=show_cards or as_json, line=not no_line)
     except KeyboardInterrupt:
-        click.echo("pref: interrupted.", err=True)
-        sys.exit(130)
+        exit_interrupted()
     if as_json:
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
         return
@@ -130,9 +129,9 @@ def _run_batch(path: str, backend, as_json: bool, cards: bool, line: bool) -> No
             if progress:
                 click.echo(f"\r[{done}/{len(lines)} layouts]", err=True, nl=False)
     except KeyboardInterrupt:
-        click.echo(f"\npref: interrupted after {done} of {len(lines)} layouts; "
-                   "the results written are complete.", err=True)
-        sys.exit(130)
+        if progress:
+            click.echo("", err=True)
+        exit_interrupted(f"after {done} of {len(lines)} layouts; the results written are complete")
     if progress:
         click.echo("", err=True)
 

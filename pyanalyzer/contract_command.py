@@ -6,7 +6,7 @@ import json
 
 import click
 
-from .command_support import ENGINE_OPTION, NOTATION_OPTION, command_errors, fail
+from .command_support import ENGINE_OPTION, NOTATION_OPTION, command_errors, exit_if_interrupted, fail
 from .contract import Contract
 from .defence import analyse_defence
 from .engines import make_backend
@@ -154,3 +154,4 @@ def _hand_mode(hand_text, discard_text, contract_text, lead_text, declarer_text,
             raise LayoutError("--plot draws a distribution: use it with --discard or --declarer", "--plot")
         plot_histogram(odds, plot_path)
     _emit(result, as_json, notation)
+    exit_if_interrupted(result)

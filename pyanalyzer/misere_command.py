@@ -6,7 +6,7 @@ import json
 
 import click
 
-from .command_support import ENGINE_OPTION, NOTATION_OPTION, command_errors, fail
+from .command_support import ENGINE_OPTION, NOTATION_OPTION, command_errors, exit_if_interrupted, fail
 from .contract import Contract
 from .diagram import diagram
 from .engines import make_backend
@@ -69,6 +69,7 @@ def misere_command(layout, talon_text, hand_text, discard_text, lead_text, sampl
             data["caught"] = result.declarer_tricks > 0
             data["summary"] = catching_summary(result, "letters")
         click.echo(json.dumps(data, ensure_ascii=False))
+        exit_if_interrupted(result)
         return
     if isinstance(result, Solution):
         click.echo(diagram(result.layout, notation))
@@ -76,6 +77,7 @@ def misere_command(layout, talon_text, hand_text, discard_text, lead_text, sampl
         click.echo(f"Misère {catching_summary(result, notation)}")
         click.echo("")
     click.echo(result.format(notation))
+    exit_if_interrupted(result)
 
 
 def _layout_mode(argument: str, talon_text: str | None, engine: str):

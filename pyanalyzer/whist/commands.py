@@ -13,6 +13,7 @@ from typing import NoReturn
 
 import click
 
+from ..command_support import exit_interrupted
 from ..engines import ENGINE_NAMES, make_backend
 from ..errors import PrefInputError
 from ..progress import ProgressLine
@@ -70,8 +71,7 @@ def table_command(pbn: str | None, as_json: bool, batch_file: str | None, engine
         table = dd_table(deal, backends, progress)
     except KeyboardInterrupt:
         progress.close()
-        click.echo("pref: interrupted.", err=True)
-        sys.exit(130)
+        exit_interrupted("the table was not complete")
     progress.close()
     if as_json:
         click.echo(json.dumps(table.to_dict(), ensure_ascii=False))
@@ -106,5 +106,5 @@ def _run_batch(path: str, backends) -> None:
     except UnicodeDecodeError:
         fail(f"batch file {path!r} is not UTF-8 text")
     except KeyboardInterrupt:
-        click.echo(f"\npref: interrupted after {done} deals; the results written are complete.", err=True)
-        sys.exit(130)
+        click.echo("", err=True)
+        exit_interrupted(f"after {done} deals; the results written are complete")

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from ..cards import WHIST
 from ..engines import make_backend
 from ..rules import WHIST_RULES
+from ..workers import run_workers
 from .deal import SEATS, Deal, whist_layout
 
 #: Denominations in the JSON order: spades, hearts, diamonds, clubs, no-trump.
@@ -121,14 +122,14 @@ def dd_table(deal: Deal, engine: str | object | Sequence[object] = "fast", progr
 
 def _share_out(backends: Sequence[object], solve_denomination, stop: threading.Event) -> None:
     """Each thread takes the next denomination until none is left (no-trump, usually the
-    longest, first). Ctrl-C stops every engine (they share the interrupt count) and is
-    raised here once all threads have returned."""
+    longest, first). Ctrl-C stops every engine and is raised here once all threads have
+    returned (:func:`pyanalyzer.workers.run_workers`)."""
     queue = ["n", "s", "h", "d", "c"]
     lock = threading.Lock()
     errors: list[BaseException] = []
 
     def worker(backend) -> None:
-        while not errors:
+        while not errors and not stop.is_set():
             with lock:
                 if not queue:
                     return
@@ -139,18 +140,8 @@ def _share_out(backends: Sequence[object], solve_denomination, stop: threading.E
                 errors.append(error)
                 return
 
-    workers = [threading.Thread(target=worker, args=(backend,), daemon=True) for backend in backends]
-    for thread in workers:
-        thread.start()
-    try:
-        for thread in workers:
-            while thread.is_alive():
-                thread.join(0.1)
-    except KeyboardInterrupt:
-        stop.set()
-        errors.append(KeyboardInterrupt())
-        for thread in workers:
-            thread.join()
-        raise
+    interrupted = run_workers([lambda backend=backend: worker(backend) for backend in backends], stop)
+    if interrupted or any(isinstance(error, KeyboardInterrupt) for error in errors):
+        raise KeyboardInterrupt
     if errors:
         raise errors[0]
