@@ -59,7 +59,7 @@ class ProgressLine:
         are the stage's (``may_stop_early``: the time left is an upper bound); ``unit``
         names what the stage counts, if not the line's unit."""
         self.stage_text = f"{label} {number} of {count}: " if number is not None else f"{label}: "
-        self.stage_label = label
+        self.stage_label = label if number is not None else ""
         self.stage_start = self.clock()
         self.stage_may_stop_early = may_stop_early
         self.stage_unit = unit
