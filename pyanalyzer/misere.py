@@ -366,7 +366,7 @@ class MisereDiscardRanking:
         else:
             out.append(f"Every discard class enumerated exactly over all splits; {len(self.pruned)} of "
                        f"{len(self.ranked)} dropped once provably worse than the best ({self.seconds:.1f} s).")
-        out += ["", f"  {'discard':<9} {'P(caught)':>13} {'E[tricks]':>13}"]
+        out += ["", f"  {'discard':<9} {'P(caught)':>10} {'E[tricks]':>10}"]
         shown = self.ranked[:self.top]
         if self.interrupted and self.ranked[-1] not in shown:
             shown.append(self.ranked[-1])
@@ -376,15 +376,15 @@ class MisereDiscardRanking:
                 tally = entry.odds.tally
                 low, high = tally.bounds(lambda k: k >= 1)
                 e_low, e_high = tally.expected_bounds()
-                out.append(f"  {discard:<9} {f'{100 * low:.1f}-{100 * high:.1f}%':>13} "
-                           f"{f'{e_low:.2f}-{e_high:.2f}':>13}  (interrupted after {tally.splits:,} "
+                out.append(f"  {discard:<9} {f'{100 * low:.1f}-{100 * high:.1f}%':>10} "
+                           f"{f'{e_low:.2f}-{e_high:.2f}':>10}  (interrupted after {tally.splits:,} "
                            f"of {tally.total:,} splits)")
             elif entry.pruned:
                 total = entry.odds.tally.total
-                out.append(f"  {discard:<9} {'>= ' + format(100 * entry.caught_splits / total, '.2f'):>12}% "
-                           f"{'(dropped)':>13}")
+                out.append(f"  {discard:<9} {'>= ' + format(100 * entry.caught_splits / total, '.2f'):>9}% "
+                           f"{'(dropped)':>10}")
             else:
-                out.append(f"  {discard:<9} {100 * entry.p_caught:>12.2f}% {entry.odds.expected_tricks:>13.3f}")
+                out.append(f"  {discard:<9} {100 * entry.p_caught:>9.2f}% {entry.odds.expected_tricks:>10.3f}")
         return "\n".join(out)
 
     def __str__(self) -> str:

@@ -370,7 +370,7 @@ class DiscardRanking:
             done = sum(c.odds.tally.exact for c in self.exact)
             out.append(f"PARTIAL (interrupted): {done} of {self.finalists} candidates solved completely; "
                        "a candidate cut short shows what is proven over all splits (bounds).")
-        out.append(f"  {'discard':<10} {'contract':<9} {'P(make)':>13} {'E[tricks]':>13}")
+        out.append(f"  {'discard':<10} {'contract':<9} {'P(make)':>8} {'E[tricks]':>10}")
         for choice in self.exact:
             discard = " ".join(format_card(c, style) for c in choice.discard)
             tally = choice.odds.tally
@@ -380,7 +380,7 @@ class DiscardRanking:
                 low, high = choice.bounds()
                 e_low, e_high = tally.expected_bounds()
                 chance, mean = f"{100 * low:.1f}-{100 * high:.1f}%", f"{e_low:.2f}-{e_high:.2f}"
-            out.append(f"  {discard:<10} {str(choice.contract):<9} {chance:>13} {mean:>13}")
+            out.append(f"  {discard:<10} {str(choice.contract):<9} {chance:>8} {mean:>10}")
             if not tally.exact:
                 out.append(f"  {'':<10} (interrupted after {tally.splits:,} of {tally.total:,} splits)")
         return "\n".join(out)
