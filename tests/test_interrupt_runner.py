@@ -127,3 +127,38 @@ def test_progress_on_a_terminal_redraws_one_line():
     progress.close()
     assert stream.getvalue() == ("\r[ 10%] 10 / 100 splits, 9 s left   "
                                  "\r[ 20%] 20 / 100 splits, 8 s left   \n")
+
+
+def test_an_interrupted_estimate_before_the_talon_is_printed_marked_and_exits_130(capsys, monkeypatch):
+    """Monte Carlo before the talon, stopped (deterministically) at the 800th solve (each sample takes about 170): the smaller
+    sample is printed, marked partial, and the run ends with status 130."""
+    import pyanalyzer.engines as engines
+
+    real = engines.make_backend
+
+    class StopsAt800th:
+        def __init__(self, *args, **kwargs) -> None:
+            self.inner = real(*args, **kwargs)
+            self.calls = 0
+            self.name = self.inner.name
+
+        @property
+        def nodes(self) -> int:
+            return self.inner.nodes
+
+        def solve(self, position):
+            self.calls += 1
+            if self.calls == 800:
+                raise KeyboardInterrupt
+            return self.inner.solve(position)
+
+    monkeypatch.setattr(engines, "make_backend", StopsAt800th)
+    status, out, err = run(["misere", "--hand", "S=7s,8s,9s,Ts,8c,7d,8d,9d,8h,9h", "--lead", "E",
+                            "--samples", "50", "--seed", "1", "--json"], capsys)
+    assert status == 130
+    assert err.splitlines() == ["pref: interrupted: the result above is partial"]
+    import json
+
+    data = json.loads(out)
+    assert data["partial"] is True and data["method"] == "sample" and data["exact"] is False
+    assert 0 < data["samples"] < data["samples_asked"] == 50
