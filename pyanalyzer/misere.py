@@ -351,25 +351,30 @@ class MisereDiscardRanking:
     classes: int = 0
 
     def _cut_short(self, entry: MisereDiscard) -> bool:
-        return entry.odds.tally.interrupted
+        return entry.odds.tally.interrupted and not entry.pruned
+
+    def _shown(self) -> list[MisereDiscard]:
+        """The ``top`` best, and a class cut short by an interruption in any case."""
+        shown = self.ranked[:self.top]
+        shown += [e for e in self.ranked[self.top:] if self._cut_short(e)]
+        return shown
 
     def format(self, style: str = "symbols") -> str:
         twelve = " ".join(format_card(c, style) for c in sorted(
             self.twelve, key=lambda c: (c.suit_number, -c.rank_number)))
         out = [f"{self.declarer}'s misère with twelve cards {twelve}, {self.lead} leads."]
         if self.interrupted:
-            finished = len(self.ranked) - 1
-            out.append(f"PARTIAL (interrupted in discard class {finished + 1} of {self.classes}): "
-                       f"{finished} classes finished ({len(self.pruned)} of them dropped once provably "
-                       f"worse than the best), the one cut short with proven bounds, "
-                       f"{self.classes - finished - 1} not enumerated ({self.seconds:.1f} s).")
+            cut = [e for e in self.ranked if self._cut_short(e)]
+            finished = len(self.ranked) - len(cut)
+            out.append(f"PARTIAL (interrupted): {finished} of {self.classes} discard classes finished "
+                       f"({len(self.pruned)} of them dropped once provably worse than the best)"
+                       + (", the one cut short shown with proven bounds" if cut else "")
+                       + f", {self.classes - len(self.ranked)} not enumerated ({self.seconds:.1f} s).")
         else:
             out.append(f"Every discard class enumerated exactly over all splits; {len(self.pruned)} of "
                        f"{len(self.ranked)} dropped once provably worse than the best ({self.seconds:.1f} s).")
         out += ["", f"  {'discard':<9} {'P(caught)':>10} {'E[tricks]':>10}"]
-        shown = self.ranked[:self.top]
-        if self.interrupted and self.ranked[-1] not in shown:
-            shown.append(self.ranked[-1])
+        shown = self._shown()
         for entry in shown:
             discard = " ".join(format_card(c, style) for c in entry.discard)
             if self._cut_short(entry):
@@ -407,9 +412,7 @@ class MisereDiscardRanking:
 
         finished = [e for e in self.ranked if not self._cut_short(e)]
         best = finished[0] if finished and not finished[0].pruned else None
-        shown = self.ranked[:self.top]
-        if self.interrupted and self.ranked[-1] not in shown:
-            shown.append(self.ranked[-1])
+        shown = self._shown()
         return {"view": "best_discard", "declarer": self.declarer, "lead": self.lead,
                 "twelve": [c.code for c in self.twelve],
                 "partial": self.interrupted, "interrupted": self.interrupted,
@@ -469,6 +472,7 @@ def rank_misere_discards(twelve, declarer: str, lead: str, rules=None, engine: s
     complete: list[MisereDiscard] = []
     pruned: list[MisereDiscard] = []
     cut_short: list[MisereDiscard] = []
+    interrupted = False
     for number, (_, _, discard) in enumerate(screened, start=1):
         threshold = min((e.caught_splits for e in complete), default=None)
 
@@ -480,12 +484,15 @@ def rank_misere_discards(twelve, declarer: str, lead: str, rules=None, engine: s
         odds = declarer_view(keep(discard), declarer, list(discard), misere, lead, rules, engine, threads,
                              progress=progress, stop_when=worse, backends=backends)
         entry = MisereDiscard(discard, odds, odds.tally.pruned)
-        if odds.tally.interrupted:  # keep what is finished, and this class's bounds
+        interrupted = odds.tally.interrupted
+        if interrupted and not entry.pruned:  # keep what is finished, and this class's bounds
             cut_short.append(entry)
             break
         (pruned if entry.pruned else complete).append(entry)
+        if interrupted:  # (it was dropped all the same: decided)
+            break
     complete.sort(key=lambda e: (e.p_caught, e.odds.expected_tricks))
     pruned.sort(key=lambda e: e.caught_splits)
     return MisereDiscardRanking(twelve, declarer, lead, complete + pruned + cut_short, pruned,
-                                time.perf_counter() - start, top, interrupted=bool(cut_short),
+                                time.perf_counter() - start, top, interrupted=interrupted,
                                 classes=len(screened))
