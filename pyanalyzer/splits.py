@@ -322,7 +322,7 @@ def solve_splits(template, unknown_seats: Sequence[int], sizes: Sequence[int], u
                     for value, (_, weight) in zip(values, chunk):
                         local[value] += weight
                         counted += weight
-                    solves = len(chunk)
+                    solves = len(values)  # (fewer when a stop cut the block short)
                 else:
                     for split, weight in chunk:
                         if stop.is_set():

@@ -186,3 +186,21 @@ def test_a_partial_enumeration_reports_bounds_not_an_interval(monkeypatch):
     text = odds.format()
     assert f"interrupted after {tally.splits:,} of 184,756 splits" in text
     assert "The misère is caught in between" in text and "interval" not in text
+
+
+def test_the_layouts_solved_count_only_the_finished_ones(monkeypatch):
+    """A block cut short by the stop: its unfinished layouts are not counted as solved."""
+    import pyanalyzer.workers as workers
+
+    stopped = threading.Event()
+    original = workers.stop_running_searches
+    monkeypatch.setattr(workers, "stop_running_searches", lambda: (original(), stopped.set()))
+    SignallingBackend.calls = 0
+    template, defenders, unknown = misere_enumeration()
+    backend = SignallingBackend(stopped)
+    real_batch = backend.inner.solve_batch
+    monkeypatch.setattr(backend.inner, "solve_batch",
+                        lambda *args: real_batch(*args)[:100] if SignallingBackend.calls == 2 else real_batch(*args))
+    tally = solve_splits(template, defenders, (10, 10), unknown, block=256, backends=[backend])
+    assert tally.interrupted
+    assert tally.solves == 256 + 100
