@@ -479,10 +479,14 @@ def rank_misere_discards(twelve, declarer: str, lead: str, rules=None, engine: s
         def worse(histogram, threshold=threshold) -> bool:
             return threshold is not None and sum(histogram) - histogram[0] > threshold
 
-        if staged:
-            progress.stage("discard class", number, len(screened), may_stop_early=True)
-        odds = declarer_view(keep(discard), declarer, list(discard), misere, lead, rules, engine, threads,
-                             progress=progress, stop_when=worse, backends=backends)
+        try:
+            if staged:
+                progress.stage("discard class", number, len(screened), may_stop_early=True)
+            odds = declarer_view(keep(discard), declarer, list(discard), misere, lead, rules, engine, threads,
+                                 progress=progress, stop_when=worse, backends=backends)
+        except KeyboardInterrupt:  # between two enumerations: the classes finished stand
+            interrupted = True
+            break
         entry = MisereDiscard(discard, odds, odds.tally.pruned)
         interrupted = odds.tally.interrupted
         if interrupted and not entry.pruned:  # keep what is finished, and this class's bounds

@@ -476,11 +476,15 @@ def rank_discards(twelve: Sequence[Card], declarer: str, lead: str, contract: Co
     chosen = screened[:finalists]
     interrupted = False
     for number, choice in enumerate(chosen, start=1):
-        if staged:
-            progress.stage("exact candidate", number, len(chosen))
-        hand = Hand([c for c in twelve if c not in choice.discard], rules.deck)
-        odds = declarer_view(hand, declarer, choice.discard, choice.contract, lead, rules, engine, threads,
-                             progress=progress, backends=backends)
+        try:
+            if staged:
+                progress.stage("exact candidate", number, len(chosen))
+            hand = Hand([c for c in twelve if c not in choice.discard], rules.deck)
+            odds = declarer_view(hand, declarer, choice.discard, choice.contract, lead, rules, engine, threads,
+                                 progress=progress, backends=backends)
+        except KeyboardInterrupt:  # between two enumerations: the candidates finished stand
+            interrupted = True
+            break
         exact.append(DiscardChoice(choice.discard, choice.contract, odds))
         if odds.tally.interrupted:  # keep what is finished; the rest is not started
             interrupted = True

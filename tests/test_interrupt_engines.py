@@ -204,3 +204,26 @@ def test_the_layouts_solved_count_only_the_finished_ones(monkeypatch):
     tally = solve_splits(template, defenders, (10, 10), unknown, block=256, backends=[backend])
     assert tally.interrupted
     assert tally.solves == 256 + 100
+
+
+def test_ctrl_c_between_two_classes_keeps_the_classes_finished():
+    """The twelve-card misère ranking, stopped (deterministically) as discard class 2 begins:
+    class 1 stands, complete; the result is marked interrupted."""
+    from pyanalyzer.misere import rank_misere_discards
+    from pyanalyzer.progress import ProgressLine
+
+    class StopsAtClassTwo(ProgressLine):
+        def stage(self, label, number=None, count=None, **kwargs):
+            if label == "discard class" and number == 2:
+                raise KeyboardInterrupt
+            super().stage(label, number, count, **kwargs)
+
+    twelve = list(HAND) + DISCARD
+    ranking = rank_misere_discards(twelve, "S", "E", threads=2,
+                                   progress=StopsAtClassTwo(enabled=False))
+    assert ranking.interrupted and ranking.classes == 14
+    assert len(ranking.ranked) == 1 and ranking.ranked[0].odds.tally.exact
+    data = ranking.to_dict()
+    assert data["partial"] is True and data["classes_finished"] == 1
+    assert data["best"]["p_caught"] == ranking.ranked[0].p_caught
+    assert "PARTIAL (interrupted): 1 of 14 discard classes finished" in ranking.format()

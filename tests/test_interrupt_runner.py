@@ -130,8 +130,8 @@ def test_progress_on_a_terminal_redraws_one_line():
 
 
 def test_an_interrupted_estimate_before_the_talon_is_printed_marked_and_exits_130(capsys, monkeypatch):
-    """Monte Carlo before the talon, stopped (deterministically) at the 800th solve (each sample takes about 170): the smaller
-    sample is printed, marked partial, and the run ends with status 130."""
+    """Monte Carlo before the talon, stopped (deterministically) at the 800th solve (a sample
+    takes about 170): the smaller sample is printed, marked partial, and the run exits 130."""
     import pyanalyzer.engines as engines
 
     real = engines.make_backend
