@@ -21,6 +21,10 @@ def _raise_keyboard_interrupt(signum, frame) -> None:
     raise KeyboardInterrupt
 
 
+#: (pyanalyzer.workers takes the signals whose handlers say so.)
+_raise_keyboard_interrupt.raises_keyboard_interrupt = True
+
+
 def install_sigterm_handler() -> None:
     """SIGTERM is handled like Ctrl-C: KeyboardInterrupt in the main thread (and the engine,
     which chains this handler, stops a search under way)."""

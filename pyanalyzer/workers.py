@@ -5,9 +5,9 @@ searching after its job was abandoned would corrupt the next job on the same
 engine (wrong values, errors, crashes). So :func:`run_workers` returns only
 once every worker has returned, whatever happens in the calling thread:
 
-* in the main thread (POSIX), SIGINT and SIGTERM are blocked while the workers
-  run (the workers inherit the block, so no signal handler runs in them) and
-  taken synchronously between waits: no KeyboardInterrupt can land in the
+* in the main thread (POSIX), SIGINT and SIGTERM (when their handlers raise
+  KeyboardInterrupt) are blocked while the workers run (the workers inherit the
+  block, so no signal handler runs in them) and taken synchronously between waits: no KeyboardInterrupt can land in the
   middle of the bookkeeping, and a second Ctrl-C is part of the same stop;
 * elsewhere, a KeyboardInterrupt in the calling thread starts the stop and
   further ones are absorbed until the workers are done.
@@ -23,8 +23,17 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
-#: The signals that interrupt a run (the ``pref`` command makes SIGTERM raise KeyboardInterrupt too).
-STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM} if hasattr(signal, "SIGTERM") else {signal.SIGINT}
+
+def _stop_signals() -> set:
+    """The signals whose handler raises KeyboardInterrupt (Python's for SIGINT; the ``pref``
+    command's for SIGTERM): those are taken here. A program with its own handlers keeps them."""
+    taken = set()
+    for name in ("SIGINT", "SIGTERM"):
+        number = getattr(signal, name, None)
+        handler = signal.getsignal(number) if number is not None else None
+        if handler is signal.default_int_handler or getattr(handler, "raises_keyboard_interrupt", False):
+            taken.add(number)
+    return taken
 
 
 def stop_running_searches() -> None:
@@ -42,18 +51,18 @@ def _can_take_signals() -> bool:
 
 
 @contextmanager
-def _signals_blocked() -> Iterator[None]:
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+def _signals_blocked(signals: set) -> Iterator[None]:
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, signals)
     try:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
-def _take_signal() -> bool:
-    """Consume a pending (blocked) SIGINT or SIGTERM; True if there was one."""
+def _take_signal(signals: set) -> bool:
+    """Consume the pending (blocked) ``signals``; True if there was one."""
     taken = False
-    while signal.sigtimedwait(STOP_SIGNALS, 0) is not None:
+    while signal.sigtimedwait(signals, 0) is not None:
         taken = True
     return taken
 
@@ -93,12 +102,13 @@ def run_workers(targets: Sequence[Callable[[], None]], stop: threading.Event,
         stop.set()
         stop_running_searches()
 
-    if _can_take_signals():
-        with _signals_blocked():
+    signals = _stop_signals() if _can_take_signals() else set()
+    if signals:
+        with _signals_blocked(signals):
             for thread in threads:
                 thread.start()
             while not finished.wait(interval):
-                if _take_signal() and not interrupted:
+                if _take_signal(signals) and not interrupted:
                     interrupt()
                 if tick and not interrupted:
                     try:
@@ -107,7 +117,7 @@ def run_workers(targets: Sequence[Callable[[], None]], stop: threading.Event,
                         interrupt()
             for thread in threads:
                 thread.join()  # each has returned from its target: this only reaps it
-            if _take_signal():
+            if _take_signal(signals):
                 interrupted = True
         return interrupted
     started: list[threading.Thread] = []
