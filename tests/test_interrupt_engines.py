@@ -227,3 +227,30 @@ def test_ctrl_c_between_two_classes_keeps_the_classes_finished():
     assert data["partial"] is True and data["classes_finished"] == 1
     assert data["best"]["p_caught"] == ranking.ranked[0].p_caught
     assert "PARTIAL (interrupted): 1 of 14 discard classes finished" in ranking.format()
+
+
+def test_a_second_ctrl_c_while_the_workers_stop_is_part_of_the_same_stop():
+    """The first Ctrl-C comes from the progress hook; the worker, once told to stop, sends a
+    second one and returns only when the run has taken it. run_workers must neither return
+    before the worker nor let that second KeyboardInterrupt escape."""
+    import os
+    import time
+
+    from pyanalyzer.workers import run_workers
+
+    stop = threading.Event()
+    returned = []
+
+    def worker() -> None:
+        assert stop.wait(60)
+        os.kill(os.getpid(), signal.SIGINT)           # every thread blocks it: pending until taken
+        deadline = time.monotonic() + 60
+        while signal.SIGINT in signal.sigpending() and time.monotonic() < deadline:
+            time.sleep(0.001)
+        returned.append(True)
+
+    def tick() -> None:
+        raise KeyboardInterrupt
+
+    assert run_workers([worker], stop, tick, interval=0.01) is True
+    assert returned == [True]
