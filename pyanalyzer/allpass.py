@@ -69,11 +69,11 @@ class AllPassSolution:
     def talon_rule(self) -> str:
         return "open" if self.layout.talon_tricks else "closed"
 
-    def verdict(self) -> str:
+    def verdict(self, style: str = "symbols") -> str:
         names = self.layout.rules.seat_name
         parts = ", ".join(f"{names(s)} {_tricks(n)}" for s, n in self.guaranteed.items())
         if self.talon_rule == "open":
-            talon = " ".join(format_card(c) for c in self.layout.talon_tricks)
+            talon = " ".join(format_card(c, style) for c in self.layout.talon_tricks)
             beaten = ", to be beaten" if self.conventions.talon_must_beat else ""
             rule = f"talon {talon} turned up for the first tricks{beaten}"
         elif self.conventions.talon_open:
@@ -93,7 +93,7 @@ class AllPassSolution:
     def format(self, style: str = "symbols") -> str:
         """Verdict, card values, each guarantee's line and the self-interested line."""
         untaken = self.conventions.untaken_talon_tricks
-        out = [self.verdict()]
+        out = [self.verdict(style)]
         if self.cards is not None:
             seat = self.layout.to_move
             out.append("")

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 
 import click
 
 from .allpass import analyse_allpass, with_conventions
+from .batch_input import BATCH_EXIT_HELP, BATCH_LINES_FAILED, batch_lines
 from .command_support import ENGINE_OPTION, NOTATION_OPTION, command_errors, exit_interrupted, fail
 from .diagram import diagram
-from .engines import make_backend
-from .errors import LayoutError, PrefInputError
+from .engines import check_table_memory, make_backend
+from .errors import LayoutError, PrefInputError, shorten
 from .layout import Layout
 from .layout_io import parse_one_line, read_layout
+from .options import NO_LINE_OPTION, cards_option, tt_mb_option
 from .rules import AllPassRules
 
 CONVENTIONS = ("standard", "beat-talon", "rostov")
@@ -23,22 +26,28 @@ REFERENCE_SPLIT_TRICKS = 6
 
 @click.command("allpass")
 @click.argument("layout", required=False)
-@click.option("--convention", type=click.Choice(CONVENTIONS), default="standard", show_default=True,
+@click.option("--talon-rule", "--convention", "talon_rule", type=click.Choice(CONVENTIONS),
+              default="standard", show_default=True,
               help="standard: the talon cards fix the suit of the first tricks; beat-talon: only a "
                    "card above the talon card takes such a trick; rostov: the talon stays closed and "
-                   "each player aims to take fewer tricks than each opponent.")
+                   "each player aims to take fewer tricks than each opponent. (--convention is the "
+                   "old name, still accepted; pref score's --convention is a scoring convention.)")
 @click.option("--four-handed", is_flag=True,
               help="Four at the table: the dealer sits out and takes the talon tricks no player takes.")
 @click.option("--taken", "taken_text", metavar="SEAT=N,...",
               help="Tricks each player took before this layout (the Rostov aim depends on them).")
 @click.option("--no-split", is_flag=True, help="Skip the self-interested line.")
+@cards_option(default=True)
+@NO_LINE_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (JSON Lines with --batch).")
 @click.option("--batch", "batch_file", metavar="FILE",
-              help="Analyse one one-line layout per line of FILE ('-' for standard input).")
+              help="Analyse one one-line layout per line of FILE ('-' for standard input). "
+                   + BATCH_EXIT_HELP)
 @ENGINE_OPTION
 @NOTATION_OPTION
-def allpass_command(layout, convention, four_handed, taken_text, no_split, as_json, batch_file, engine,
-                    notation) -> None:
+@tt_mb_option(default=64)
+def allpass_command(layout, talon_rule, four_handed, taken_text, no_split, show_cards, no_line, as_json,
+                    batch_file, engine, notation, tt_mb) -> None:
     """All-pass: each player's guaranteed minimum and a self-interested line.
 
     LAYOUT is a layout file or a one-line layout with contract=allpass. With
@@ -55,15 +64,19 @@ def allpass_command(layout, convention, four_handed, taken_text, no_split, as_js
     \b
     Examples:
       pref allpass layouts/allpass.txt
-      pref allpass layouts/allpass.txt --convention rostov --json
+      pref allpass layouts/allpass.txt --talon-rule rostov --json
       pref allpass "contract=allpass lead=S talon=Kh S=As,7h W=Ks,8h E=Qs,9h"
     """
     if (layout is None) == (batch_file is None):
         fail("give either a LAYOUT or --batch FILE")
-    conventions = AllPassRules.named(convention, four_handed)
-    backend = make_backend(engine)
+    conventions = AllPassRules.named(talon_rule, four_handed)
+    with command_errors():
+        if engine == "fast":
+            check_table_memory(tt_mb, 1)
+        backend = make_backend(engine, tt_size_mb=tt_mb)
+    wanted = {"cards": show_cards, "lines": not no_line, "split": not no_split}
     if batch_file is not None:
-        _run_batch(batch_file, conventions, backend, not no_split)
+        _run_batch(batch_file, conventions, backend, wanted)
         return
     with command_errors():
         parsed = _prepare(read_layout(layout), conventions)
@@ -72,7 +85,7 @@ def allpass_command(layout, convention, four_handed, taken_text, no_split, as_js
                               f"too slow beyond {REFERENCE_SPLIT_TRICKS} tricks: add --no-split or use "
                               "the fast engine", "--engine")
         taken = _parse_taken(taken_text, parsed)
-        result = analyse_allpass(parsed, backend, split=not no_split, taken=taken)
+        result = analyse_allpass(parsed, backend, taken=taken, **wanted)
     if as_json:
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
         return
@@ -104,8 +117,12 @@ def _parse_taken(text: str | None, layout: Layout) -> dict[str, int] | None:
             continue
         seat, _, count = token.partition("=")
         seat = layout.rules.seat(seat)
-        if not count.isdigit() or int(count) > layout.rules.hand_size:
-            raise LayoutError(f"bad trick count in --taken: {token!r} (write e.g. S=1,W=0,E=2)", token)
+        # ASCII digits, at most two ("²" is a digit to str.isdigit but not to int()).
+        if not re.fullmatch(r"[0-9]{1,2}", count) or int(count) > layout.rules.hand_size:
+            raise LayoutError(f"bad trick count in --taken: {shorten(token)!r} (a whole number from 0 to "
+                              f"{layout.rules.hand_size}; write e.g. S=1,W=0,E=2)", token)
+        if seat in taken:
+            raise LayoutError(f"--taken gives {seat} twice: {shorten(text)!r}", seat)
         taken[seat] = int(count)
     done = sum(taken.values())
     if done + layout.tricks_left > layout.rules.hand_size:
@@ -115,20 +132,25 @@ def _parse_taken(text: str | None, layout: Layout) -> dict[str, int] | None:
     return taken
 
 
-def _run_batch(path: str, conventions: AllPassRules, backend, split: bool) -> None:
-    """JSON Lines, one per layout, each written as soon as it is known; Ctrl-C keeps them."""
-    from .cli import _batch_lines
+def _run_batch(path: str, conventions: AllPassRules, backend, wanted: dict[str, bool]) -> None:
+    """JSON Lines, one per layout, each written as soon as it is known; Ctrl-C keeps them.
 
-    done = 0
+    Exit status 1 if any line failed."""
+    done = failed = 0
     try:
-        for number, text in _batch_lines(path):
+        for number, text in batch_lines(path):
             try:
-                result = analyse_allpass(_prepare(parse_one_line(text), conventions), backend, split=split)
+                if isinstance(text, PrefInputError):  # the line could not be read (not UTF-8, too long)
+                    raise text
+                result = analyse_allpass(_prepare(parse_one_line(text), conventions), backend, **wanted)
                 record = result.to_dict()
             except PrefInputError as error:
+                failed += 1
                 record = {"error": str(error), "line": number}
             click.echo(json.dumps(record, ensure_ascii=False))
             sys.stdout.flush()
             done += 1
     except KeyboardInterrupt:
         exit_interrupted(f"after {done} layouts; the results written are complete")
+    if failed:
+        sys.exit(BATCH_LINES_FAILED)

@@ -71,11 +71,25 @@ class Deck:
     name: str
     suits: tuple[Suit, ...]
     ranks: tuple[Rank, ...]
+    #: Suit numbers in the order hands and diagrams show them (default: ``suits``' order).
+    display_order: tuple[int, ...] = ()
     _cards: tuple[Card, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         cards = tuple(Card(self, s, r) for s in range(len(self.suits)) for r in range(len(self.ranks)))
         object.__setattr__(self, "_cards", cards)
+        order = self.display_order or tuple(range(len(self.suits)))
+        if sorted(order) != list(range(len(self.suits))):
+            raise ValueError(f"display_order {order} is not an order of the {len(self.suits)} suits")
+        object.__setattr__(self, "display_order", order)
+
+    def display_suits(self) -> list[tuple[int, Suit]]:
+        """(suit number, suit) in display order.
+
+        >>> [suit.symbol for _, suit in WHIST.display_suits()]
+        ['♠', '♥', '♦', '♣']
+        """
+        return [(number, self.suits[number]) for number in self.display_order]
 
     def __len__(self) -> int:
         return len(self._cards)
@@ -109,6 +123,13 @@ class Deck:
     def suit_index(self, suit: Suit) -> int:
         return self.suits.index(suit)
 
+    def __reduce__(self):
+        # A game's deck is one object: pickling (e.g. to a worker process) names it, and
+        # unpickling looks the same object up, so its cards still compare equal.
+        if DECKS.get(self.name) is self:
+            return (deck_named, (self.name,))
+        return (Deck, (self.name, self.suits, self.ranks, self.display_order))
+
 
 @dataclass(frozen=True, eq=False)
 class Card:
@@ -136,6 +157,11 @@ class Card:
         return 1 << self.index
 
     @property
+    def display_key(self) -> tuple[int, int]:
+        """Sort key for showing cards: suits in the deck's display order, high cards first."""
+        return self.deck.display_order.index(self.suit_number), -self.rank_number
+
+    @property
     def code(self) -> str:
         """Compact ASCII notation: rank letter then suit letter, e.g. ``Td``."""
         return self.rank.letter + self.suit.letter
@@ -149,7 +175,12 @@ class Card:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Card):
             return NotImplemented
-        return self.deck is other.deck and self.index == other.index
+        return self.index == other.index and (
+            self.deck is other.deck or self.deck.name == other.deck.name)
+
+    def __reduce__(self):
+        # By value: the deck (looked up by name, see Deck.__reduce__) and the card's index.
+        return (_card_of, (self.deck, self.index))
 
     def __hash__(self) -> int:
         return hash((self.deck.name, self.index))
@@ -163,8 +194,20 @@ PREFERANS = Deck(
     SUITS,
     tuple(Rank(str(n), str(n)) for n in (7, 8, 9)) + (TEN, JACK, QUEEN, KING, ACE),
 )
-WHIST = Deck("whist", SUITS, LOW_RANKS + (NINE, TEN, JACK, QUEEN, KING, ACE))
+#: Whist players (as bridge players) show the suits ♠ ♥ ♦ ♣, the order of PBN and DDS.
+WHIST = Deck("whist", SUITS, LOW_RANKS + (NINE, TEN, JACK, QUEEN, KING, ACE),
+             display_order=(0, 3, 2, 1))
 #: Thousand ranks its ten second only to the ace.
 THOUSAND = Deck("thousand", SUITS, (NINE, JACK, QUEEN, KING, TEN, ACE))
 
 DECKS = {deck.name: deck for deck in (PREFERANS, WHIST, THOUSAND)}
+
+
+def deck_named(name: str) -> Deck:
+    """The game's deck called ``name`` (``preferans``, ``whist``, ``thousand``)."""
+    return DECKS[name]
+
+
+def _card_of(deck: Deck, index: int) -> Card:
+    """The card with engine index ``index`` of ``deck`` (how a pickled card comes back)."""
+    return deck.from_index(index)

@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
 
 import click
 
+from .batch_input import BATCH_EXIT_HELP, BATCH_LINES_FAILED, batch_lines, counted_lines
 from .command_support import ENGINE_OPTION, NOTATION_OPTION, exit_interrupted, fail
 from .diagram import diagram
-from .engines import make_backend
+from .engines import check_table_memory, make_backend
 from .errors import PrefInputError
-from .layout_io import format_layout_file, format_one_line, parse_one_line, read_layout
+from .layout_io import format_layout_file, format_one_line, layout_to_dict, parse_one_line, read_layout
+from .options import NO_LINE_OPTION, cards_option, tt_mb_option
 from .solve import solve
 
 
@@ -26,36 +27,33 @@ def main() -> None:
     """Exact double-dummy analysis of Preferans (and Whist) layouts."""
 
 
-def _batch_lines(path: str) -> Iterator[tuple[int, str]]:
-    try:
-        handle = sys.stdin if path == "-" else open(path, encoding="utf-8")  # noqa: SIM115
-    except OSError as error:
-        fail(f"cannot read batch file {path!r}: {error.strerror}")
-    with handle:
-        for number, raw in enumerate(handle, start=1):
-            text = raw.strip()
-            if text and not text.startswith("#"):
-                yield number, text
-
-
 @main.command("show")
 @click.argument("layout")
 @click.option("--one-line", is_flag=True, help="Print the layout in the one-line form.")
 @click.option("--file-format", is_flag=True, help="Print the layout in the layout file format.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the layout as one JSON object (hands, contract, talon, ..., one_line).")
 @NOTATION_OPTION
-def show_command(layout: str, one_line: bool, file_format: bool, notation: str) -> None:
+def show_command(layout: str, one_line: bool, file_format: bool, as_json: bool, notation: str) -> None:
     """Check LAYOUT and print it: as a diagram, or converted to the other text format.
 
     \b
     Examples:
       pref show layouts/kovalevskaya.txt --one-line
       pref show "contract=7c declarer=S lead=S S=As,7c W=Ts,Jc E=9s,Tc" --file-format
+      pref show layouts/seven-clubs.txt --json
     """
+    if one_line and file_format:
+        fail("give --one-line or --file-format, not both")
+    if as_json and (one_line or file_format):
+        fail("--json prints the layout as JSON: leave out --one-line and --file-format")
     try:
         parsed = read_layout(layout)
     except PrefInputError as error:
         fail(str(error))
-    if one_line:
+    if as_json:
+        click.echo(json.dumps(layout_to_dict(parsed), ensure_ascii=False))
+    elif one_line:
         click.echo(format_one_line(parsed))
     elif file_format:
         click.echo(format_layout_file(parsed, notation), nl=False)
@@ -65,16 +63,17 @@ def show_command(layout: str, one_line: bool, file_format: bool, notation: str) 
 
 @main.command("solve")
 @click.argument("layout", required=False)
-@click.option("--cards", "show_cards", is_flag=True,
-              help="List every legal card of the player to move with its result.")
+@cards_option(default=False)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (JSON Lines with --batch).")
 @click.option("--batch", "batch_file", metavar="FILE",
-              help="Solve one one-line layout per line of FILE ('-' for standard input).")
+              help="Solve one one-line layout per line of FILE ('-' for standard input). "
+                   + BATCH_EXIT_HELP)
 @ENGINE_OPTION
-@click.option("--no-line", is_flag=True, help="Skip the best line (faster in batches).")
+@NO_LINE_OPTION
 @NOTATION_OPTION
+@tt_mb_option(default=64)
 def solve_command(layout: str | None, show_cards: bool, as_json: bool, batch_file: str | None,
-                  engine: str, no_line: bool, notation: str) -> None:
+                  engine: str, no_line: bool, notation: str, tt_mb: int) -> None:
     """Solve LAYOUT: a layout file, or a one-line layout in quotes.
 
     \b
@@ -85,7 +84,12 @@ def solve_command(layout: str | None, show_cards: bool, as_json: bool, batch_fil
     """
     if (layout is None) == (batch_file is None):
         fail("give either a LAYOUT or --batch FILE")
-    backend = make_backend(engine)
+    try:
+        if engine == "fast":
+            check_table_memory(tt_mb, 1)
+        backend = make_backend(engine, tt_size_mb=tt_mb)
+    except PrefInputError as error:
+        fail(str(error))
     if batch_file is not None:
         _run_batch(batch_file, backend, as_json, show_cards or as_json, not no_line)
         return
@@ -95,12 +99,14 @@ def solve_command(layout: str | None, show_cards: bool, as_json: bool, batch_fil
         fail(str(error))
     try:
         result = solve(parsed, backend, cards=show_cards or as_json, line=not no_line)
+    except PrefInputError as error:  # e.g. a deal too large for the reference engine
+        fail(str(error))
     except KeyboardInterrupt:
         exit_interrupted()
     if as_json:
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
         return
-    click.echo(diagram(parsed, notation))
+    click.echo(diagram(result.layout, notation))  # with the discard solve chose, if it did
     click.echo("")
     click.echo(result.format(notation))
     click.echo("")
@@ -108,15 +114,21 @@ def solve_command(layout: str | None, show_cards: bool, as_json: bool, batch_fil
 
 
 def _run_batch(path: str, backend, as_json: bool, cards: bool, line: bool) -> None:
-    """Each result is written (and flushed) as soon as it is known; Ctrl-C keeps what is done."""
-    lines = list(_batch_lines(path))
+    """Each result is written (and flushed) as soon as it is known; Ctrl-C keeps what is done.
+
+    Lines are read one at a time (standard input streams); exit status 1 if any line failed."""
+    total = counted_lines(path)
+    of_total = f" of {total}" if total is not None else ""
     progress = sys.stderr.isatty()
-    done = 0
+    done = failed = 0
     try:
-        for number, text in lines:
+        for number, text in batch_lines(path):
             try:
+                if isinstance(text, PrefInputError):  # the line could not be read (not UTF-8, too long)
+                    raise text
                 result = solve(parse_one_line(text), backend, cards=cards, line=line)
             except PrefInputError as error:
+                failed += 1
                 record = {"error": str(error), "line": number}
                 output = json.dumps(record, ensure_ascii=False) if as_json else (
                     f"line {number}: error: {error}")
@@ -127,13 +139,16 @@ def _run_batch(path: str, backend, as_json: bool, cards: bool, line: bool) -> No
             sys.stdout.flush()
             done += 1
             if progress:
-                click.echo(f"\r[{done}/{len(lines)} layouts]", err=True, nl=False)
+                click.echo(f"\r[{done}{'/' + str(total) if total is not None else ''} layouts]",
+                           err=True, nl=False)
     except KeyboardInterrupt:
         if progress:
             click.echo("", err=True)
-        exit_interrupted(f"after {done} of {len(lines)} layouts; the results written are complete")
+        exit_interrupted(f"after {done}{of_total} layouts; the results written are complete")
     if progress:
         click.echo("", err=True)
+    if failed:
+        sys.exit(BATCH_LINES_FAILED)
 
 
 # Commands that live with their analyzers.

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from .cards import Suit
-from .errors import NotationError
+from .errors import NotationError, shorten
 from .notation import SUIT_SYMBOLS
 from .rules import Rules
 
@@ -46,12 +46,18 @@ class Contract:
             # Whist has no bidding: the contract may be just the trump (``s``, ``♥``, ``nt``).
             return cls(TRICKS, None, _denomination(word, text, rules))
         match = _TRICK_CONTRACT.match(word)
+        if not match and rules.book:
+            raise NotationError(f"bad contract {shorten(text)!r}: a whist contract names its trump, alone "
+                                f"(h, nt) or after a bid of {rules.contract_levels[0]} to "
+                                f"{rules.contract_levels[-1]} ({rules.book} + n tricks: 4h, 1nt)", text)
         if not match:
-            raise NotationError(f"bad contract {text!r}: write e.g. 6s, 7♦, 8nt, misere, allpass", text)
-        level, denomination = int(match.group(1)), match.group(2).strip()
+            raise NotationError(f"bad contract {shorten(text)!r}: write e.g. 6s, 7♦, 8nt, misere, allpass", text)
+        digits, denomination = match.group(1), match.group(2).strip()
+        # A level of thousands of digits is out of range before int() is asked to read it.
+        level = int(digits) if len(digits.lstrip("0")) <= 2 else None
         if level not in rules.contract_levels:
             levels = f"{rules.contract_levels[0]} to {rules.contract_levels[-1]}"
-            raise NotationError(f"bad contract {text!r}: the level must be {levels}", text)
+            raise NotationError(f"bad contract {shorten(text)!r}: the level must be {levels}", text)
         return cls(TRICKS, level, _denomination(denomination, text, rules))
 
     @property
@@ -88,4 +94,4 @@ def _denomination(denomination: str, text: str, rules: Rules) -> Suit | None:
     for suit in rules.deck.suits:
         if letter in (suit.letter, suit.name, suit.name.rstrip("s")):
             return suit
-    raise NotationError(f"bad contract {text!r}: unknown trump {denomination!r}", text)
+    raise NotationError(f"bad contract {shorten(text)!r}: unknown trump {shorten(denomination)!r}", text)

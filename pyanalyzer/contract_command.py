@@ -6,10 +6,20 @@ import json
 
 import click
 
-from .command_support import ENGINE_OPTION, NOTATION_OPTION, command_errors, exit_if_interrupted, fail
+from .command_support import (
+    ENGINE_OPTION,
+    NOTATION_OPTION,
+    SAMPLES_TYPE,
+    SEED_TYPE,
+    THREADS_TYPE,
+    PlotPath,
+    command_errors,
+    exit_if_interrupted,
+    fail,
+)
 from .contract import Contract
 from .defence import analyse_defence
-from .engines import make_backend
+from .engines import DEFAULT_TT_MB, check_table_memory, make_backend
 from .errors import LayoutError
 from .hand import Hand
 from .layout_io import parse_layout_with_record, read_text
@@ -27,6 +37,8 @@ from .odds import (
 from .playcheck import check_play
 from .progress import ProgressLine
 from .rules import PREFERANS_RULES
+
+PLOT_NEEDS_ODDS = "--plot draws a distribution: use it with --hand and --discard, twelve cards or --declarer"
 
 
 def _seat_cards(text: str, option: str) -> tuple[str, Hand]:
@@ -55,10 +67,11 @@ def _emit(result, as_json: bool, notation: str) -> None:
               help="The declarer's seat, for the whister's view (--hand is then a defender's).")
 @click.option("--known", "known_text", metavar="CARDS",
               help="Whister's view: cards known to be in the declarer's hand (e.g. the talon he kept).")
-@click.option("--samples", type=click.IntRange(1), help="Sample this many random layouts instead of all.")
-@click.option("--seed", type=int, help="Seed for the random samples (reproducible runs).")
-@click.option("--threads", type=click.IntRange(1), default=2, show_default=True, help="Solver threads.")
-@click.option("--plot", "plot_path", metavar="FILE.png", help="Draw the distribution (needs matplotlib).")
+@click.option("--samples", type=SAMPLES_TYPE, help="Sample this many random layouts instead of all.")
+@click.option("--seed", type=SEED_TYPE, help="Seed for the random samples (reproducible runs).")
+@click.option("--threads", type=THREADS_TYPE, default=2, show_default=True, help="Solver threads.")
+@click.option("--plot", "plot_path", type=PlotPath(), metavar="FILE.png",
+              help="Draw the distribution (needs matplotlib).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @ENGINE_OPTION
 @NOTATION_OPTION
@@ -79,13 +92,20 @@ def contract_command(layout, hand_text, discard_text, contract_text, lead_text, 
                              exact distribution of S's tricks over all 184,756 splits
       --hand S=12 cards --lead W [--contract 6s]
                              best discard and contract by probability of making
-      --hand S=10 cards --contract 6s --lead W  (no discard)
+      --hand S=10 cards --declarer S --contract 6s --lead W  (no discard)
                              before the talon: Monte Carlo (--samples, --seed)
       --hand E=10 cards --declarer S --contract 6s --lead W [--known ..]
                              the whister's view: odds that whisting pays
+    \b
+    Examples:
+      pref contract layouts/seven-clubs.txt
+      pref contract --hand S=As,7c,8c,9c,Ac,Jd,Kd,Th,Kh,Ah --discard 8s,7s --contract 7c --lead S
+      pref contract --hand W=Ts,Js,Qs,Jc,Kc,7d,9d,Ad,9h,Jh --declarer S --contract 6c --lead W --samples 200 --seed 1
     """
     if (layout is None) == (hand_text is None):
         fail("give either a LAYOUT or --hand SEAT=CARDS")
+    if plot_path and layout is not None:
+        fail(PLOT_NEEDS_ODDS)
     progress = ProgressLine("splits")
     with command_errors(progress):
         if layout is not None:
@@ -107,14 +127,20 @@ def _layout_mode(argument: str, as_json: bool, notation: str, engine: str) -> No
     elif layout.contract.kind == "tricks":
         result = analyse_defence(layout, backend)
     else:
+        command = "pref misere" if layout.contract.is_misere else "pref allpass"
         raise LayoutError(f"pref contract analyses trick contracts; for {layout.contract} use "
-                          "pref solve (or give played= to check a play record)", layout.contract.code)
+                          f"{command} (or give played= to check a play record)", layout.contract.code)
     _emit(result, as_json, notation)
 
 
 def _hand_mode(hand_text, discard_text, contract_text, lead_text, declarer_text, known_text, samples,
                seed, threads, plot_path, as_json, engine, notation, progress) -> None:
     rules = PREFERANS_RULES
+    if engine == "fast":
+        check_table_memory(DEFAULT_TT_MB, threads, advice="lower --threads")
+    else:
+        raise LayoutError("--hand solves thousands of layouts, too many for the reference engine (the "
+                          "plain minimax, for single small endings): use --engine fast", "--engine")
     seat, hand = _seat_cards(hand_text, "--hand")
     if lead_text is None:
         raise LayoutError("missing --lead: the seat on lead to the first trick", "--lead")
@@ -122,12 +148,25 @@ def _hand_mode(hand_text, discard_text, contract_text, lead_text, declarer_text,
     contract = Contract.parse(contract_text, rules) if contract_text else None
     discard = parse_cards(discard_text, rules.deck) if discard_text else []
     result = None
-    if declarer_text is not None and rules.seat(declarer_text) != seat:
+    declarer = rules.seat(declarer_text) if declarer_text is not None else None
+    if declarer is None and len(hand) == rules.hand_size and not discard:
+        # Ten cards and no discard: the declarer's before the talon, or a whister's. Never guess.
+        raise LayoutError(f"missing --declarer: say whose contract it is (--declarer {seat} for "
+                          f"{seat}'s own, before the talon; the declarer's seat for {seat}'s view "
+                          "as a whister)", "--declarer")
+    if declarer is not None and declarer != seat:
         if contract is None:
             raise LayoutError("missing --contract for the whister's view", "--contract")
+        if discard:
+            raise LayoutError(f"--discard is the declarer's, but --hand is {seat}'s and --declarer "
+                              f"{declarer}: leave out --discard (or give the declarer's hand)",
+                              "--discard")
         known = parse_cards(known_text, rules.deck) if known_text else []
-        result = whister_view(hand, seat, rules.seat(declarer_text), contract, lead, known, rules, engine,
+        result = whister_view(hand, seat, declarer, contract, lead, known, rules, engine,
                               threads, samples, seed, progress)
+    elif known_text:
+        raise LayoutError("--known is for the whister's view: give --declarer with another seat "
+                          "than --hand's", "--known")
     elif len(hand) == rules.hand_size + rules.discard_size:
         if discard:
             raise LayoutError("with twelve cards, leave out --discard: the best one is searched for", "--discard")
@@ -141,6 +180,8 @@ def _hand_mode(hand_text, discard_text, contract_text, lead_text, declarer_text,
     elif len(hand) == rules.hand_size:
         if contract is None:
             raise LayoutError("missing --contract, e.g. --contract 6s", "--contract")
+        if plot_path:  # said before the run, not after it
+            raise LayoutError(PLOT_NEEDS_ODDS, "--plot")
         progress.unit = "deals"
         result = before_talon(hand, seat, contract, lead, rules, engine, samples or 200, seed=seed,
                               progress=progress)
@@ -151,7 +192,10 @@ def _hand_mode(hand_text, discard_text, contract_text, lead_text, declarer_text,
     if plot_path:
         odds = result.exact[0].odds if isinstance(result, DiscardRanking) else result
         if not isinstance(odds, TrickOdds):
-            raise LayoutError("--plot draws a distribution: use it with --discard or --declarer", "--plot")
-        plot_histogram(odds, plot_path)
+            raise LayoutError(PLOT_NEEDS_ODDS, "--plot")
+        try:
+            plot_histogram(odds, plot_path)
+        except OSError as error:
+            raise LayoutError(f"cannot write --plot {plot_path!r}: {error.strerror or error}", "--plot") from None
     _emit(result, as_json, notation)
     exit_if_interrupted(result)

@@ -19,7 +19,7 @@
 from __future__ import annotations
 
 from .layout import Layout
-from .notation import format_card
+from .notation import format_card, format_rank
 
 COLUMN = 17
 INDENT = 8
@@ -30,8 +30,8 @@ def hand_lines(layout: Layout, seat: str, style: str = "symbols") -> list[str]:
     deck = layout.rules.deck
     hand = layout.hands[seat]
     lines = []
-    for number, suit in enumerate(deck.suits):
-        ranks = [format_card(c, style)[1:] for c in hand.cards_of_suit(number)]
+    for number, suit in deck.display_suits():
+        ranks = [format_rank(c, style) for c in hand.cards_of_suit(number)]
         lines.append(f"{suit.symbol} {' '.join(ranks) or '-'}")
     return lines
 

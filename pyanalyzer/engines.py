@@ -11,9 +11,56 @@ line of play.
 
 from __future__ import annotations
 
+import os
+
+from .errors import PrefInputError
 from .reference import ReferencePosition, ReferenceSolver, self_interested_play
 
 ENGINE_NAMES = ("fast", "reference")
+#: The fast engine's transposition table when a command does not say (MB).
+DEFAULT_TT_MB = 64
+
+
+def available_memory_mb() -> int | None:
+    """Memory available to a new allocation, in MB (``MemAvailable`` of ``/proc/meminfo``,
+    else the free physical pages); None if the system does not say."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) // 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // (1 << 20)
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def check_table_memory(size_mb: int, threads: int, advice: str = "lower --tt-mb or --threads") -> None:
+    """Refuse one transposition table of ``size_mb`` per thread when they do not fit in the
+    memory available now, before allocating any (one line instead of swapping or a MemoryError)."""
+    available = available_memory_mb()
+    needed = size_mb * threads
+    if available is not None and needed > available:
+        raise PrefInputError(
+            f"{threads} thread{'s' if threads != 1 else ''} x a {size_mb:,} MB transposition table need "
+            f"{needed:,} MB, but only {available:,} MB of memory is available: {advice}", "--tt-mb")
+
+
+#: The plain minimax has no pruning beyond alpha-beta and a memo: with four hands a table of
+#: 8 tricks takes seconds, 9 minutes, a full deal of 13 longer than anyone waits. Three
+#: hands (Preferans) are fine up to the full 10 tricks (10-80 s).
+REFERENCE_MAX_TRICKS_FOUR_HANDS = 8
+
+
+def check_reference_size(position: ReferencePosition) -> None:
+    """Refuse a position too large for the reference minimax, in one line, before searching."""
+    if position.seats >= 4 and position.tricks_left > REFERENCE_MAX_TRICKS_FOUR_HANDS:
+        raise PrefInputError(
+            f"the reference engine (the plain minimax used as test oracle) is for small endings: at most "
+            f"{REFERENCE_MAX_TRICKS_FOUR_HANDS} tricks with four hands, not {position.tricks_left}; "
+            "use --engine fast", "--engine")
 
 
 class ReferenceBackend:
@@ -26,6 +73,7 @@ class ReferenceBackend:
         self.nodes = 0
 
     def _for(self, position: ReferencePosition) -> ReferenceSolver:
+        check_reference_size(position)
         solver = self._solver
         if solver is None or not solver.fits(position):
             solver = self._solver = ReferenceSolver.for_position(position)
@@ -61,10 +109,14 @@ class FastBackend:
 
     name = "fast"
 
-    def __init__(self, tt_size_mb: int = 64) -> None:
+    def __init__(self, tt_size_mb: int = DEFAULT_TT_MB) -> None:
         from solver import Engine
 
-        self._engine = Engine(tt_size_mb=tt_size_mb)
+        try:
+            self._engine = Engine(tt_size_mb=tt_size_mb)
+        except MemoryError:
+            raise PrefInputError(f"cannot allocate a transposition table of {tt_size_mb:,} MB: not enough "
+                                 "memory (lower --tt-mb or --threads)", "--tt-mb") from None
         self.nodes = 0
 
     def _counted(self, position: ReferencePosition, method: str):
@@ -117,7 +169,7 @@ def fast_engine_available() -> bool:
     return True
 
 
-def make_backend(name: str = "fast", tt_size_mb: int = 64):
+def make_backend(name: str = "fast", tt_size_mb: int = DEFAULT_TT_MB):
     """A backend by name: ``fast`` (the Cython engine) or ``reference``."""
     if name == "reference":
         return ReferenceBackend()

@@ -32,3 +32,14 @@ class LayoutError(PrefInputError):
 
 class IllegalPlayError(LayoutError):
     """A card of the current trick breaks the rules of play."""
+
+
+def shorten(token: str, limit: int = 60) -> str:
+    """``token`` as quoted in a one-line message: a long one cut in the middle, its length said.
+
+    >>> shorten("9" * 5000)
+    '9999999999999999999999999…9999999999 (5,000 characters)'
+    """
+    if len(token) <= limit:
+        return token
+    return f"{token[:25]}…{token[-10:]} ({len(token):,} characters)"

@@ -49,7 +49,7 @@ class Hand:
         return Hand(self._cards - {card}, self.deck)
 
     def __iter__(self) -> Iterator[Card]:
-        return iter(sorted(self._cards, key=lambda c: (c.suit_number, -c.rank_number)))
+        return iter(sorted(self._cards, key=lambda c: c.display_key))
 
     def __len__(self) -> int:
         return len(self._cards)

@@ -29,16 +29,16 @@ pyanalyzer.errors.LayoutError: wrong hand sizes: W has 2 cards (S 1, W 2, E 1); 
 
 from __future__ import annotations
 
+import os
 import re
-import shlex
-from pathlib import Path
+import unicodedata
 
 from .cards import Card
 from .contract import Contract
-from .errors import LayoutError
+from .errors import LayoutError, shorten
 from .hand import Hand
 from .layout import Layout
-from .notation import format_card, format_cards, parse_cards
+from .notation import check_ten_spelling, format_card, format_cards, parse_cards
 from .rules import rules_for
 
 HEADER_KEYS = ("title", "source", "game", "contract", "declarer", "lead", "talon", "discard")
@@ -47,10 +47,94 @@ ALL_KEYS = HEADER_KEYS + ("played",)
 
 _ONE_LINE_START = re.compile(r"^\s*[A-Za-z_]+\s*=")
 
+#: The longest layout read, in characters (a layout text) or bytes (a layout file). A full
+#: layout with a long title is a few hundred; anything near this bound is not a layout.
+MAX_LAYOUT_SIZE = 100_000
+
+#: One token of the one-line form, as a POSIX shell splits words: unquoted characters, a
+#: backslash and the character it escapes, "double-quoted" (backslash escapes " and \\
+#: inside) or 'single-quoted' text. Matched in linear time (``shlex`` is quadratic in the
+#: length of a token: a megabyte-long line took over 15 s).
+_WORD = re.compile(r"""(?:[^ \t\r\n"'\\]+|\\.|\\$|"[^"\\]*(?:\\.[^"\\]*)*"?|'[^']*'?)+""", re.DOTALL)
+_WORD_PART = re.compile(r"""[^ \t\r\n"'\\]+|\\(.)|\\$|"([^"\\]*(?:\\.[^"\\]*)*)("?)|'([^']*)('?)""",
+                        re.DOTALL)
+_DOUBLE_QUOTED_ESCAPE = re.compile(r'\\([\\"])')
+#: Whitespace between the tokens of the one-line form (as ``shlex``).
+_BLANKS = " \t\r\n"
+
+
+def check_size(text: str, what: str = "the layout") -> None:
+    """Refuse absurdly long input before any parsing."""
+    if len(text) > MAX_LAYOUT_SIZE:
+        raise LayoutError(f"{what} is {len(text):,} characters long: a layout has at most "
+                          f"{MAX_LAYOUT_SIZE:,}", text[:20] + "...")
+
+
+def check_characters(text: str, line_breaks: bool) -> None:
+    """Refuse control characters and Unicode line separators (U+2028 ...), naming the first.
+
+    Only the tab is allowed, and with ``line_breaks`` (a layout file) the newline and
+    carriage return. Other line separators would split a line differently in a batch
+    file (read line by line at newlines) than in a layout given alone.
+    """
+    allowed = "\t\n\r" if line_breaks else "\t"
+    for column, char in enumerate(text, start=1):
+        if char in allowed:
+            continue
+        category = unicodedata.category(char)
+        if category in ("Cc", "Zl", "Zp") or char in "\ufeff":
+            name = unicodedata.name(char, "control character")
+            raise LayoutError(f"character U+{ord(char):04X} ({name}) at column {column} is not "
+                              "allowed in a layout", f"U+{ord(char):04X}")
+
+
+def split_words(text: str) -> list[str]:
+    """Split the one-line form into words as a POSIX shell does (quotes and backslashes).
+
+    >>> split_words('title="A \\\\"study\\\\"" S=As,Ks it\\\\ is')
+    ['title=A "study"', 'S=As,Ks', 'it is']
+    """
+    words = []
+    position, end = 0, len(text)
+    while position < end:
+        if text[position] in _BLANKS:
+            position += 1
+            continue
+        match = _WORD.match(text, position)
+        if match is None:  # cannot happen: every non-blank character starts a word
+            raise LayoutError(f"cannot read the line at column {position + 1}", text[position:position + 20])
+        words.append(_unquote(match.group(0)))
+        position = match.end()
+    return words
+
+
+def _unquote(word: str) -> str:
+    parts = []
+    for part in _WORD_PART.finditer(word):
+        text = part.group(0)
+        if text.startswith("\\"):
+            if part.group(1) is None:
+                raise LayoutError("cannot read the line: a backslash ends it", word)
+            parts.append(part.group(1))
+        elif text.startswith('"'):
+            if not part.group(3):
+                raise LayoutError(f"cannot read the line: no closing quotation in {shorten(word)!r}", word)
+            parts.append(_DOUBLE_QUOTED_ESCAPE.sub(r"\1", part.group(2)))
+        elif text.startswith("'"):
+            if not part.group(5):
+                raise LayoutError(f"cannot read the line: no closing quotation in {shorten(word)!r}", word)
+            parts.append(part.group(4))
+        else:
+            parts.append(text)
+    return "".join(parts)
+
 
 def layout_from_fields(fields: dict[str, str]) -> Layout:
     """Build a layout from ``key -> text`` pairs (keys as in both formats)."""
     rules = rules_for(fields.get("game", "preferans"))
+    # Russian letters in one hand make a Latin T anywhere in the layout ambiguous (ace or ten?).
+    check_ten_spelling(value for key, value in fields.items() if key not in HEADER_KEYS
+                       or key in CARD_KEYS)
     hands: dict[str, Hand] = {}
     for key, value in fields.items():
         if key in ALL_KEYS:
@@ -59,7 +143,7 @@ def layout_from_fields(fields: dict[str, str]) -> Layout:
             hands[key.upper()] = Hand.parse(value, rules.deck)
             continue
         raise LayoutError(
-            f"unknown key {key!r}: expected one of {', '.join(ALL_KEYS)} "
+            f"unknown key {shorten(key)!r}: expected one of {', '.join(ALL_KEYS)} "
             f"or a seat ({', '.join(rules.seats)})", key
         )
     if "contract" not in fields:
@@ -99,13 +183,21 @@ def _hand_after_discard(hand: Hand, talon, discard) -> Hand:
     return Hand(twelve - set(discard), hand.deck)
 
 
-def _add_field(fields: dict[str, str], key: str, value: str) -> None:
-    """Header keys are stored in lower case; other keys (seats) as typed, for precise errors."""
+def _add_field(fields: dict[str, str], key: str, value: str, seen: set[str]) -> None:
+    """Header keys are stored in lower case; other keys (seats) as typed, for precise errors.
+
+    ``seen`` holds the keys so far in lower case (one look-up, not a scan per key)."""
     key = key.strip()
     normal = key.lower() if key.lower() in ALL_KEYS else key
-    if any(k.lower() == normal.lower() for k in fields):
-        raise LayoutError(f"key {key!r} is given twice", key)
+    if normal.lower() in seen:
+        raise LayoutError(f"key {shorten(key)!r} is given twice", key)
+    seen.add(normal.lower())
     fields[normal] = value.strip()
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of a layout text, whatever its line ends (\\n, \\r\\n or \\r)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
 
 
 def parse_one_line(text: str) -> Layout:
@@ -119,16 +211,16 @@ def parse_one_line(text: str) -> Layout:
 
 def one_line_fields(text: str) -> dict[str, str]:
     """The ``key -> value`` pairs of a one-line layout."""
-    try:
-        tokens = shlex.split(text, comments=False, posix=True)
-    except ValueError as error:
-        raise LayoutError(f"cannot read the line: {error}", text) from None
+    check_size(text)
+    check_characters(text, line_breaks=False)
+    tokens = split_words(text)
     fields: dict[str, str] = {}
+    seen: set[str] = set()
     for token in tokens:
         key, sep, value = token.partition("=")
         if not sep or not key:
-            raise LayoutError(f"expected key=value, got {token!r}", token)
-        _add_field(fields, key, value)
+            raise LayoutError(f"expected key=value, got {shorten(token)!r}", token)
+        _add_field(fields, key, value, seen)
     return fields
 
 
@@ -139,21 +231,26 @@ def parse_layout_file_text(text: str) -> Layout:
 
 def layout_file_fields(text: str) -> dict[str, str]:
     """The ``key -> value`` pairs of a layout file."""
+    check_size(text)
+    check_characters(text, line_breaks=True)
     fields: dict[str, str] = {}
-    for raw in text.splitlines():
+    seen: set[str] = set()
+    for raw in _lines(text):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
         key, sep, value = line.partition(":")
         if not sep or not key.strip() or " " in key.strip():
-            raise LayoutError(f"expected 'key: value', got {line!r}", line)
-        _add_field(fields, key, value)
+            raise LayoutError(f"expected 'key: value', got {shorten(line)!r}", line)
+        _add_field(fields, key, value, seen)
     return fields
 
 
 def layout_fields(text: str) -> dict[str, str]:
     """The ``key -> value`` pairs of a layout in either format."""
-    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+    check_size(text)
+    check_characters(text, line_breaks=True)
+    lines = [ln for ln in _lines(text) if ln.strip() and not ln.lstrip().startswith("#")]
     if len(lines) == 1 and _ONE_LINE_START.match(lines[0]):
         return one_line_fields(lines[0])
     return layout_file_fields(text)
@@ -185,16 +282,37 @@ def parse_layout_with_record(text: str) -> tuple[Layout, list[Card]]:
 
 
 def read_text(argument: str) -> str:
-    """The text of a layout argument: a file's contents, or the argument itself."""
+    """The text of a layout argument: a file's contents, or the argument itself.
+
+    A file is read as UTF-8 (a leading byte-order mark is dropped), at most
+    ``MAX_LAYOUT_SIZE`` bytes; anything that keeps it from being read is one
+    ``LayoutError`` naming the file and the reason.
+    """
     if "=" in argument or "\n" in argument:
-        return argument
-    path = Path(argument)
-    if not path.is_file():
-        raise LayoutError(f"no such layout file {argument!r}", argument)
+        check_size(argument)
+        return argument.removeprefix("\ufeff")  # e.g. "$(cat file)" of a file with a byte-order mark
+    shown = argument if len(argument) <= 80 else argument[:60] + "..."
     try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise LayoutError(f"layout file {argument!r} is not UTF-8 text", argument) from None
+        if os.path.isdir(argument):
+            raise LayoutError(f"layout file {shown!r} is a directory", argument)
+        with open(argument, "rb") as handle:
+            data = handle.read(MAX_LAYOUT_SIZE + 1)
+    except FileNotFoundError:
+        raise LayoutError(f"no such layout file {shown!r}", argument) from None
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise LayoutError(f"cannot read layout file {shown!r}: {reason}", argument) from None
+    if len(data) > MAX_LAYOUT_SIZE:
+        raise LayoutError(f"layout file {shown!r} is over {MAX_LAYOUT_SIZE:,} bytes: not a layout",
+                          argument)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise LayoutError(f"layout file {shown!r} is not UTF-8 text (byte 0x{data[error.start]:02x} "
+                          f"at offset {error.start})", argument) from None
+    if not text.strip():
+        raise LayoutError(f"layout file {shown!r} is empty", argument)
+    return text
 
 
 def read_layout(argument: str) -> Layout:
@@ -258,3 +376,22 @@ def format_card_list(cards, style: str = "symbols") -> list[str]:
     """Cards one by one, in the given order (for talon, discard and played)."""
     return [format_card(c, style) for c in cards]
 
+
+
+def layout_to_dict(layout: Layout) -> dict:
+    """The JSON object of ``pref show --json``: the layout's fields, cards as ASCII codes."""
+    return {
+        "game": layout.rules.game,
+        "title": layout.title,
+        "source": layout.source,
+        "contract": layout.contract.code,
+        "declarer": layout.declarer,
+        "lead": layout.lead,
+        "to_move": layout.to_move,
+        "hands": {seat: [c.code for c in layout.hands[seat]] for seat in layout.seats},
+        "talon": [c.code for c in layout.talon],
+        "discard": [c.code for c in layout.discard],
+        "played": [c.code for c in layout.played],
+        "tricks_left": layout.tricks_left,
+        "one_line": format_one_line(layout),
+    }

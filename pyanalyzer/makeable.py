@@ -49,6 +49,36 @@ def twelve_cards(layout: Layout) -> list[Card]:
     return sorted(hand | set(layout.talon))
 
 
+def discard_still_open(layout: Layout) -> bool:
+    """The layout gives the talon in no hand and no discard: the declarer's hand is written
+    before he took the talon, and his discard is still to be chosen (README, layout format)."""
+    return (bool(layout.talon) and not layout.discard and layout.declarer is not None
+            and not layout.contract.is_allpass and not layout.played
+            and not any(card in hand for card in layout.talon for hand in layout.hands.values()))
+
+
+def best_discard(layout: Layout, engine: str | object = "fast"
+                 ) -> tuple[Layout, dict[tuple[Card, ...], int]]:
+    """The declarer's best discard with open cards, for a layout whose discard is still open.
+
+    Every class of equivalent discards is solved; the best (most tricks in a trick contract,
+    fewest forced in a misère; the first in card order on a tie) is returned as the layout
+    with that discard made, with each class's value.
+    """
+    backend = make_backend(engine) if isinstance(engine, str) else engine
+    twelve = twelve_cards(layout)
+    outside = 0
+    for seat in layout.defenders:
+        outside |= layout.hands[seat].mask
+    values = {}
+    for discard in discard_classes(twelve, outside):
+        trial = _with_hand(layout, layout.contract, [c for c in twelve if c not in discard], discard)
+        values[discard] = backend.solve(trial.position())
+    pick = min if layout.contract.is_misere else max
+    chosen = pick(values, key=values.get)
+    return _with_hand(layout, layout.contract, [c for c in twelve if c not in chosen], chosen), values
+
+
 def discard_classes(twelve: list[Card], outside: int) -> list[tuple[Card, Card]]:
     """One discard per class of equivalent discards (touching cards are interchangeable).
 

@@ -34,15 +34,17 @@ from .errors import LayoutError
 from .layout import Layout
 from .makeable import discard_classes
 from .notation import format_card
+from .odds import tidy_json
 from .reference import ReferencePosition, ReferenceSolver, iter_bits, tighten
 from .solve import Solution, solve
 
 
-def analyse_open(layout: Layout, engine: str | object = "fast") -> Solution:
+def analyse_open(layout: Layout, engine: str | object = "fast", cards: bool = True,
+                 line: bool = True) -> Solution:
     """Open misère: forced tricks, catching line, each card's value."""
     if not layout.contract.is_misere:
         raise LayoutError(f"pref misere needs contract=misere, not {layout.contract}", layout.contract.code)
-    return solve(layout, engine, cards=True, line=True)
+    return solve(layout, engine, cards=cards, line=line)
 
 
 def catching_summary(solution: Solution, style: str = "symbols", cards: int = 3) -> str:
@@ -53,6 +55,8 @@ def catching_summary(solution: Solution, style: str = "symbols", cards: int = 3)
     first = ", ".join(f"{t.seats[i]} {format_card(c, style)}"
                       for t in solution.tricks[:1] for i, c in enumerate(t.cards[:cards]))
     trick_word = "trick" if n == 1 else "tricks"
+    if not first:  # solved without the line
+        return f"caught for {n} {trick_word}"
     return f"caught for {n} {trick_word}: {first} …"
 
 
@@ -90,7 +94,7 @@ class UnknownDiscardResult:
             return "guessing"
         return "clean"
 
-    def verdict(self) -> str:
+    def verdict(self, style: str = "symbols") -> str:
         names = self.layout.rules.seat_name
         declarer = names(self.layout.declarer)
         if self.status == "caught":
@@ -101,13 +105,13 @@ class UnknownDiscardResult:
             return (f"Guessing game: every discard is catchable once known, but no single defence "
                     f"catches them all; the defenders must guess {declarer}'s discard.")
         clean = [o for o in self.outcomes if o.forced == 0]
-        shown = "; ".join(" ".join(format_card(c) for c in o.discard) for o in clean[:4])
+        shown = "; ".join(" ".join(format_card(c, style) for c in o.discard) for o in clean[:4])
         return f"Clean: with the discard {shown} the misère cannot be caught even with open cards."
 
     def format(self, style: str = "symbols") -> str:
         twelve = " ".join(format_card(c, style) for c in sorted(
             self.twelve, key=lambda c: (c.suit_number, -c.rank_number)))
-        out = [self.verdict(), "", f"Declarer's twelve cards: {twelve}",
+        out = [self.verdict(style), "", f"Declarer's twelve cards: {twelve}",
                "Each possible discard (equivalent ones collapsed), with the discard known:",
                f"  {'discard':<9} {'forced':>6}  catching first cards"]
         for o in sorted(self.outcomes, key=lambda o: (-o.forced, [c.index for c in o.discard])):
@@ -413,13 +417,13 @@ class MisereDiscardRanking:
         finished = [e for e in self.ranked if not self._cut_short(e)]
         best = finished[0] if finished and not finished[0].pruned else None
         shown = self._shown()
-        return {"view": "best_discard", "declarer": self.declarer, "lead": self.lead,
-                "twelve": [c.code for c in self.twelve],
-                "partial": self.interrupted, "interrupted": self.interrupted,
-                "classes": self.classes, "classes_finished": len(finished),
-                "best": row(best) if best else None,
-                "ranked": [row(e) for e in shown],
-                "pruned": [row(e) for e in self.pruned], "seconds": round(self.seconds, 3)}
+        return tidy_json({"view": "best_discard", "declarer": self.declarer, "lead": self.lead,
+                          "twelve": [c.code for c in self.twelve],
+                          "partial": self.interrupted, "interrupted": self.interrupted,
+                          "classes": self.classes, "classes_finished": len(finished),
+                          "best": row(best) if best else None,
+                          "ranked": [row(e) for e in shown],
+                          "pruned": [row(e) for e in self.pruned], "seconds": round(self.seconds, 3)})
 
 
 def rank_misere_discards(twelve, declarer: str, lead: str, rules=None, engine: str = "fast",

@@ -6,7 +6,9 @@ Accepted forms (case-insensitive, commas or spaces between tokens):
   a single card may also be written suit first: ``♠J``, ``sJ``;
 * suit-grouped: ``♠JQ ♣79 ♦10JQK ♥7J``, ``S:JQ C:79 D:TJQK H:7J``, or with
   spaces ``♠ J Q``; ``-`` (or nothing after ``S:``) marks a void;
-* Russian rank letters ``Т К Д В`` (ace, king, queen, jack): ``♠ТК ♦Д10``.
+* Russian rank letters ``Т К Д В`` (ace, king, queen, jack): ``♠ТК ♦Д10``. The
+  Cyrillic ``Т`` (ace) looks like the Latin ``T`` (ten): cards that use Russian
+  letters must write the ten ``10``; a Latin ``T`` among them is refused.
 
 Suits: letters ``s c d h`` or symbols ``♠ ♣ ♦ ♥`` (also ``♤ ♧ ♢ ♡``).
 
@@ -26,7 +28,7 @@ import re
 from collections.abc import Iterable
 
 from .cards import Card, Deck
-from .errors import DuplicateCardError, UnknownCardError
+from .errors import DuplicateCardError, NotationError, UnknownCardError, shorten
 
 SUIT_SYMBOLS = {"♠": "s", "♤": "s", "♣": "c", "♧": "c", "♦": "d", "♢": "d", "♥": "h", "♡": "h"}
 RUSSIAN_RANKS = {"Т": "A", "К": "K", "Д": "Q", "В": "J"}
@@ -58,7 +60,7 @@ def _read_ranks(text: str, deck: Deck, token: str) -> list[int]:
             char = text[i].upper()
             letter, i = RUSSIAN_RANKS.get(char, char), i + 1
         if letter not in letters:
-            raise UnknownCardError(f"unknown card {token!r}", token)
+            raise UnknownCardError(f"unknown card {shorten(token)!r}", token)
         ranks.append(letters[letter])
     return ranks
 
@@ -71,13 +73,41 @@ def _rank_part(token: str, deck: Deck) -> list[int] | None:
         return None
 
 
+def check_ten_spelling(texts: Iterable[str]) -> None:
+    """Refuse a Latin ``T`` (the ten) in cards that also use Russian rank letters.
+
+    The Cyrillic ``Т`` (туз, the ace) and the Latin ``T`` (the ten) look alike: once
+    Russian letters appear, a ``T`` may be either, so the ten must be written ``10``.
+
+    >>> check_ten_spelling(["♠ТК ♦Д10", "Td 10h"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    pyanalyzer.errors.NotationError: ambiguous 'Td': a Latin T (the ten) among Russian rank ... 10 for the ten
+    """
+    texts = list(texts)
+    if not any(char.upper() in RUSSIAN_RANKS for text in texts for char in text):
+        return
+    for text in texts:
+        for token in _TOKEN_SPLIT.split(text.strip()):
+            if "T" in token.upper():
+                raise NotationError(f"ambiguous {token!r}: a Latin T (the ten) among Russian rank "
+                                    "letters, where Т is the ace; write 10 for the ten", token)
+
+
 def parse_cards(text: str, deck: Deck) -> list[Card]:
     """Read cards in any accepted form; raise on an unknown token or a repeated card.
 
     >>> from pyanalyzer.cards import PREFERANS
-    >>> [c.code for c in parse_cards("Td 10h ♠ТК", PREFERANS)]
+    >>> [c.code for c in parse_cards("Td 10h ♠ТК", PREFERANS)]  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    pyanalyzer.errors.NotationError: ambiguous 'Td': a Latin T (the ten) among Russian ... the ten
+    >>> [c.code for c in parse_cards("Td 10h ♠AK", PREFERANS)]
     ['Td', 'Th', 'As', 'Ks']
+    >>> [c.code for c in parse_cards("♦10 ♠ТК", PREFERANS)]
+    ['Td', 'As', 'Ks']
     """
+    check_ten_spelling([text])
     cards: list[Card] = []
     seen: dict[Card, str] = {}
     current_suit: str | None = None  # set by a bare suit token such as "♠" or "S:"
@@ -87,7 +117,7 @@ def parse_cards(text: str, deck: Deck) -> list[Card]:
         for r in rank_numbers:
             card = deck.cards[s * len(deck.ranks) + r]
             if card in seen:
-                raise DuplicateCardError(f"duplicate card {card.code!r} (in {token!r})", token)
+                raise DuplicateCardError(f"duplicate card {card.code!r} (in {shorten(token)!r})", token)
             seen[card] = token
             cards.append(card)
 
@@ -99,7 +129,7 @@ def parse_cards(text: str, deck: Deck) -> list[Card]:
         if last is not None and len(token) >= 2 and _suit_letter(token[0]) is None:
             ranks = _read_ranks(token[:-1], deck, token)
             if len(ranks) != 1:
-                raise UnknownCardError(f"unknown card {token!r}", token)
+                raise UnknownCardError(f"unknown card {shorten(token)!r}", token)
             add(last, ranks, token)
             current_suit = None
             continue
@@ -117,7 +147,7 @@ def parse_cards(text: str, deck: Deck) -> list[Card]:
         if ranks is not None and current_suit is not None:
             add(current_suit, ranks, token)
             continue
-        raise UnknownCardError(f"unknown card {token!r}", token)
+        raise UnknownCardError(f"unknown card {shorten(token)!r}", token)
     return cards
 
 
@@ -130,7 +160,7 @@ def parse_card(text: str, deck: Deck) -> Card:
     """
     cards = parse_cards(text, deck)
     if len(cards) != 1:
-        raise UnknownCardError(f"not a single card: {text!r}", text)
+        raise UnknownCardError(f"not a single card: {shorten(text)!r}", text)
     return cards[0]
 
 
@@ -138,10 +168,23 @@ def format_card(card: Card, style: str = "symbols") -> str:
     """One card: ``♠10`` (symbols), ``Ts`` (letters, compact), ``♠Т`` (russian)."""
     if style in ("compact", "letters"):
         return card.code
+    return card.suit.symbol + format_rank(card, style)
+
+
+def format_rank(card: Card, style: str = "symbols") -> str:
+    """The card's rank alone, as a suit-grouped hand writes it in ``style``.
+
+    >>> from pyanalyzer.cards import PREFERANS
+    >>> ten, ace = PREFERANS.card("T", "s"), PREFERANS.card("A", "s")
+    >>> [format_rank(c, s) for s in ("symbols", "letters", "russian") for c in (ten, ace)]
+    ['10', 'A', 'T', 'A', '10', 'Т']
+    """
+    if style in ("compact", "letters"):
+        return card.rank.letter
     if style == "russian":
-        return card.suit.symbol + (card.rank.russian or card.rank.text)
+        return card.rank.russian or card.rank.text
     if style == "symbols":
-        return str(card)
+        return card.rank.text
     raise ValueError(f"unknown style {style!r}; choose from {', '.join(STYLES)}")
 
 
@@ -156,16 +199,16 @@ def format_cards(cards: Iterable[Card], style: str = "symbols") -> str:
     if not cards:
         return "-" if style == "compact" else ""
     deck = cards[0].deck
-    ordered = sorted(cards, key=lambda c: (c.suit_number, -c.rank_number))
+    ordered = sorted(cards, key=lambda c: c.display_key)
     if style == "compact":
         return ",".join(c.code for c in ordered)
     groups = []
-    for s, suit in enumerate(deck.suits):
+    for s, suit in deck.display_suits():
         in_suit = [c for c in ordered if c.suit_number == s]
         if style == "letters":
             ranks = "".join(c.rank.letter for c in in_suit) or "-"
             groups.append(f"{suit.letter.upper()}:{ranks}")
         else:
-            ranks = "".join(format_card(c, style)[1:] for c in in_suit) or "-"
+            ranks = "".join(format_rank(c, style) for c in in_suit) or "-"
             groups.append(suit.symbol + ranks)
     return " ".join(groups)

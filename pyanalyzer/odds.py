@@ -77,6 +77,42 @@ def _check_disjoint(*groups: tuple[str, Sequence[Card]]) -> None:
             seen[card] = name
 
 
+
+#: Significant digits of the probabilities (and other ratios) in JSON: beyond them a float only
+#: carries rounding noise (1 - 0.9 = 0.09999999999999998).
+JSON_DIGITS = 10
+
+
+def tidy_json(value):
+    """``value`` with every float rounded to :data:`JSON_DIGITS` significant digits (NaN, e.g.
+    a probability over no layouts, becomes None: JSON has no NaN); dicts and lists recursively.
+
+    >>> tidy_json({"p": 1 - 0.9, "interval": [0.1 + 0.2, float("nan")], "splits": 7})
+    {'p': 0.1, 'interval': [0.3, None], 'splits': 7}
+    """
+    if isinstance(value, float):
+        return None if math.isnan(value) else float(f"{value:.{JSON_DIGITS}g}")
+    if isinstance(value, dict):
+        return {key: tidy_json(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [tidy_json(item) for item in value]
+    return value
+
+
+def run_seed(seed: int | None) -> int:
+    """The seed a sampled run uses: the one given, or a fresh one drawn (and then reported, so
+    that the run can be repeated with ``--seed``)."""
+    return seed if seed is not None else random.SystemRandom().randrange(1_000_000)
+
+
+def symmetry_note(tally) -> str:
+    """How many layouts an exact enumeration solved: fewer when interchangeable suits let one
+    split stand for several, else every split (no symmetry applied)."""
+    if tally.solves < tally.splits:
+        return (f"{tally.solves:,} distinct layouts solved, the others the same up to "
+                "interchangeable suits")
+    return "each solved: no interchangeable suits"
+
 @dataclass
 class TrickOdds:
     """A distribution of the declarer's tricks over unseen layouts, with what it means."""
@@ -87,6 +123,8 @@ class TrickOdds:
     tally: Tally
     #: Whose view: "declarer" or the whister's seat.
     view: str
+    #: The seed of a sampled run (the one drawn when none was given), None when exact.
+    seed: int | None = None
 
     @property
     def histogram(self) -> list[int]:
@@ -130,13 +168,13 @@ class TrickOdds:
     def headline(self) -> list[str]:
         t = self.tally
         if t.exact:
-            how = f"exact over all {t.total:,} splits ({t.solves:,} solved after the symmetry reduction)"
+            how = f"exact over all {t.total:,} splits ({symmetry_note(t)})"
         elif t.enumeration:
             stopped = "interrupted" if t.interrupted else "stopped"
             how = (f"{stopped} after {t.splits:,} of {t.total:,} splits (an enumeration in order, "
                    "not a sample: only bounds are proven)")
         else:
-            how = f"Monte Carlo over {t.splits:,} random layouts"
+            how = f"Monte Carlo over {t.splits:,} random layouts (seed {self.seed})"
             if t.partial:
                 how += f" (interrupted: {t.splits:,} of the {t.total:,} samples asked for)"
         lines = [f"{self.contract} by {self.declarer}, {self.lead} leads: {how}, {t.seconds:.1f} s."]
@@ -198,6 +236,7 @@ class TrickOdds:
             "expected_tricks": self.expected_tricks,
             "seconds": round(t.seconds, 3),
             "nodes": t.nodes,
+            "seed": self.seed,
         }
         if self.contract.kind == TRICKS:
             level, owed = self.contract.level, WHIST_OBLIGATION[self.contract.level]
@@ -216,7 +255,7 @@ class TrickOdds:
         elif not t.enumeration:
             for key, predicate in measures.items():
                 out[f"{key}_interval"] = list(t.confidence(predicate))
-        return out
+        return tidy_json(out)
 
 
 def text_histogram(histogram: Sequence[int], label: str, width: int = 40) -> list[str]:
@@ -284,10 +323,11 @@ def declarer_view(hand: Hand, declarer: str, discard: Sequence[Card], contract: 
     template = _template(rules, {declarer: hand.mask}, contract, declarer, lead)
     defenders = tuple(i for i, s in enumerate(rules.seats) if s != declarer)
     size = rules.hand_size
+    seed = None if samples is None else run_seed(seed)
     tally = solve_splits(template, defenders, (size, size), unknown, engine=engine, threads=threads,
                          samples=samples, seed=seed, progress=progress, stop_when=stop_when,
                          backends=backends)
-    return TrickOdds(contract, declarer, lead, tally, "declarer")
+    return TrickOdds(contract, declarer, lead, tally, "declarer", seed)
 
 
 def whister_view(hand: Hand, seat: str, declarer: str, contract: Contract, lead: str,
@@ -316,9 +356,10 @@ def whister_view(hand: Hand, seat: str, declarer: str, contract: Contract, lead:
     sizes = (rules.hand_size - len(known), rules.hand_size)
     if samples is None and count_splits(unknown, sizes) > EXACT_LIMIT:
         samples = 5000
+    seed = None if samples is None else run_seed(seed)
     tally = solve_splits(template, seats, sizes, unknown, engine=engine, threads=threads,
                          samples=samples, seed=seed, progress=progress)
-    return TrickOdds(contract, declarer, lead, tally, seat)
+    return TrickOdds(contract, declarer, lead, tally, seat, seed)
 
 
 @dataclass
@@ -401,13 +442,13 @@ class DiscardRanking:
             return data
 
         complete = [c for c in self.exact if c.odds.tally.exact]
-        return {"twelve": [c.code for c in self.twelve], "declarer": self.declarer,
-                "lead": self.lead, "level": self.level,
-                "partial": self.interrupted, "interrupted": self.interrupted,
-                "finalists": self.finalists,
-                "best": row(complete[0]) if complete else None,
-                "exact": [row(c) for c in self.exact],
-                "screened": [row(c) for c in self.screened[:20]]}
+        return tidy_json({"twelve": [c.code for c in self.twelve], "declarer": self.declarer,
+                          "lead": self.lead, "level": self.level,
+                          "partial": self.interrupted, "interrupted": self.interrupted,
+                          "finalists": self.finalists,
+                          "best": row(complete[0]) if complete else None,
+                          "exact": [row(c) for c in self.exact],
+                          "screened": [row(c) for c in self.screened[:20]]})
 
 
 def rank_discards(twelve: Sequence[Card], declarer: str, lead: str, contract: Contract | None = None,
@@ -504,7 +545,7 @@ class TalonEstimate:
     lead: str
     samples: int
     made: int
-    seed: int | None
+    seed: int
     #: Stopped by Ctrl-C: a smaller sample than asked for (its interval says how much smaller).
     partial: bool = False
     #: Samples asked for.
@@ -546,10 +587,11 @@ class TalonEstimate:
         p = 1 - self.p_make if self.contract.is_misere else self.p_make
         low, high = self.interval()
         interval = [1 - high, 1 - low] if self.contract.is_misere else [low, high]
-        return {"view": "before_talon", "contract": self.contract.code, "declarer": self.declarer,
-                "lead": self.lead, "samples": self.samples, key: p, f"{key}_interval": interval,
-                "seed": self.seed, "method": "sample", "exact": False, "partial": self.partial,
-                "interrupted": self.partial, "samples_asked": self.asked}
+        return tidy_json({"view": "before_talon", "contract": self.contract.code,
+                          "declarer": self.declarer, "lead": self.lead, "samples": self.samples,
+                          key: p, f"{key}_interval": interval, "seed": self.seed, "method": "sample",
+                          "exact": False, "partial": self.partial, "interrupted": self.partial,
+                          "samples_asked": self.asked})
 
 
 def before_talon(hand: Hand, declarer: str, contract: Contract, lead: str,
@@ -561,6 +603,7 @@ def before_talon(hand: Hand, declarer: str, contract: Contract, lead: str,
 
     if len(hand) != rules.hand_size:
         raise LayoutError(f"the hand must have {rules.hand_size} cards, not {len(hand)}", "--hand")
+    seed = run_seed(seed)
     rng = random.Random(seed)
     backend = make_backend(engine)
     others = [c for c in rules.deck if c not in hand]

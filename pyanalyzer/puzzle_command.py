@@ -3,30 +3,35 @@
 from __future__ import annotations
 
 import json
+import re
 
 import click
 
-from .command_support import command_errors, exit_interrupted, fail
-from .errors import LayoutError
+from .command_support import SEED_TYPE, BoundedInt, command_errors, exit_interrupted, fail
+from .errors import LayoutError, shorten
 from .progress import ProgressLine
 from .puzzles import BANDS, KINDS, Order, PuzzleWriter, check_order, generate, parse_constraint
+
+#: Bounds of the number options: a set of puzzles, processes, deals tried.
+MAX_COUNT = 10_000
+MAX_JOBS = 64
+MAX_ATTEMPTS = 100_000_000
 
 
 def _trick_range(text: str) -> tuple[int, int]:
     low, sep, high = text.partition("..")
-    try:
-        lo = int(low)
-        hi = int(high) if sep else lo
-    except ValueError:
-        raise LayoutError(f"bad --tricks {text!r}: write e.g. 5 or 4..6", text) from None
+    if not all(re.fullmatch(r"\s*[0-9]{1,2}\s*", part) for part in ((low, high) if sep else (low,))):
+        raise LayoutError(f"bad --tricks {shorten(text)!r}: write e.g. 5 or 4..6", text)
+    lo = int(low)
+    hi = int(high) if sep else lo
     return lo, hi
 
 
 @click.command("puzzles")
 @click.argument("kind", type=click.Choice(KINDS))
-@click.option("--count", type=click.IntRange(1), default=10, show_default=True,
+@click.option("--count", type=BoundedInt(1, MAX_COUNT), default=10, show_default=True,
               help="Puzzles in the set.")
-@click.option("--seed", type=int, default=0, show_default=True, help="The same seed gives the same set.")
+@click.option("--seed", type=SEED_TYPE, default=0, show_default=True, help="The same seed gives the same set.")
 @click.option("--constraint", "constraints", multiple=True, metavar="TEXT",
               help="'S has As', 'S shape 4-3-2-1', 'trumps 5+', 'S misere-like', 'tricks 5' (repeatable).")
 @click.option("--difficulty", type=click.Choice(BANDS), help="Keep only puzzles of this band.")
@@ -38,8 +43,8 @@ def _trick_range(text: str) -> tuple[int, int]:
               help="Fix the contract (e.g. 6h; misere for discard puzzles). Default: random trump.")
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False),
               help="Output folder; re-running with the same seed resumes the set there.")
-@click.option("--jobs", type=click.IntRange(1), default=2, show_default=True, help="Processes.")
-@click.option("--max-attempts", type=click.IntRange(1), default=50000, show_default=True,
+@click.option("--jobs", type=BoundedInt(1, MAX_JOBS), default=2, show_default=True, help="Processes.")
+@click.option("--max-attempts", type=BoundedInt(1, MAX_ATTEMPTS), default=50000, show_default=True,
               help="Give up after this many random deals.")
 @click.option("--json", "as_json", is_flag=True, help="Print each puzzle's JSON record as it is found.")
 def puzzle_command(kind, count, seed, constraints, difficulty, tricks_text, after, contract_code, out_dir,
@@ -56,6 +61,10 @@ def puzzle_command(kind, count, seed, constraints, difficulty, tricks_text, afte
     sheet.txt, sheet.html (solutions on their own page) and solutions.txt.
     Each puzzle is written as soon as it is found; Ctrl-C keeps them and
     the same command resumes the set.
+    \b
+    Examples:
+      pref puzzles misere --count 3 --out my-puzzles
+      pref puzzles contract --count 3 --tricks 5 --constraint "S has As" --out aces --json
     """
     progress = ProgressLine("puzzles")
     writer = None
@@ -70,6 +79,9 @@ def puzzle_command(kind, count, seed, constraints, difficulty, tricks_text, afte
         from pathlib import Path
 
         writer = PuzzleWriter(Path(out_dir), order, seed)
+        if writer.dropped_line:
+            click.echo(f"pref: note: line {writer.dropped_line} of {Path(out_dir) / 'puzzles.jsonl'} was cut "
+                       "short (a run stopped while writing it): dropped, its puzzle is made again", err=True)
         done = len(writer.records)
         tried = [0]
 

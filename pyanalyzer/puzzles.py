@@ -49,6 +49,7 @@ import json
 import random
 import re
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -57,7 +58,7 @@ from .contract import Contract
 from .defence import distinct_cards
 from .diagram import diagram
 from .engines import make_backend
-from .errors import LayoutError
+from .errors import LayoutError, shorten
 from .hand import Hand
 from .layout import Layout
 from .layout_io import format_layout_file, format_one_line, parse_layout
@@ -133,11 +134,11 @@ def parse_constraint(text: str) -> Constraint:
 
         cards = tuple(parse_cards(m.group("cards"), deck))
         return Constraint(text, "has", m.group("seat").upper(), cards=cards)
-    m = re.fullmatch(_SEAT + r"shape\s+(?P<shape>\d+(?:-\d+){3})", words)
+    m = re.fullmatch(_SEAT + r"shape\s+(?P<shape>\d{1,2}(?:-\d{1,2}){3})", words)
     if m:
         shape = tuple(sorted((int(x) for x in m.group("shape").split("-")), reverse=True))
         return Constraint(text, "shape", (m.group("seat") or "").upper() or None, shape=shape)
-    m = re.fullmatch(r"(?:trumps?|trump length)\s+(?P<lo>\d+)(?:(?P<plus>\+)|-(?P<hi>\d+))?", words)
+    m = re.fullmatch(r"(?:trumps?|trump length)\s+(?P<lo>\d{1,2})(?:(?P<plus>\+)|-(?P<hi>\d{1,2}))?", words)
     if m:
         low = int(m.group("lo"))
         high = 10 if m.group("plus") else int(m.group("hi") or low)
@@ -145,12 +146,12 @@ def parse_constraint(text: str) -> Constraint:
     m = re.fullmatch(_SEAT + r"mis[eè]re[- ]like", words, flags=re.IGNORECASE)
     if m:
         return Constraint(text, "misere-like", (m.group("seat") or "").upper() or None)
-    m = re.fullmatch(r"tricks\s+(?P<lo>\d+)(?:\.\.(?P<hi>\d+))?", words)
+    m = re.fullmatch(r"tricks\s+(?P<lo>\d{1,2})(?:\.\.(?P<hi>\d{1,2}))?", words)
     if m:
         low = int(m.group("lo"))
         return Constraint(text, "tricks", None, low=low, high=int(m.group("hi") or low))
     raise LayoutError(
-        f"bad constraint {text!r}: write e.g. 'S has As', 'S shape 4-3-2-1', 'trumps 5+', "
+        f"bad constraint {shorten(text)!r}: write e.g. 'S has As', 'S shape 4-3-2-1', 'trumps 5+', "
         "'S misere-like' or 'tricks 5'", text)
 
 
@@ -839,19 +840,55 @@ class PuzzleWriter:
 
     def __init__(self, out: Path, order: Order, seed: int) -> None:
         self.out = Path(out)
-        self.out.mkdir(parents=True, exist_ok=True)
         self.order, self.seed = order, seed
         self.records: list[dict] = []
         self.puzzles: list[Puzzle] = []
-        index = self.out / INDEX
-        if index.exists():
-            for line in index.read_text(encoding="utf-8").splitlines():
-                if line.strip():
-                    record = json.loads(line)
-                    if record.get("seed") != seed or record.get("order") != order_text(order):
-                        raise LayoutError(f"{index} holds another set ({record.get('order')}, "
-                                          f"seed {record.get('seed')}): use another --out", "--out")
-                    self.records.append(record)
+        #: The line number of an incomplete last line of the index dropped on resuming, if any.
+        self.dropped_line: int | None = None
+        with _writing(self.out):
+            self.out.mkdir(parents=True, exist_ok=True)
+            probe = self.out / ".pref-write-test"
+            probe.write_bytes(b"")  # unwritable: said now, not after the first puzzle is found
+            probe.unlink()
+            index = self.out / INDEX
+            if index.exists():
+                self._resume(index)
+
+    def _resume(self, index: Path) -> None:
+        """Read the records of an earlier run. A last line cut short (a run killed while writing
+        it) is dropped and its puzzle made again; anything else unreadable is an error."""
+        data = index.read_bytes()
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            line = data.count(b"\n", 0, error.start) + 1
+            raise LayoutError(f"{index} is not UTF-8 text (line {line}): use another --out", "--out") from None
+        *complete, last = text.split("\n")
+        for number, line in enumerate(complete, start=1):
+            if line.strip():
+                self.records.append(self._record(line, number, index))
+        if last.strip():
+            try:
+                json.loads(last)
+            except ValueError:  # cut short: drop it from the file too, so the next line starts clean
+                self.dropped_line = len(complete) + 1
+                index.write_text("".join(line + "\n" for line in complete), encoding="utf-8")
+            else:
+                self.records.append(self._record(last, len(complete) + 1, index))
+                index.write_text(text + "\n", encoding="utf-8")
+
+    def _record(self, line: str, number: int, index: Path) -> dict:
+        try:
+            record = json.loads(line)
+        except ValueError:
+            record = None
+        if not isinstance(record, dict) or not isinstance(record.get("attempt"), int):
+            raise LayoutError(f"line {number} of {index} is not a puzzle record: use another --out",
+                              "--out")
+        if record.get("seed") != self.seed or record.get("order") != order_text(self.order):
+            raise LayoutError(f"{index} holds another set ({record.get('order')}, "
+                              f"seed {record.get('seed')}): use another --out", "--out")
+        return record
 
     @property
     def next_attempt(self) -> int:
@@ -859,8 +896,12 @@ class PuzzleWriter:
 
     def seen_keys(self) -> set:
         keys = set()
-        for record in self.records:
-            puzzle = load_puzzle(record)
+        for number, record in enumerate(self.records, start=1):
+            try:
+                puzzle = load_puzzle(record)
+            except (KeyError, TypeError, ValueError, IndexError):
+                raise LayoutError(f"puzzle {number} of {self.out / INDEX} is not a valid record: "
+                                  "use another --out", "--out") from None
             keys.add(canonical_key(puzzle))
         return keys
 
@@ -869,19 +910,32 @@ class PuzzleWriter:
         name = file_name(number, puzzle.kind)
         puzzle.layout = _titled(puzzle.layout, f"Puzzle {number}: {puzzle.kind}",
                                 f"pref puzzles {puzzle.kind}, seed {self.seed}, deal {puzzle.attempt}")
-        (self.out / name).write_text(puzzle.file_text(number), encoding="utf-8")
         record = puzzle.to_dict()
         record.update({"number": number, "file": name, "seed": self.seed,
                        "order": order_text(self.order)})
-        with (self.out / INDEX).open("a", encoding="utf-8") as stream:
-            stream.write(json.dumps(record, ensure_ascii=False) + "\n")
+        with _writing(self.out):
+            (self.out / name).write_text(puzzle.file_text(number), encoding="utf-8")
+            with (self.out / INDEX).open("a", encoding="utf-8") as stream:
+                stream.write(json.dumps(record, ensure_ascii=False) + "\n")
         self.records.append(record)
         return record
 
     def write_sheets(self) -> None:
-        (self.out / "sheet.txt").write_text(text_sheet(self.records), encoding="utf-8")
-        (self.out / "solutions.txt").write_text(solutions_text(self.records), encoding="utf-8")
-        (self.out / "sheet.html").write_text(html_sheet(self.records), encoding="utf-8")
+        with _writing(self.out):
+            (self.out / "sheet.txt").write_text(text_sheet(self.records), encoding="utf-8")
+            (self.out / "solutions.txt").write_text(solutions_text(self.records), encoding="utf-8")
+            (self.out / "sheet.html").write_text(html_sheet(self.records), encoding="utf-8")
+
+
+@contextmanager
+def _writing(out: Path):
+    """An OS error while reading or writing the --out folder: one line naming it and the reason."""
+    try:
+        yield
+    except OSError as error:
+        where = error.filename or out
+        raise LayoutError(f"cannot use --out {str(out)!r}: {error.strerror or error} "
+                          f"({where})", "--out") from None
 
 
 def order_text(order: Order) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from .cards import PREFERANS, WHIST, Deck
-from .errors import LayoutError
+from .errors import LayoutError, shorten
 
 
 @dataclass(frozen=True)
@@ -112,7 +112,7 @@ class Rules:
         if name in self.seats:
             return name
         raise LayoutError(
-            f"unknown seat {text!r}: {self.game} seats are {', '.join(self.seats)}", text
+            f"unknown seat {shorten(text)!r}: {self.game} seats are {', '.join(self.seats)}", text
         )
 
     def seat_number(self, seat: str) -> int:

@@ -2,7 +2,9 @@
 
 For a trick contract: the declarer's tricks with best play by all. For misère:
 the tricks the defenders force on the declarer. For all-pass: the fewest
-tricks each player can guarantee against the other two.
+tricks each player can guarantee against the other two. A layout whose
+declarer's hand is written before the talon, without a discard, is played with
+his best discard (found with open cards, and named).
 
 >>> from pyanalyzer.layout_io import parse_layout
 >>> layout = parse_layout("contract=6s declarer=S lead=W S=As,7d W=7h,8h E=Ad,Kh")
@@ -22,6 +24,7 @@ from typing import TYPE_CHECKING
 from .cards import Card
 from .engines import make_backend
 from .layout import Layout
+from .makeable import best_discard, discard_still_open
 from .notation import format_card
 
 if TYPE_CHECKING:
@@ -107,6 +110,9 @@ class Solution(TrickCounts):
     seconds: float
     engine: str
     tricks: list[Trick] = field(default_factory=list)
+    #: The discard was still open (talon in no hand, no discard): each discard class's value;
+    #: ``layout`` then holds the best one.
+    discards: dict[tuple[Card, ...], int] | None = None
 
     def verdict(self) -> str:
         """One plain sentence with the answer."""
@@ -141,6 +147,12 @@ class Solution(TrickCounts):
     def format(self, style: str = "symbols") -> str:
         """The verdict, the card values (if computed) and the best line, cards in ``style``."""
         out = [self.verdict()]
+        if self.discards is not None:
+            layout = self.layout
+            chosen = " ".join(format_card(c, style) for c in layout.discard)
+            talon = " ".join(format_card(c, style) for c in layout.talon)
+            out.append(f"{layout.rules.seat_name(layout.declarer)}'s best discard with open cards: "
+                       f"{chosen} (of {len(self.discards)} kinds of discard after the talon {talon}).")
         if self.cards is not None:
             out.append("")
             mover = self.layout.rules.seat_name(self.layout.to_move)
@@ -149,8 +161,7 @@ class Solution(TrickCounts):
             if self.layout.rules.partnerships and not self.layout.contract.is_misere:
                 what = f"{self.layout.rules.side_name(self.layout.declarer)} tricks"
             out.append(f"{mover} to play; {what} after each card:")
-            for card, value in sorted(self.cards.items(), key=lambda kv: (kv[0].suit_number,
-                                                                          -kv[0].rank_number)):
+            for card, value in sorted(self.cards.items(), key=lambda kv: kv[0].display_key):
                 mark = "  best" if value == self.declarer_tricks else ""
                 out.append(f"  {format_card(card, style):<4} {value}{mark}")
         if self.tricks:
@@ -177,6 +188,8 @@ class Solution(TrickCounts):
             "engine": self.engine,
             "nodes": self.nodes,
             "seconds": round(self.seconds, 6),
+            "discards": None if self.discards is None else {
+                ",".join(c.code for c in discard): value for discard, value in self.discards.items()},
         }
 
 
@@ -201,6 +214,9 @@ def solve(layout: Layout, engine: str | object = "fast", cards: bool = True,
 
         return analyse_allpass(layout, backend, cards=cards, lines=line, split=False)
 
+    discards = None
+    if discard_still_open(layout):  # the hand before the talon: play the best discard
+        layout, discards = best_discard(layout, backend)
     position = layout.position()
     value = backend.solve(position)
     card_values = None
@@ -209,4 +225,4 @@ def solve(layout: Layout, engine: str | object = "fast", cards: bool = True,
     best = [deck.from_index(i) for i in backend.best_line(position)] if line else []
     seconds = time.perf_counter() - start
     return Solution(layout, value, best, card_values, backend.nodes - start_nodes, seconds,
-                    backend.name, line_to_tricks(layout, best) if line else [])
+                    backend.name, line_to_tricks(layout, best) if line else [], discards)

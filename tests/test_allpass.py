@@ -448,7 +448,7 @@ def test_cli_batch_writes_one_json_line_per_layout(tmp_path):
                      "# a comment\n"
                      "contract=allpass lead=W S=7s W=8s E=As\n", encoding="utf-8")
     result = run("--batch", str(batch))
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # line 2 failed
     records = [json.loads(line) for line in result.output.splitlines()]
     assert len(records) == 3
     assert records[0]["guaranteed"] == {"S": 1, "W": 0, "E": 1}

@@ -172,7 +172,7 @@ def test_batch_json_lines(tmp_path):
     )
     result = CliRunner().invoke(main, ["solve", "--batch", str(batch), "--json",
                                        "--engine", "reference"])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # lines 4 and 9 failed
     assert "Traceback" not in result.output
     records = [json.loads(line) for line in result.stdout.splitlines()]
     assert len(records) == 5
@@ -191,7 +191,7 @@ def test_batch_text(tmp_path):
     batch = tmp_path / "batch.txt"
     batch.write_text(f"{SMALL}\nnonsense\n", encoding="utf-8")
     result = CliRunner().invoke(main, ["solve", "--batch", str(batch), "--engine", "reference"])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # line 2 failed
     lines = result.stdout.splitlines()
     assert len(lines) == 2
     assert lines[0].startswith("line 1:") and "South takes 0" in lines[0]

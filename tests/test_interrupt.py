@@ -29,10 +29,10 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 MISERE_TEN = "S=7s,8s,9s,Ts,8c,7d,8d,9d,8h,9h"
 MISERE_TWELVE = MISERE_TEN + ",Kc,Ac"
 # The twelve-card hand; with Jd Kd discarded, 6 clubs makes in 92.17% of all splits
-# (regression value of the complete enumeration, 170,295 of 184,756).
+# (regression value of the complete enumeration, 170,294 of 184,756; JSON gives ten digits).
 CONTRACT_TWELVE = "S=As,7c,8c,9c,Ac,Jd,Kd,Th,Kh,Ah,8s,7s"
 CONTRACT_TEN = "S=As,7c,8c,9c,Ac,Th,Kh,Ah,8s,7s"
-CONTRACT_P_MAKE = 0.9217237870488645
+CONTRACT_P_MAKE = 170294 / 184756
 
 # A hard deal (two voids, long suits; deal 87 of benchmarks/RESULTS.md). With a 1 MB table
 # one of its searches takes seconds and the whole table, on one thread, over a minute.
@@ -178,13 +178,13 @@ def test_twelve_card_contract_ranking_is_never_silently_partial(tmp_path):
     if partial:
         assert partial[0]["p_make"] is None and len(partial[0]["p_make_bounds"]) == 2
     # The best discard is the first candidate, finished: its complete value.
-    assert data["best"]["discard"] == ["Jd", "Kd"] and data["best"]["p_make"] == CONTRACT_P_MAKE
+    assert data["best"]["discard"] == ["Jd", "Kd"]
+    assert data["best"]["p_make"] == pytest.approx(CONTRACT_P_MAKE, abs=1e-9)
 
 
 def test_puzzles_with_two_processes_stop_cleanly_and_keep_what_was_found(tmp_path):
     out = tmp_path / "set"
-    pref = Pref(["puzzles", "misere", "--count", "100000", "--max-attempts", "1000000", "--out", str(out)],
-                tmp_path)
+    pref = Pref(["puzzles", "misere", "--count", "10000", "--out", str(out)], tmp_path)
     pref.wait_for(lambda line: splits_done(line) > 0, "a puzzle found")
     status, _, errors = pref.interrupt(timeout=60)
     assert status == 130

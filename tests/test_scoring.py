@@ -150,7 +150,7 @@ def test_both_pass_and_half_whist():
 
 
 def test_allpass_progression_and_exit():
-    rules = convention("sochi", ["allpass_progression=1-2-4", "allpass_exit=6-7-8"])
+    rules = convention("sochi", ["allpass_progression=1-2-4", "allpass_exit=6-7-8", "allpass_amnesty=no"])
     sheet = Sheet(["W", "E", "S"], rules)
     for _ in range(3):
         sheet.play(Deal(contract("allpass"), None, {"W": 0, "E": 4, "S": 6}))

@@ -29,7 +29,12 @@ def test_settle_sochi_example_json():
     result = run("settle", "--mountains", "W=8,E=19,S=14", "--whists-balance", "W=-26,E=24,S=2", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert data["exact"] == {"W": "92/3", "E": "-88/3", "S": "-4/3"}
+    # The source's worked example: exact +92/3, -88/3, -4/3 (RULES.md §1, settlement); JSON numbers
+    # rounded to six decimals, the exact fractions beside them under "fractions".
+    assert data["exact"] == {"W": 30.666667, "E": -29.333333, "S": -1.333333}
+    assert data["fractions"]["exact"] == {"W": "92/3", "E": "-88/3", "S": "-4/3"}
+    assert data["mountains"] == {"W": 8, "E": 19, "S": 14}
+    assert all(type(v) is int for v in data["net_whists"].values())
     assert data["method1"] == {"W": 31, "E": -30, "S": -1}
     assert data["method2"] == {"W": 31, "E": -29, "S": -2}
 
@@ -41,8 +46,8 @@ def test_settle_piter_example_text():
     assert "+530" in result.output and "-310" in result.output
     data = json.loads(run("settle", "--set", "pool_correction=2", "--target", "21", "--mountains",
                           "1=76,2=40,3=52,4=80", "--pools", "1=56,2=12,3=6,4=16", "--json").output)
-    assert data["amnestied"] == {"1": "0", "2": "52", "3": "76", "4": "84"}
-    assert data["mountain_whists"] == {"1": "530", "2": "10", "3": "-230", "4": "-310"}
+    assert data["amnestied"] == {"1": 0, "2": 52, "3": 76, "4": 84}
+    assert data["mountain_whists"] == {"1": 530, "2": 10, "3": -230, "4": -310}
 
 
 def test_settle_whists_matrix_and_money(tmp_path):
@@ -52,7 +57,7 @@ def test_settle_whists_matrix_and_money(tmp_path):
                  "--set", "whist_money=1/2", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert data["net_whists"] == {"W": "-16", "E": "20", "S": "-4"}
+    assert data["net_whists"] == {"W": -16, "E": 20, "S": -4}
     assert sum(data["method2"].values()) == 0 and "money" in data
 
 

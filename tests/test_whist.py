@@ -291,7 +291,7 @@ def run_table(*args, input=None):
 def test_table_command_text_and_json():
     result = run_table(EASY)
     assert result.exit_code == 0
-    assert "   N 13 10 12 13 13" in result.output
+    assert "      ♠  ♥  ♦  ♣ NT\n   N 13 12 10 13 13" in result.output  # DDS's strain order
     result = run_table(EASY, "--json")
     data = json.loads(result.output)
     assert data["table"]["N"] == {"s": 13, "h": 12, "d": 10, "c": 13, "n": 13}
@@ -310,7 +310,7 @@ def test_table_command_batch(tmp_path):
     path = tmp_path / "deals.pbn"
     path.write_text(f"# two deals and a bad line\n{EASY}\nN:A... K...\n{SQUEEZE}\n", encoding="utf-8")
     result = run_table("--batch", str(path))
-    assert result.exit_code == 0
+    assert result.exit_code == 1  # line 3 failed
     records = [json.loads(line) for line in result.output.splitlines()]
     assert records[0]["table"]["S"]["n"] == 13
     assert records[1] == {"error": "bad PBN deal 'N:A... K...': it needs four hands, not 2", "line": 3}
@@ -322,7 +322,7 @@ def test_table_command_batch(tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (["N:AK.. Q.J.."], "four hands"),
-    ([], "give either a PBN deal or --batch FILE"),
+    ([], "give either a DEAL (PBN or a whist layout) or --batch FILE"),
     ([EASY, "--batch", "x"], "give either"),
     (["--batch", "/nonexistent/deals.pbn"], "cannot read batch file"),
 ])

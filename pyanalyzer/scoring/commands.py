@@ -18,6 +18,8 @@ import click
 from ..errors import PrefInputError
 from .conventions import convention, options_table
 from .errors import RecordError, ScoringError
+from .inputs import parse_number, read_text
+from .preferans import sheet_numbers
 from .record import read_record, replay
 from .render import deal_log, preferans_sheet, settlement_text, thousand_sheet, whist_sheet
 from .settlement import settle
@@ -38,10 +40,7 @@ def parse_seat_values(text: str, option: str) -> dict:
         seat, sep, value = part.partition("=")
         if not sep or not seat:
             raise ScoringError(f"bad {option} entry {part!r}: write SEAT=NUMBER, e.g. W=8,E=19,S=14", part)
-        try:
-            number = Fraction(value)
-        except (ValueError, ZeroDivisionError):
-            raise ScoringError(f"bad number {value!r} for {seat} in {option}", value) from None
+        number = parse_number(value, f"{seat} in {option}")
         if seat in values:
             raise ScoringError(f"{seat} is written twice in {option}", seat)
         values[seat] = number
@@ -50,11 +49,7 @@ def parse_seat_values(text: str, option: str) -> dict:
 
 def read_whists_matrix(path: str) -> dict:
     """Read a whists file: lines ``W: E=10 S=4`` (W wrote 10 whists on E and 4 on S); ``#`` comments."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            lines = handle.read().splitlines()
-    except OSError as error:
-        raise RecordError(f"cannot read whists file {path!r}: {error.strerror}", path) from None
+    lines = read_text(path, "whists file").splitlines()
     whists: dict = {}
     for number, raw in enumerate(lines, start=1):
         body = raw.split("#", 1)[0].strip()
@@ -126,9 +121,7 @@ def score_command(record: str, convention_name: str | None, settings: tuple, dra
                 "players": sheet.players,
                 "deals": [{"line": row.deal.line, "deal": row.deal.describe(), **row.entries.to_dict()}
                           for row in sheet.rows],
-                "pool": {seat: str(v) for seat, v in sheet.pool.items()},
-                "mountain": {seat: str(v) for seat, v in sheet.mountain.items()},
-                "whists": {f"{a}>{b}": str(v) for (a, b), v in sheet.whists.items()},
+                **sheet_numbers(sheet.pool, sheet.mountain, sheet.whists),
                 "closed": sheet.closed,
                 "settlement": _settlement_json(settlement, rules),
             })
@@ -141,7 +134,10 @@ def score_command(record: str, convention_name: str | None, settings: tuple, dra
         click.echo(json.dumps(data, ensure_ascii=False))
         return
     if game.record.game == "preferans":
-        state = "all pools closed" if sheet.closed else "pools not all closed"
+        if rules.close_mountain:
+            state = "game over: pools and mountains closed" if sheet.closed else "pools and mountains not all closed"
+        else:
+            state = "all pools closed" if sheet.closed else "pools not all closed"
         click.echo(f"Preferans, {rules.name} convention, pool to {rules.pool_target}, "
                    f"{len(sheet.players)} players, {len(sheet.rows)} deals ({state})")
         click.echo("")
@@ -192,10 +188,7 @@ def settle_command(mountains: str, pools: str | None, target: str | None, whists
         balances = parse_seat_values(whists_balance, "--whists-balance") if whists_balance else None
         matrix = read_whists_matrix(whists_matrix) if whists_matrix else None
         if target is not None:
-            try:
-                goal = Fraction(target)
-            except (ValueError, ZeroDivisionError):
-                raise ScoringError(f"bad --target {target!r}: write a number", target) from None
+            goal = parse_number(target, "--target")
         else:
             goal = Fraction(rules.pool_target)
         result = settle(mountain, pools=pool, target=goal, whists=matrix, balances=balances,

@@ -20,7 +20,8 @@ from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from typing import Any
 
-from .errors import ConventionError
+from .errors import ConventionError, ScoringError
+from .inputs import MAX_MAGNITUDE, parse_number, parse_whole, shown
 
 _TRUE = {"1", "yes", "y", "true", "on"}
 _FALSE = {"0", "no", "n", "false", "off"}
@@ -35,9 +36,12 @@ def parse_levels(text: str) -> tuple[tuple[int, int], ...]:
     table: dict[int, int] = {}
     for part in text.replace(" ", "").split(","):
         level, sep, value = part.partition(":")
-        if not sep or not level.isdigit() or not value.isdigit():
-            raise ValueError(f"write LEVEL:NUMBER pairs like 6:2,7:4 (bad part {part!r})")
-        table[int(level)] = int(value)
+        try:
+            if not sep:
+                raise ScoringError("no ':'")
+            table[parse_whole(level, "level")] = parse_whole(value, "number")
+        except ScoringError:
+            raise ValueError(f"write LEVEL:NUMBER pairs like 6:2,7:4 (bad part {shown(part)})") from None
     missing = [level for level in range(6, 11) if level not in table]
     if missing or set(table) - set(range(6, 11)):
         raise ValueError("give exactly the levels 6, 7, 8, 9 and 10")
@@ -58,11 +62,19 @@ def _parse_bool(text: str) -> bool:
 
 
 def _parse_int(text: str) -> int:
-    return int(text.strip())
+    """A whole number 0 to a billion (ASCII digits); a ValueError says what is wrong."""
+    try:
+        return parse_whole(text, "number")
+    except ScoringError:
+        raise ValueError(f"write a whole number from 0 to {MAX_MAGNITUDE:,} in ASCII digits") from None
 
 
 def _parse_fraction(text: str) -> Fraction:
-    return Fraction(text.strip())
+    """A number or fraction within the bounds of :func:`~pyanalyzer.scoring.inputs.parse_number`."""
+    try:
+        return parse_number(text, "this option")
+    except ScoringError as error:
+        raise ValueError(str(error).split(": ", 1)[-1]) from None
 
 
 def _choice(*values: str) -> Callable[[str], str]:
@@ -95,9 +107,9 @@ class Conventions:
     obligations: tuple = _opt(DEFAULT_OBLIGATIONS, parse_levels, "preferans",
                              "Tricks the defenders owe together, by level (6:4,7:2,8:1,9:1,10:0).")
     whist_responsibility: str = _opt("full", _choice("full", "half"), "preferans",
-                                     "full: a whister short of his obligation pays price × missing tricks "
-                                     "on the mountain (responsible whist, Sochi); half: half of it "
-                                     "(half-responsible whist, Leningrad).")
+                                     "Both whisting, the contract made: a whister short of his half of the "
+                                     "obligation pays price × missing tricks on the mountain (full: responsible "
+                                     "whist, Sochi) or half of it (half: half-responsible whist, Leningrad).")
     lone_whist: str = _opt("greedy", _choice("greedy", "gentleman"), "preferans",
                            "One whister, one passer. greedy: the whister writes whists for all the "
                            "defence's tricks; gentleman: the defence's tricks are written half each.")
@@ -105,9 +117,18 @@ class Conventions:
                                     "defence: a lone whister is credited with, and answers for, all the "
                                     "defence's tricks; own: when he plays closed, only his own tricks "
                                     "count for him (the passer writes his own).")
+    lone_penalty: str = _opt("whister", _choice("whister", "split"), "preferans",
+                             "One whister, one passer, the contract made: the penalty for the defence's "
+                             "missing tricks (price × missing tricks on the mountain) is paid by the whister "
+                             "alone (whister: greedy whist) or half each by the whister and the passer "
+                             "(split: gentleman's whist, Leningrad; not when he plays closed with "
+                             "lone_whister_credit=own: then he answers for his own tricks alone).")
     consolation: str = _opt("all", _choice("all", "whisters", "none"), "preferans",
                             "On a remise each opponent (all), each whister (whisters) or nobody (none) "
                             "also writes price × undertricks whists on the declarer.")
+    dealer_consolation: bool = _opt(True, _parse_bool, "preferans",
+                                    "Four players: on a remise the dealer, who sits out, also writes the "
+                                    "consolation on the declarer (unless consolation=none).")
     mountain_factor: int = _opt(1, _parse_int, "preferans",
                                 "The declarer's remise (trick contract or misère) is written on the "
                                 "mountain this many times (2 = doubled mountain, Leningrad).")
@@ -136,8 +157,9 @@ class Conventions:
                                   "Pool points for taking no trick on all-pass (times the progression).")
     allpass_whists: int = _opt(10, _parse_int, "preferans",
                                "Rostov all-pass: whists per trick of difference (times the progression).")
-    allpass_amnesty: bool = _opt(False, _parse_bool, "preferans",
-                                 "Before writing an all-pass, subtract the fewest tricks from everyone.")
+    allpass_amnesty: bool = _opt(True, _parse_bool, "preferans",
+                                 "Before writing an all-pass, subtract the fewest tricks from everyone (as in "
+                                 "an amnesty); the pool point still goes to a player who took no trick.")
     # --- Preferans: the pool and the settlement --------------------------------------
     pool_target: int = _opt(20, _parse_int, "preferans", "Size of each player's pool (the game ends when all "
                             "are closed).")
@@ -149,6 +171,14 @@ class Conventions:
     help_order: str = _opt("left", _choice("left", "lowest"), "preferans",
                            "Whom the excess helps first: left (the next player in seat order, then the "
                            "next) or lowest (the smallest pool first).")
+    mountain_start: int = _opt(0, _parse_int, "preferans",
+                                "Each player's mountain at the start of the game (Rostov: a fixed value).")
+    game_reduces_mountain: bool = _opt(False, _parse_bool, "preferans",
+                                       "A game written in the declarer's pool also comes off his own mountain "
+                                       "(down to 0 at most; Rostov).")
+    close_mountain: bool = _opt(False, _parse_bool, "preferans",
+                                "The game ends when every pool is closed and every mountain is at 0 (Rostov); "
+                                "no: when every pool is closed.")
     pool_correction: int = _opt(1, _parse_int, "preferans",
                                 "Settlement: mountain -= pool_correction × (pool − target) "
                                 "(2 in Leningrad/Piter, where the mountain is doubled).")
@@ -165,6 +195,17 @@ class Conventions:
     barrel_mode: str = _opt("accumulate", _choice("accumulate", "contract"), "thousand",
                             "Thousand: accumulate: on the barrel every point counts exactly, unrounded "
                             "(34 then 57 → 91) and marriages do not count; contract: only a won bid counts.")
+    barrel_fall: str = _opt("penalty", _choice("penalty", "zero"), "thousand",
+                            "Thousand: falling off the barrel costs barrel_penalty after rounding down to tens "
+                            "(penalty: 993 → 870) or sets the score to 0 (zero).")
+    barrel_falls: int = _opt(0, _parse_int, "thousand",
+                             "Thousand: after this many falls from the barrel the score becomes "
+                             "barrel_falls_score (0: no limit).")
+    barrel_falls_score: int = _opt(0, _parse_int, "thousand",
+                                   "Thousand: the score after barrel_falls falls (0, or 5 in one variant).")
+    barrel_falls_exempt: bool = _opt(False, _parse_bool, "thousand",
+                                     "Thousand: after barrel_falls falls the player goes on to 1000 without the "
+                                     "barrel.")
     bolts: int = _opt(3, _parse_int, "thousand", "Thousand: this many bolts (deals scoring nothing) cost "
                       "bolt_penalty and are wiped.")
     bolt_penalty: int = _opt(120, _parse_int, "thousand", "Thousand: the price of the bolts.")
@@ -203,6 +244,7 @@ PRESETS: dict[str, dict[str, str]] = {
     "leningrad": {
         "whist_responsibility": "half",
         "lone_whist": "gentleman",
+        "lone_penalty": "split",
         "mountain_factor": "2",
         "pool_correction": "2",
         "close_pool": "no",
@@ -214,6 +256,9 @@ PRESETS: dict[str, dict[str, str]] = {
         "allpass_scoring": "rostov",
         "allpass_zero_pool": "0",
         "allpass_exit": "6-7-8",
+        "mountain_start": "20",
+        "game_reduces_mountain": "yes",
+        "close_mountain": "yes",
     },
 }
 PRESET_ALIASES = {"piter": "leningrad", "peter": "leningrad", "spb": "leningrad", "leningradka": "leningrad",
@@ -229,13 +274,13 @@ def set_option(rules: Conventions, name: str, value: str) -> Conventions:
     key = name.strip().lower().replace("-", "_")
     option = _OPTION_NAMES.get(key)
     if option is None:
-        raise ConventionError(f"unknown option {name!r}: options are {', '.join(_OPTION_NAMES)}", name)
+        raise ConventionError(f"unknown option {shown(name)}: options are {', '.join(_OPTION_NAMES)}", name)
     try:
         parsed = option.metadata["parse"](value)
     except (ValueError, ZeroDivisionError) as error:
-        raise ConventionError(f"bad value {value!r} for option {key}: {error}", value) from None
-    if isinstance(parsed, int) and not isinstance(parsed, bool) and parsed < 0:
-        raise ConventionError(f"bad value {value!r} for option {key}: must not be negative", value)
+        raise ConventionError(f"bad value {shown(value)} for option {key}: {error}", value) from None
+    if isinstance(parsed, (int, Fraction)) and not isinstance(parsed, bool) and parsed < 0:
+        raise ConventionError(f"bad value {shown(value)} for option {key}: must not be negative", value)
     return replace(rules, **{key: parsed})
 
 
@@ -247,7 +292,7 @@ def parse_assignment(text: str) -> tuple[str, str]:
     """
     name, sep, value = text.partition("=")
     if not sep or not name.strip() or not value.strip():
-        raise ConventionError(f"bad setting {text!r}: write OPTION=VALUE", text)
+        raise ConventionError(f"bad setting {shown(text)}: write OPTION=VALUE", text)
     return name.strip(), value.strip()
 
 
@@ -260,7 +305,7 @@ def convention(name: str = "sochi", overrides: Iterable[str] = ()) -> Convention
     key = name.strip().lower()
     key = PRESET_ALIASES.get(key, key)
     if key not in PRESETS:
-        raise ConventionError(f"unknown convention {name!r}: conventions are {', '.join(PRESETS)}", name)
+        raise ConventionError(f"unknown convention {shown(name)}: conventions are {', '.join(PRESETS)}", name)
     rules = Conventions(name=key)
     for option, value in PRESETS[key].items():
         rules = set_option(rules, option, value)

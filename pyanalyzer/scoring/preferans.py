@@ -61,12 +61,13 @@ class Deal:
         text = f"{self.declarer} {self.contract}"
         if self.declarer in self.tricks:
             text += f" {self.tricks[self.declarer]}"
+        lone = [seat for seat, decision in self.decisions.items() if decision == WHIST]
         for seat, decision in self.decisions.items():
             text += f", {seat} {decision}"
             if seat in self.tricks:
                 text += f" {self.tricks[seat]}"
-        if self.closed:
-            text += " closed"
+            if self.closed and lone == [seat]:  # the lone whister plays closed (two whisters always do)
+                text += " closed"
         return text
 
 
@@ -78,6 +79,8 @@ class Entries:
     mountain: dict = field(default_factory=lambda: defaultdict(Fraction))
     whists: dict = field(default_factory=lambda: defaultdict(Fraction))
     notes: list = field(default_factory=list)
+    #: The game the declarer wrote in his pool (seat, points), for ``game_reduces_mountain``.
+    game: tuple | None = None
 
     def add(self, other: Entries) -> None:
         for mine, theirs in ((self.pool, other.pool), (self.mountain, other.mountain),
@@ -87,12 +90,28 @@ class Entries:
         self.notes.extend(other.notes)
 
     def to_dict(self) -> dict:
-        return {
-            "pool": {seat: str(v) for seat, v in self.pool.items() if v},
-            "mountain": {seat: str(v) for seat, v in self.mountain.items() if v},
-            "whists": {f"{a}>{b}": str(v) for (a, b), v in self.whists.items() if v},
-            "notes": list(self.notes),
-        }
+        """JSON-ready: numbers (see :func:`~pyanalyzer.scoring.settlement.json_number`), the exact values
+        again as strings under ``fractions``."""
+        return {**sheet_numbers(self.pool, self.mountain, self.whists, skip_zero=True),
+                "notes": list(self.notes)}
+
+
+def sheet_numbers(pool: dict, mountain: dict, whists: dict, skip_zero: bool = False) -> dict:
+    """``pool``, ``mountain`` and ``whists`` (keys ``"W>S"``: W's whists on S) as JSON numbers, with
+    ``fractions`` holding the same values exactly as strings (``"7/2"``).
+
+    >>> data = sheet_numbers({"W": Fraction(7, 2)}, {}, {("W", "S"): Fraction(6)})
+    >>> data["pool"], data["whists"], data["fractions"]["pool"]
+    ({'W': 3.5}, {'W>S': 6}, {'W': '7/2'})
+    """
+    from .settlement import fraction_text, json_number
+
+    maps = {"pool": dict(pool), "mountain": dict(mountain),
+            "whists": {f"{a}>{b}": v for (a, b), v in whists.items()}}
+    maps = {name: {k: v for k, v in values.items() if v or not skip_zero} for name, values in maps.items()}
+    data: dict = {name: {k: json_number(v) for k, v in values.items()} for name, values in maps.items()}
+    data["fractions"] = {name: {k: fraction_text(v) for k, v in values.items()} for name, values in maps.items()}
+    return data
 
 
 def _fail(deal: Deal, message: str, token: str | None = None) -> ScoringError:
@@ -176,12 +195,14 @@ def _check_tricks(deal: Deal, seats: list, total_range: tuple[int, int]) -> None
         raise _fail(deal, f"the tricks {written} = {total} do not sum to {wanted}", str(total))
 
 
-def score_deal(deal: Deal, rules: Conventions, allpass_count: int = 1, after_allpasses: int = 0) -> Entries:
+def score_deal(deal: Deal, rules: Conventions, allpass_count: int = 1, after_allpasses: int = 0,
+               dealer: str | None = None) -> Entries:
     """The entries one deal writes on the sheet.
 
     ``allpass_count`` is the number of this all-pass in a run of consecutive
     all-passes (for the progression); ``after_allpasses`` is the number of
-    all-passes just before a contract (for the exit rule).
+    all-passes just before a contract (for the exit rule); ``dealer`` is the
+    fourth player, sitting out (for ``dealer_consolation``).
 
     >>> from pyanalyzer.contract import Contract
     >>> from pyanalyzer.rules import PREFERANS_RULES
@@ -198,7 +219,7 @@ def score_deal(deal: Deal, rules: Conventions, allpass_count: int = 1, after_all
         raise _fail(deal, "the declarer is missing")
     if deal.contract.is_misere:
         return _score_misere(deal, rules)
-    return _score_tricks(deal, rules, after_allpasses)
+    return _score_tricks(deal, rules, after_allpasses, dealer)
 
 
 def _score_misere(deal: Deal, rules: Conventions) -> Entries:
@@ -216,6 +237,7 @@ def _score_misere(deal: Deal, rules: Conventions) -> Entries:
     entries = Entries()
     if taken == 0:
         entries.pool[deal.declarer] += rules.misere_price
+        entries.game = (deal.declarer, Fraction(rules.misere_price))
         entries.notes.append(f"{deal.declarer} made misère: +{rules.misere_price} pool")
     else:
         cost = rules.misere_price * taken * rules.mountain_factor
@@ -224,7 +246,7 @@ def _score_misere(deal: Deal, rules: Conventions) -> Entries:
     return entries
 
 
-def _score_tricks(deal: Deal, rules: Conventions, after_allpasses: int) -> Entries:
+def _score_tricks(deal: Deal, rules: Conventions, after_allpasses: int, dealer: str | None = None) -> Entries:
     contract, declarer = deal.contract, deal.declarer
     level = contract.level
     defenders = list(deal.decisions)
@@ -234,7 +256,8 @@ def _score_tricks(deal: Deal, rules: Conventions, after_allpasses: int) -> Entri
     minimum = exit_level(rules, after_allpasses)
     if level < minimum:
         raise _fail(deal, f"{contract} is below the exit level {minimum} after {after_allpasses} all-pass(es) "
-                          f"(allpass_exit={rules.allpass_exit})", contract.code)
+                          f"under allpass_exit={rules.allpass_exit}; '--set allpass_exit=6-6-6' (or a "
+                          f"'set allpass_exit=6-6-6' line) allows it", contract.code)
     decisions = deal.decisions
     for seat, decision in decisions.items():
         if decision not in DECISIONS:
@@ -259,6 +282,7 @@ def _score_tricks(deal: Deal, rules: Conventions, after_allpasses: int) -> Entri
             raise _fail(deal, "with half-whist the game is not played: write no tricks")
         whists = price * rules.obligation(level) / 2
         entries.pool[declarer] += price
+        entries.game = (declarer, price)
         entries.whists[(half, declarer)] += whists
         entries.notes.append(f"{declarer} {contract} not played (half-whist): +{price} pool; "
                              f"{half} writes {whists} whists")
@@ -267,6 +291,7 @@ def _score_tricks(deal: Deal, rules: Conventions, after_allpasses: int) -> Entri
         if deal.tricks:
             raise _fail(deal, "both defenders passed: the game is not played, write no tricks")
         entries.pool[declarer] += price
+        entries.game = (declarer, price)
         entries.notes.append(f"{declarer} {contract}: both passed, +{price} pool")
         return entries
     _check_tricks(deal, [declarer, *defenders], (TOTAL_TRICKS, TOTAL_TRICKS))
@@ -286,13 +311,30 @@ def _score_tricks(deal: Deal, rules: Conventions, after_allpasses: int) -> Entri
     written = [f"{seat} {price * n}" for seat, n in credit.items() if n]
     if taken >= level:
         entries.pool[declarer] += price
+        entries.game = (declarer, price)
         entries.notes.append(f"{declarer} made {contract} with {taken}: +{price} pool")
         if written:
             entries.notes.append(f"whists on {declarer}: {', '.join(written)}")
-        factor = Fraction(1, 2) if rules.whist_responsibility == "half" else Fraction(1)
         for seat, short in whister_shortfalls(level, defence, decisions, rules, deal.closed).items():
-            if short:
-                cost = price * short * factor
+            if not short:
+                continue
+            if len(whisters) == 2:
+                # Responsible or half-responsible whist: a rule for both whisting (RULES.md §1 / seeds 000, 002).
+                cost = price * short * (Fraction(1, 2) if rules.whist_responsibility == "half" else 1)
+                entries.mountain[seat] += cost
+                entries.notes.append(f"{seat} short of his whist by {short}: +{cost} mountain")
+                continue
+            cost = price * short
+            own_tricks = deal.closed and rules.lone_whister_credit == "own"
+            if rules.lone_penalty == "split" and not own_tricks:
+                # Gentleman's whist: "whists and penalties of the whister and the passer are split in half"
+                # (RULES.md §1 / seeds 000, 002).
+                passer = next(other for other in defenders if other != seat)
+                for payer in (seat, passer):
+                    entries.mountain[payer] += cost / 2
+                entries.notes.append(f"the defence short of {seat}'s whist by {short}: +{cost / 2} mountain "
+                                     f"each to {seat} and {passer} (gentleman's)")
+            else:
                 entries.mountain[seat] += cost
                 entries.notes.append(f"{seat} short of his whist by {short}: +{cost} mountain")
     else:
@@ -300,7 +342,10 @@ def _score_tricks(deal: Deal, rules: Conventions, after_allpasses: int) -> Entri
         cost = price * under * rules.mountain_factor
         entries.mountain[declarer] += cost
         entries.notes.append(f"{declarer} failed {contract} by {under}: +{cost} mountain")
-        consoled = {"all": defenders, "whisters": whisters, "none": []}[rules.consolation]
+        consoled = list({"all": defenders, "whisters": whisters, "none": []}[rules.consolation])
+        if consoled and dealer is not None and rules.dealer_consolation:
+            # "Consolation is usually written by all players, including the dealer" (seed 000 / 002).
+            consoled.append(dealer)
         for seat in consoled:
             entries.whists[(seat, declarer)] += price * under
         if written:
@@ -338,7 +383,11 @@ def _score_allpass(deal: Deal, rules: Conventions, count: int) -> Entries:
         for seat in seats:
             if tricks[seat]:
                 entries.mountain[seat] += rules.allpass_price * times * tricks[seat]
-    entries.notes.append(f"{label}: " + ", ".join(f"{seat} {deal.tricks[seat]}" for seat in seats))
+    note = f"{label}: " + ", ".join(f"{seat} {deal.tricks[seat]}" for seat in seats)
+    if rules.allpass_amnesty and min(deal.tricks.values()):
+        # Seed 001: "everyone has the same number of tricks taken off, as in an amnesty".
+        note += f" (amnesty: {min(deal.tricks.values())} off each)"
+    entries.notes.append(note)
     return entries
 
 
@@ -368,19 +417,23 @@ class Sheet:
         self.players = list(players)
         self.rules = rules
         self.pool: dict = {seat: Fraction(0) for seat in players}
-        self.mountain: dict = {seat: Fraction(0) for seat in players}
+        # Rostov: every mountain starts at a fixed value (seed 000, "Rostov").
+        self.mountain: dict = {seat: Fraction(rules.mountain_start) for seat in players}
         self.whists: dict = {(a, b): Fraction(0) for a in players for b in players if a != b}
         #: Running totals written so far, as on paper: seat -> list of values.
         self.pool_history: dict = {seat: [] for seat in players}
-        self.mountain_history: dict = {seat: [] for seat in players}
+        self.mountain_history: dict = {seat: [self.mountain[seat]] if rules.mountain_start else []
+                                       for seat in players}
         self.whist_history: dict = {key: [] for key in self.whists}
         self.rows: list[SheetRow] = []
         self.allpasses = 0
 
     @property
     def closed(self) -> bool:
-        """Every pool has reached the target."""
-        return all(self.pool[seat] >= self.rules.pool_target for seat in self.players)
+        """The game is over: every pool has reached the target (and, with ``close_mountain``, every
+        mountain is at 0: Rostov, "the game ends with the closing of the pool and the mountain", seed 000)."""
+        pools = all(self.pool[seat] >= self.rules.pool_target for seat in self.players)
+        return pools and (not self.rules.close_mountain or all(self.mountain[s] <= 0 for s in self.players))
 
     def play(self, deal: Deal) -> Entries:
         """Score ``deal`` and write it (with the pool-closing rule) on the sheet."""
@@ -392,8 +445,18 @@ class Sheet:
             self.allpasses += 1
             entries = score_deal(deal, self.rules, allpass_count=self.allpasses)
         else:
-            entries = score_deal(deal, self.rules, after_allpasses=self.allpasses)
+            sitting_out = [seat for seat in self.players if seat not in seats]
+            dealer = sitting_out[0] if len(self.players) == 4 and len(sitting_out) == 1 else None
+            entries = score_deal(deal, self.rules, after_allpasses=self.allpasses, dealer=dealer)
             self.allpasses = 0
+        if self.rules.game_reduces_mountain and entries.game is not None:
+            # Rostov: "for the game played the player gets points in the pool and reduces the mountain"
+            # (seed 000, "Rostov"); a mountain goes down to 0 at most.
+            seat, points = entries.game
+            off = min(points, max(Fraction(0), self.mountain[seat] + entries.mountain[seat]))
+            if off:
+                entries.mountain[seat] -= off
+                entries.notes.append(f"{seat} takes {off} off his mountain for the game")
         for seat, value in entries.pool.items():
             self.pool[seat] += value
         for seat, value in entries.mountain.items():

@@ -39,6 +39,7 @@ from ..errors import PrefInputError
 from ..rules import PREFERANS_RULES
 from .conventions import ConventionError, Conventions, convention, parse_assignment, set_option
 from .errors import RecordError
+from .inputs import parse_whole, read_text, shown
 from .preferans import HALF, PASS, WHIST, Deal, Sheet
 from .thousand import ThousandDeal, ThousandSheet
 from .whist import SIDES, WhistSheet
@@ -48,7 +49,6 @@ PREFERANS_SEATS = ("N", "E", "S", "W")
 _DECISION_WORDS = {"whist": WHIST, "w": WHIST, "pass": PASS, "p": PASS, "half": HALF, "halfwhist": HALF,
                    "half-whist": HALF}
 _PLAY_WORDS = {"open": False, "closed": True, "light": False, "dark": True}
-_NUMBER = re.compile(r"^\d+$")
 
 
 @dataclass
@@ -78,9 +78,7 @@ class GameRecord:
 
 
 def _number(token: str, line: int, what: str) -> int:
-    if not _NUMBER.match(token):
-        raise RecordError(f"bad {what} {token!r}: write a whole number", token, line)
-    return int(token)
+    return parse_whole(token, what, line)
 
 
 def _seat(token: str, record: GameRecord, line: int) -> str:
@@ -162,7 +160,13 @@ def parse_record(text: str) -> GameRecord:
     return record
 
 
+#: Longer than any contract word (``10nt``, ``misère``, ``all-pass``): refused before parsing.
+_CONTRACT_CHARS = 16
+
+
 def _contract(token: str, line: int) -> Contract:
+    if len(token) > _CONTRACT_CHARS:
+        raise RecordError(f"bad contract {token!r}: write e.g. 6s, 7♦, 8nt, misere", token, line)
     try:
         return Contract.parse(token, PREFERANS_RULES)
     except PrefInputError as error:
@@ -227,7 +231,7 @@ def _preferans_deal(body: str, record: GameRecord, line: int) -> Deal:
     return Deal(contract, declarer, tricks, decisions, closed, seats, line)
 
 
-_POINTS = re.compile(r"^(\d+)((?:\+\d+)*)$")
+_POINTS = re.compile(r"([0-9]+)((?:\+[0-9]+)*)\Z")
 
 
 def _thousand_deal(body: str, record: GameRecord, line: int) -> ThousandDeal:
@@ -256,24 +260,30 @@ def _thousand_deal(body: str, record: GameRecord, line: int) -> ThousandDeal:
         match = _POINTS.match(part[1])
         if not match:
             raise RecordError(f"bad points {part[1]!r}: write e.g. 85 or 85+40", part[1], line)
-        points[seat] = int(match.group(1))
-        extra = [int(x) for x in match.group(2).split("+") if x]
-        if extra:
-            marriages[seat] = sum(extra)
+        points[seat] = _number(match.group(1), line, "card points")
+        declared = tuple(_number(x, line, "marriage") for x in match.group(2).split("+") if x)
+        if declared:
+            marriages[seat] = declared
     return ThousandDeal(declarer, bid, points, marriages, writeoff, line)
+
+
+_WHIST_EXAMPLES = {"whist": "NS 7 (side, tricks)", "bidwhist": "NS 7 9 (side, bid, tricks with the kitty)"}
 
 
 def _whist_deal(body: str, record: GameRecord, line: int) -> tuple:
     words = [w for w in body.split() if w.lower() not in ("bid", "took", "tricks")]
+    if not words:
+        raise RecordError(f"write a deal, e.g. {_WHIST_EXAMPLES[record.game]} (got {body!r})", body, line)
     side = words[0].upper()
     if side not in SIDES:
         raise RecordError(f"unknown side {words[0]!r}: sides are NS and EW", words[0], line)
     wanted = 3 if record.game == "bidwhist" else 2
     if len(words) != wanted:
-        example = "NS 7 9 (side, bid, tricks with the kitty)" if wanted == 3 else "NS 7 (side, tricks)"
+        example = _WHIST_EXAMPLES[record.game]
         token = words[wanted] if len(words) > wanted else words[-1]
         raise RecordError(f"write {example}", token, line)
-    numbers = [_number(w, line, "number") for w in words[1:]]
+    names = ("bid", "number of tricks") if record.game == "bidwhist" else ("number of tricks",)
+    numbers = [_number(word, line, name) for word, name in zip(words[1:], names)]
     return (line, side, *numbers)
 
 
@@ -316,16 +326,10 @@ def replay(record: GameRecord, convention_name: str | None = None, overrides: tu
 
 def read_record(path: str) -> GameRecord:
     """Read and parse the record file at ``path`` (``-`` for standard input)."""
-    import sys
-
-    try:
-        if path == "-":
-            text = sys.stdin.read()
-        else:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
-    except OSError as error:
-        raise RecordError(f"cannot read record file {path!r}: {error.strerror}", path) from None
-    except UnicodeDecodeError:
-        raise RecordError(f"cannot read record file {path!r}: not UTF-8 text", path) from None
-    return parse_record(text)
+    record = parse_record(read_text(path, "record file"))
+    if not record.deals:
+        example = {"preferans": "S 6s 7 | W whist 2 | E pass 1", "thousand": "W 120 | W 95+40 | E 20 | S 5",
+                   "whist": "NS 7", "bidwhist": "NS 4 10"}[record.game]
+        raise RecordError(f"record file {shown(path)} holds no deal: write one deal per line, e.g. '{example}'",
+                          path)
+    return record

@@ -55,35 +55,72 @@ class Settlement:
         return {seat: result[seat] * self.whist_money for seat in self.seats}
 
     def to_dict(self) -> dict:
-        """JSON-ready: ``exact`` as fraction strings, ``method1``/``method2`` as whole whists."""
-        def text(values: dict) -> dict:
-            return {seat: _fraction_text(values[seat]) for seat in self.seats}
+        """JSON-ready: every value a JSON number (see :func:`json_number`); ``fractions`` repeats the
+        exact values as strings like ``"92/3"``.
 
-        data = {
-            "seats": list(self.seats),
-            "mountains": text(self.mountains),
-            "pools": text(self.pools) if self.pools else None,
-            "target": None if self.target is None else _fraction_text(self.target),
-            "corrected": text(self.corrected),
-            "amnestied": text(self.amnestied),
-            "mountain_whists": text(self.mountain_whists),
-            "net_whists": text(self.net_whists),
-            "exact": text(self.exact),
-            "method1": {seat: int(self.method1[seat]) for seat in self.seats},
-            "method1_moves": {seat: int(v) for seat, v in self.method1_moves.items() if v},
-            "method2": {seat: int(self.method2[seat]) for seat in self.seats},
-            "method2_moves": {seat: int(v) for seat, v in self.method2_moves.items() if v},
-            "drawn": self.drawn,
+        >>> data = settle({"W": 8, "E": 19, "S": 14}, balances={"W": -26, "E": 24, "S": 2}).to_dict()
+        >>> data["exact"], data["fractions"]["exact"]
+        ({'W': 30.666667, 'E': -29.333333, 'S': -1.333333}, {'W': '92/3', 'E': '-88/3', 'S': '-4/3'})
+        """
+        exact_maps = {
+            "mountains": self.mountains,
+            "pools": self.pools or None,
+            "corrected": self.corrected,
+            "amnestied": self.amnestied,
+            "mountain_whists": self.mountain_whists,
+            "net_whists": self.net_whists,
+            "exact": self.exact,
+            "method1_moves": {seat: v for seat, v in self.method1_moves.items() if v},
+            "method2_moves": {seat: v for seat, v in self.method2_moves.items() if v},
         }
+        data: dict = {"seats": list(self.seats)}
+        fractions: dict = {}
+        for name, values in exact_maps.items():
+            data[name] = None if values is None else {seat: json_number(v) for seat, v in values.items()}
+            if values is not None:
+                fractions[name] = {seat: fraction_text(v) for seat, v in values.items()}
+        data["target"] = None if self.target is None else json_number(self.target)
+        if self.target is not None:
+            fractions["target"] = fraction_text(self.target)
+        data["method1"] = {seat: int(self.method1[seat]) for seat in self.seats}
+        data["method2"] = {seat: int(self.method2[seat]) for seat in self.seats}
+        data["drawn"] = self.drawn
         if self.whist_money:
-            data["whist_money"] = _fraction_text(self.whist_money)
-            data["money"] = {name: text(self.money(getattr(self, name))) for name in ("exact", "method1", "method2")}
+            data["whist_money"] = json_number(self.whist_money)
+            fractions["whist_money"] = fraction_text(self.whist_money)
+            money = {name: self.money(getattr(self, name)) for name in ("exact", "method1", "method2")}
+            data["money"] = {name: {seat: json_number(v) for seat, v in values.items()}
+                             for name, values in money.items()}
+            fractions["money"] = {name: {seat: fraction_text(v) for seat, v in values.items()}
+                                  for name, values in money.items()}
+        data["fractions"] = fractions
         if self.notes:
             data["notes"] = list(self.notes)
         return data
 
 
-def _fraction_text(value: Fraction) -> str:
+#: Decimal places of a non-whole number in JSON (its exact value is given as a fraction beside it).
+JSON_DECIMALS = 6
+
+
+def json_number(value) -> int | float:
+    """A JSON number: whole values as integers, others rounded to six decimals (no float noise).
+
+    >>> json_number(Fraction(8)), json_number(Fraction(92, 3)), json_number(Fraction(1, 10))
+    (8, 30.666667, 0.1)
+    """
+    value = Fraction(value)
+    if value.denominator == 1:
+        return int(value)
+    return float(round(value, JSON_DECIMALS))
+
+
+def fraction_text(value) -> str:
+    """The exact value as a string: ``8``, ``-88/3``.
+
+    >>> fraction_text(Fraction(-88, 3))
+    '-88/3'
+    """
     value = Fraction(value)
     return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
 
@@ -196,7 +233,7 @@ def settle(mountains: dict, pools: dict | None = None, target: int | Fraction | 
             raise ScoringError(f"the whist balance of {unknown[0]} has no mountain", unknown[0])
         net = {seat: Fraction(balances.get(seat, 0)) for seat in seats}
         if sum(net.values()) != 0:
-            raise ScoringError(f"the whist balances sum to {_fraction_text(sum(net.values()))}, not 0")
+            raise ScoringError(f"the whist balances sum to {fraction_text(sum(net.values()))}, not 0")
     else:
         net = net_whists(whists or {}, seats)
     drawn = seats[-1] if drawn is None else drawn

@@ -49,7 +49,10 @@ def round_down10(points: int) -> int:
 class ThousandDeal:
     """A deal: the declarer, his (final) bid, each player's card points, marriages declared.
 
-    ``writeoff`` means the declarer gave up before play (no card points then).
+    ``marriages`` maps a player to the marriages he declared: a tuple of their
+    values (``(40, 100)``, as a record writes ``+40+100``), or a single number,
+    their total. ``writeoff`` means the declarer gave up before play (no card
+    points then).
     """
 
     declarer: str
@@ -68,12 +71,26 @@ def _check(deal: ThousandDeal, seats: list) -> None:
         raise deal.fail(f"the declarer {deal.declarer} is not at the table ({' '.join(seats)})", deal.declarer)
     if deal.bid < 100 or deal.bid % 5:
         raise deal.fail(f"bad bid {deal.bid}: bids are 100 or more, in steps of 5", str(deal.bid))
+    claimed: dict = {}
     for seat, value in deal.marriages.items():
         if seat not in seats:
             raise deal.fail(f"{seat} is not at the table", seat)
-        if value not in _MARRIAGE_SUMS:
-            raise deal.fail(f"bad marriages {value} of {seat}: marriages are 40, 60, 80, 100 "
-                            f"(and 200 for four aces)", str(value))
+        if not isinstance(value, tuple):
+            if value not in _MARRIAGE_SUMS:
+                raise deal.fail(f"bad marriages {value} of {seat}: marriages are 40, 60, 80, 100 "
+                                f"(and 200 for four aces)", str(value))
+            continue
+        for one in value:
+            if one not in (*MARRIAGES, ACE_MARRIAGE):
+                raise deal.fail(f"bad marriage {one} of {seat}: marriages are 40, 60, 80, 100 "
+                                f"(and 200 for four aces)", str(one))
+            # Each suit has one king and one queen (and there are four aces): a marriage,
+            # known by its value, can be declared once per deal (RULES.md §2 / seed 003).
+            if one in claimed:
+                who = "twice" if claimed[one] == seat else f"by {claimed[one]} already"
+                raise deal.fail(f"the marriage {one} of {seat} is claimed {who}: each marriage exists once "
+                                f"in a deal", str(one))
+            claimed[one] = seat
     if deal.writeoff:
         if deal.points:
             raise deal.fail("a written-off game is not played: write no card points")
@@ -89,6 +106,15 @@ def _check(deal: ThousandDeal, seats: list) -> None:
     total = sum(deal.points.values())
     if total != CARD_POINTS:
         raise deal.fail(f"the card points sum to {total}, not {CARD_POINTS}", str(total))
+
+
+def marriage_total(value) -> int:
+    """The points of a player's marriages: a total, or the tuple of the marriages declared.
+
+    >>> marriage_total((40, 100)), marriage_total(60)
+    (140, 60)
+    """
+    return sum(value) if isinstance(value, tuple) else value
 
 
 def deal_scores(deal: ThousandDeal, rules: Conventions, seats: list | None = None,
@@ -115,7 +141,7 @@ def deal_scores(deal: ThousandDeal, rules: Conventions, seats: list | None = Non
         return {seat: -deal.bid if seat == deal.declarer else gift for seat in seats}
     scores = {}
     for seat in seats:
-        marriages = deal.marriages.get(seat, 0)
+        marriages = marriage_total(deal.marriages.get(seat, 0))
         if seat == barrel_seat:
             marriages = 0
         total = deal.points[seat] + marriages
@@ -147,6 +173,9 @@ class ThousandSheet:
         self.scores = {seat: 0 for seat in players}
         self.scores.update(scores or {})
         self.bolts = {seat: 0 for seat in players}
+        #: Falls from the barrel so far (for ``barrel_falls``); players past them sit on no barrel.
+        self.falls = {seat: 0 for seat in players}
+        self.no_barrel: set = set()
         self.history: dict = {seat: [] for seat in players}
         self.notes: list = []
         self.barrel_seat: str | None = None
@@ -165,10 +194,31 @@ class ThousandSheet:
         self.notes.append((f"line {deal.line}: " if deal.line is not None else "") + text)
 
     def _fall(self, seat: str, deal: ThousandDeal, why: str) -> None:
+        """``seat`` falls off the barrel: the penalty, or back to zero (``barrel_fall``)."""
         before = self.scores[seat]
-        self.scores[seat] = round_down10(before) - self.rules.barrel_penalty
-        self._note(deal, f"{seat} {why}: {before} → {round_down10(before)} − {self.rules.barrel_penalty} "
-                         f"= {self.scores[seat]}")
+        if self.rules.barrel_fall == "zero":
+            # Seed 003: "if in 3 deals he does not score 1000 or more, his points are reset to zero".
+            self.scores[seat] = 0
+            self._note(deal, f"{seat} {why}: {before} → 0")
+        else:
+            self.scores[seat] = round_down10(before) - self.rules.barrel_penalty
+            self._note(deal, f"{seat} {why}: {before} → {round_down10(before)} − {self.rules.barrel_penalty} "
+                             f"= {self.scores[seat]}")
+        self._count_fall(seat, deal)
+
+    def _count_fall(self, seat: str, deal: ThousandDeal) -> None:
+        """Seed 003: "if a player has fallen from the barrel 3 times, his score becomes zero"
+        (or five, and he then goes for 1000 without the barrel)."""
+        rules = self.rules
+        self.falls[seat] += 1
+        if rules.barrel_falls and self.falls[seat] >= rules.barrel_falls:
+            self.scores[seat] = rules.barrel_falls_score
+            self.falls[seat] = 0
+            text = f"{seat} has fallen from the barrel {rules.barrel_falls} times: score {rules.barrel_falls_score}"
+            if rules.barrel_falls_exempt:
+                self.no_barrel.add(seat)
+                text += "; he now plays to the end without the barrel"
+            self._note(deal, text)
 
     def play(self, deal: ThousandDeal) -> dict:
         """Score ``deal``, write it, and apply bolts, the barrel and 555; returns the deal's scores."""
@@ -192,19 +242,18 @@ class ThousandSheet:
             elif self.scores[sitting] < rules.barrel:
                 self.barrel_seat = None
                 self._note(deal, f"{sitting} drops off the barrel to {self.scores[sitting]}")
+                self._count_fall(sitting, deal)
             elif self.attempts >= rules.barrel_attempts:
                 self.barrel_seat = None
                 self._fall(sitting, deal, f"fails in {rules.barrel_attempts} attempts on the barrel")
         if rules.barrel:
-            arriving = [seat for seat in self.players if seat != sitting
+            arriving = [seat for seat in self.players if seat != sitting and seat not in self.no_barrel
                         and self.scores[seat] >= rules.barrel and self.scores[seat] - scores[seat] < rules.barrel]
             for seat in arriving:
                 self.scores[seat] = rules.barrel
             if len(arriving) > 1:
                 for seat in arriving:
-                    self.scores[seat] = rules.barrel - rules.barrel_penalty
-                self._note(deal, f"{', '.join(arriving)} reach the barrel together: all fall, "
-                                 f"−{rules.barrel_penalty}")
+                    self._fall(seat, deal, "reaches the barrel together with another player and falls")
             if arriving and self.barrel_seat is not None:
                 self._fall(self.barrel_seat, deal, f"is knocked off the barrel by {arriving[0]}")
                 self.barrel_seat = None

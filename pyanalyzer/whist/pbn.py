@@ -1,4 +1,4 @@
-"""PBN deal strings: ``N:AKQ.JT9.87.65432 JT9.876.AKQ.JT9 ...``.
+"""PBN deal strings: ``N:AKQ.JT9.87.65432 JT9.876.AKQ6.JT9 ...``.
 
 The first letter names the seat of the first hand; the hands follow clockwise
 (N E S W). Each hand lists its spades, hearts, diamonds and clubs (the
@@ -8,7 +8,7 @@ A ``[Deal "..."]`` tag is accepted too. Hands may be shorter than 13 cards
 
 >>> first, hands = parse_pbn("N:A.K.Q.J K.Q.J.A Q.J.A.K J.A.K.Q")
 >>> first, str(hands["E"])
-('N', '♠K ♣A ♦J ♥Q')
+('N', '♠K ♥Q ♦J ♣A')
 >>> format_pbn(hands, first="E")
 'E:K.Q.J.A Q.J.A.K J.A.K.Q A.K.Q.J'
 """
@@ -19,7 +19,7 @@ import re
 from collections.abc import Mapping
 
 from ..cards import WHIST, Card
-from ..errors import DuplicateCardError, LayoutError, NotationError, UnknownCardError
+from ..errors import DuplicateCardError, LayoutError, NotationError, UnknownCardError, shorten
 from ..hand import Hand
 
 #: Seats clockwise, as PBN lists them.
@@ -27,6 +27,9 @@ PBN_SEATS = ("N", "E", "S", "W")
 #: PBN's suit order: spades, hearts, diamonds, clubs.
 PBN_SUITS = ("s", "h", "d", "c")
 RANK_LETTERS = "AKQJT98765432"
+
+#: A deal string is about 70 characters; anything over this bound is not one.
+MAX_PBN_SIZE = 1_000
 
 _TAG = re.compile(r'^\[\s*Deal\s+"(.*)"\s*\]$', re.IGNORECASE)
 
@@ -39,6 +42,9 @@ def parse_pbn(text: str) -> tuple[str, dict[str, Hand]]:
     ...
     pyanalyzer.errors.NotationError: bad PBN deal 'N:AK.. Q.J..': it needs four hands, not 2
     """
+    if len(text) > MAX_PBN_SIZE:
+        raise NotationError(f"bad PBN deal {shorten(text)!r}: a deal has at most {MAX_PBN_SIZE:,} characters",
+                            shorten(text))
     body = text.strip()
     tag = _TAG.match(body)
     if tag:
@@ -46,11 +52,11 @@ def parse_pbn(text: str) -> tuple[str, dict[str, Hand]]:
     first, sep, rest = body.partition(":")
     if not sep or first.strip().upper() not in PBN_SEATS:
         raise NotationError(
-            f"bad PBN deal {text!r}: it starts with the first seat, e.g. 'N:AKQ.JT9.87.65432 ...'", text)
+            f"bad PBN deal {shorten(text)!r}: it starts with the first seat, e.g. 'N:AKQ.JT9.87.65432 ...'", text)
     first = first.strip().upper()
     parts = rest.split()
     if len(parts) != 4:
-        raise NotationError(f"bad PBN deal {text!r}: it needs four hands, not {len(parts)}", text)
+        raise NotationError(f"bad PBN deal {shorten(text)!r}: it needs four hands, not {len(parts)}", text)
     start = PBN_SEATS.index(first)
     hands: dict[str, Hand] = {}
     owner: dict[Card, str] = {}
@@ -66,10 +72,12 @@ def parse_pbn(text: str) -> tuple[str, dict[str, Hand]]:
     sizes = {seat: len(hand) for seat, hand in hands.items()}
     if len(set(sizes.values())) > 1:
         detail = ", ".join(f"{s} {sizes[s]}" for s in PBN_SEATS)
-        raise LayoutError(f"wrong hand sizes in {text!r} ({detail}): every hand must have the same number",
+        raise LayoutError(f"wrong hand sizes in {shorten(text)!r} ({detail}): every hand must have the same number",
                           text)
+    if max(sizes.values()) == 0:
+        raise LayoutError(f"empty PBN deal {shorten(text)!r}: the four hands hold no cards", text)
     if max(sizes.values()) > 13:
-        raise LayoutError(f"wrong hand sizes in {text!r}: a whist hand has at most 13 cards", text)
+        raise LayoutError(f"wrong hand sizes in {shorten(text)!r}: a whist hand has at most 13 cards", text)
     return first, {seat: hands[seat] for seat in PBN_SEATS}
 
 
@@ -77,15 +85,15 @@ def _parse_hand(part: str) -> list[Card]:
     holdings = part.split(".")
     if len(holdings) != 4:
         raise NotationError(
-            f"bad PBN hand {part!r}: write four suits S.H.D.C separated by dots, e.g. AKQ.JT9.87.65432", part)
+            f"bad PBN hand {shorten(part)!r}: write four suits S.H.D.C separated by dots, e.g. AKQ.JT9.87.65432", part)
     cards = []
     for suit, holding in zip(PBN_SUITS, holdings):
         seen = set()
         for char in holding.upper().replace("10", "T"):
             if char not in RANK_LETTERS:
-                raise UnknownCardError(f"unknown card {char!r} in PBN hand {part!r}", part)
+                raise UnknownCardError(f"unknown card {char!r} in PBN hand {shorten(part)!r}", part)
             if char in seen:
-                raise DuplicateCardError(f"duplicate card {char + suit!r} in PBN hand {part!r}", part)
+                raise DuplicateCardError(f"duplicate card {char + suit!r} in PBN hand {shorten(part)!r}", part)
             seen.add(char)
             cards.append(WHIST.card(char, suit))
     return cards

@@ -12,7 +12,7 @@ the rest of the tricks.
 >>> table.tricks["N"]
 {'s': 1, 'h': 1, 'd': 1, 'c': 1, 'n': 1}
 >>> print(table)
-      ♣  ♦  ♥  ♠ NT
+      ♠  ♥  ♦  ♣ NT
    N  1  1  1  1  1
    S  1  1  1  1  1
    E  1  1  1  1  1
@@ -32,10 +32,11 @@ from ..rules import WHIST_RULES
 from ..workers import run_workers
 from .deal import SEATS, Deal, whist_layout
 
-#: Denominations in the JSON order: spades, hearts, diamonds, clubs, no-trump.
+#: Denominations in DDS's strain order (its ``resTable``): spades, hearts, diamonds, clubs,
+#: no-trump; the printed table's columns and the JSON's keys.
 DENOMINATIONS = ("s", "h", "d", "c", "n")
-#: The printed table's columns and rows (as DDS's and endplay's grids).
-COLUMNS = ("c", "d", "h", "s", "n")
+COLUMNS = DENOMINATIONS
+#: The printed rows: partners together, as DDS's and endplay's printed tables.
 ROWS = ("N", "S", "E", "W")
 
 
@@ -61,7 +62,8 @@ class DDTable:
         """The JSON object of ``pref table --json``."""
         return {
             "deal": self.deal.pbn(),
-            "table": {seat: dict(self.tricks[seat]) for seat in SEATS},
+            # DDS's resTable order: seats N E S W, strains s h d c n.
+            "table": {seat: {d: self.tricks[seat][d] for d in DENOMINATIONS} for seat in SEATS},
             "engine": self.engine,
             "nodes": self.nodes,
             "seconds": round(self.seconds, 6),
