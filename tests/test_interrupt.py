@@ -196,13 +196,18 @@ def test_puzzles_with_two_processes_stop_cleanly_and_keep_what_was_found(tmp_pat
 
 def test_ctrl_c_stops_a_long_search_at_once(tmp_path):
     """The search runs without the GIL; Ctrl-C must stop it, not wait for it to end."""
-    pref = Pref(["table", "--threads", "1", "--tt-mb", "1", SLOW_WHIST_DEAL], tmp_path)
+    pref = Pref(["table", "--threads", "1", "--tt-mb", "1", SLOW_WHIST_DEAL, "--json"], tmp_path)
     pref.wait_for(lambda line: splits_done(line) > 0, "the first search finished")
     sent = time.monotonic()
-    status, _, errors = pref.interrupt()   # (checks that the table is still being searched)
+    status, out, errors = pref.interrupt()   # (checks that the table is still being searched)
     assert time.monotonic() - sent < 10
     assert status == 130
     assert_interrupted_note(errors)
+    # The searches finished are kept, the others null, the table marked partial.
+    data = json.loads(out)
+    assert data["partial"] is True
+    entries = [value for row in data["table"].values() for value in row.values()]
+    assert 1 <= sum(value is not None for value in entries) < 20
 
 
 def wait_until_searching(engine, timeout: float = 60.0) -> None:

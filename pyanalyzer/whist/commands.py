@@ -96,11 +96,11 @@ def table_command(pbn: str | None, as_json: bool, batch_file: str | None, engine
         fail(str(error))
     progress = ProgressLine("searches")
     try:
-        table = dd_table(deal, backends, progress)
+        table = dd_table(deal, backends, progress, keep_partial=True)
     except PrefInputError as error:  # e.g. a deal too large for the reference engine
         progress.close()
         fail(str(error))
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # (outside the searches)
         progress.close()
         exit_interrupted("the table was not complete")
     except MemoryError:  # a table allocated on first use (the winning-rank table)
@@ -109,12 +109,14 @@ def table_command(pbn: str | None, as_json: bool, batch_file: str | None, engine
     progress.close()
     if as_json:
         click.echo(json.dumps(table.to_dict(), ensure_ascii=False))
-        return
-    click.echo(deal.pbn())
-    click.echo("")
-    click.echo(str(table))
-    click.echo("")
-    click.echo(f"[{table.engine} engine: {table.nodes:,} nodes, {table.seconds:.3f} s]")
+    else:
+        click.echo(deal.pbn())
+        click.echo("")
+        click.echo(str(table))
+        click.echo("")
+        click.echo(f"[{table.engine} engine: {table.nodes:,} nodes, {table.seconds:.3f} s]")
+    if table.interrupted:
+        exit_interrupted("the table above is partial")
 
 
 def _run_batch(path: str, backends) -> None:

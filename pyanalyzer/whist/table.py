@@ -45,17 +45,24 @@ class DDTable:
     """``tricks[declarer][denomination]``: the declarer side's tricks with best play."""
 
     deal: Deal
-    tricks: dict[str, dict[str, int]]
+    #: (None where a search was not finished: an interrupted table)
+    tricks: dict[str, dict[str, int | None]]
     nodes: int
     seconds: float
     engine: str
+    #: Stopped by Ctrl-C: the entries not searched are None.
+    interrupted: bool = False
 
     def __str__(self) -> str:
         heads = [("NT" if d == "n" else next(s.symbol for s in WHIST.suits if s.letter == d))
                  for d in COLUMNS]
         lines = ["    " + "".join(h.rjust(3) for h in heads)]
         for seat in ROWS:
-            lines.append(seat.rjust(4) + "".join(str(self.tricks[seat][d]).rjust(3) for d in COLUMNS))
+            lines.append(seat.rjust(4) + "".join(
+                ("-" if self.tricks[seat][d] is None else str(self.tricks[seat][d])).rjust(3) for d in COLUMNS))
+        if self.interrupted:
+            done = sum(v is not None for row in self.tricks.values() for v in row.values())
+            lines.append(f"PARTIAL (interrupted): {done} of 20 entries searched, - for the others")
         return "\n".join(lines)
 
     def to_dict(self) -> dict:
@@ -67,11 +74,13 @@ class DDTable:
             "engine": self.engine,
             "nodes": self.nodes,
             "seconds": round(self.seconds, 6),
+            "partial": self.interrupted,
+            "interrupted": self.interrupted,
         }
 
 
 def dd_table(deal: Deal, engine: str | object | Sequence[object] = "fast", progress=None,
-             threads: int = 1) -> DDTable:
+             threads: int = 1, keep_partial: bool = False) -> DDTable:
     """The double-dummy table of ``deal`` (an ending gives the tricks left).
 
     ``engine`` is ``fast``, ``reference``, a backend from
@@ -80,6 +89,8 @@ def dd_table(deal: Deal, engine: str | object | Sequence[object] = "fast", progr
     denominations are shared out among threads, each with its own engine and
     table: the searches run without the GIL, so two cores nearly halve the time.
     ``progress``, if given, is called with ``(searches done, 20)`` after each search.
+    Ctrl-C raises KeyboardInterrupt, or with ``keep_partial`` returns the table of the
+    searches finished, marked interrupted (the others None).
     """
     if isinstance(engine, str):
         backends = [make_backend(engine) for _ in range(max(1, threads))]
@@ -111,15 +122,21 @@ def dd_table(deal: Deal, engine: str | object | Sequence[object] = "fast", progr
             if progress is not None:
                 progress(done, len(DENOMINATIONS) * len(SEATS))
 
-    if len(backends) == 1:
-        for denomination in DENOMINATIONS:
-            solve_denomination(backends[0], denomination)
-    else:
-        _share_out(backends, solve_denomination, stop)
+    interrupted = False
+    try:
+        if len(backends) == 1:
+            for denomination in DENOMINATIONS:
+                solve_denomination(backends[0], denomination)
+        else:
+            _share_out(backends, solve_denomination, stop)
+    except KeyboardInterrupt:
+        if not keep_partial:
+            raise
+        interrupted = True
     nodes = sum(backend.nodes - before for backend, before in zip(backends, start_nodes, strict=True))
-    ordered = {seat: {d: tricks[seat][d] for d in DENOMINATIONS} for seat in SEATS}
+    ordered = {seat: {d: tricks[seat].get(d) for d in DENOMINATIONS} for seat in SEATS}
     return DDTable(deal, ordered, nodes,
-                   time.perf_counter() - start, backends[0].name)
+                   time.perf_counter() - start, backends[0].name, interrupted)
 
 
 def _share_out(backends: Sequence[object], solve_denomination, stop: threading.Event) -> None:
