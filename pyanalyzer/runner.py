@@ -5,16 +5,21 @@
   that has a partial result prints it marked partial; then one line
   ``pref: interrupted: ...`` on standard error and exit status 130.
 
-Only ``sys`` and ``signal`` are imported before the handlers are in place.
+* Standard output closed early by its reader (``pref ... | head``): no traceback, status 1.
+
+Only ``os``, ``sys`` and ``signal`` are imported before the handlers are in place.
 """
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 
 INPUT_ERROR = 2
 INTERRUPTED = 130
+#: Standard output closed by its reader before the end (Python's advice for a broken pipe).
+OUTPUT_CLOSED = 1
 
 
 def _raise_keyboard_interrupt(signum, frame) -> None:
@@ -55,6 +60,10 @@ def run(argv: list[str] | None = None) -> int:
         except click.exceptions.Exit as done:  # --help, --version
             return done.exit_code
         except click.ClickException as error:
+            no_args = getattr(click.exceptions, "NoArgsIsHelpError", None)
+            if no_args is not None and isinstance(error, no_args):  # plain ``pref``: its help
+                print(error.ctx.get_help())
+                return 0
             message = " ".join(error.format_message().split())
             hint = ""
             if isinstance(error, click.UsageError) and error.ctx is not None:
@@ -68,6 +77,9 @@ def run(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         _note("pref: interrupted: stopped before any result was complete")
         return INTERRUPTED
+    except BrokenPipeError:  # the reader went away (``pref ... | head``): stop quietly
+        _silence_stdout()
+        return OUTPUT_CLOSED
     except SystemExit as done:
         code = done.code
         if code is None:
@@ -78,11 +90,23 @@ def run(argv: list[str] | None = None) -> int:
         return 1
 
 
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null so that the interpreter's final flush cannot fail."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def console_main() -> None:
     """The ``pref`` console script."""
     status = run()
     try:
         sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+        status = status or OUTPUT_CLOSED
     except (OSError, ValueError):
         pass
     sys.exit(status)

@@ -40,6 +40,8 @@ def test_help_and_version_still_work(capsys):
     assert status == 0 and "pref solve" in out
     status, out, _ = run(["--version"], capsys)
     assert status == 0 and "version" in out
+    status, out, err = run([], capsys)      # plain ``pref``: the help, as click 8.1 gave it
+    assert status == 0 and "Usage: pref" in out and err == ""
 
 
 def test_ctrl_c_during_start_up_gives_one_line_and_130(capsys, monkeypatch):
@@ -162,3 +164,20 @@ def test_an_interrupted_estimate_before_the_talon_is_printed_marked_and_exits_13
     data = json.loads(out)
     assert data["partial"] is True and data["method"] == "sample" and data["exact"] is False
     assert 0 < data["samples"] < data["samples_asked"] == 50
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX pipes")
+def test_output_closed_by_its_reader_ends_quietly():
+    """``pref ... | head``: the reader has gone (here: before the first write). No traceback."""
+    import os
+    import subprocess
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        child = subprocess.run([sys.executable, "-m", "pyanalyzer", "--help"], stdout=write_end,
+                               stderr=subprocess.PIPE, text=True, timeout=60)
+    finally:
+        os.close(write_end)
+    assert child.returncode == 1
+    assert child.stderr == ""
