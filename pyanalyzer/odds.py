@@ -289,12 +289,15 @@ def plot_histogram(odds: TrickOdds, path: str) -> None:
         good, summary = (lambda k: k == 0), f"caught {100 * odds.p_caught:.1f}%"
     else:
         good, summary = (lambda k: k >= odds.contract.level), f"makes {100 * odds.p_make:.1f}%"
+    tally = odds.tally
+    if tally.enumeration and tally.partial:  # only bounds are proven
+        low, high = tally.bounds((lambda k: k >= 1) if odds.contract.is_misere else good)
+        summary = f"{summary.split()[0]} {100 * low:.1f}-{100 * high:.1f}% of all splits"
     colours = ["#3b8a4a" if good(k) else "#b5473a" for k in xs]
     axes.bar(xs, [100 * n / total for n in odds.histogram], color=colours)
     axes.set_xticks(xs)
     axes.set_xlabel("tricks forced on the declarer" if odds.contract.is_misere else "declarer's tricks")
     axes.set_ylabel("share of layouts (%)")
-    tally = odds.tally
     what = ("exact" if tally.exact else f"{tally.splits:,} samples" if not tally.enumeration
             else f"partial: {tally.splits:,} of {tally.total:,} splits")
     axes.set_title(f"{odds.contract} by {odds.declarer}, {odds.lead} leads ({what}): {summary}", fontsize=10)

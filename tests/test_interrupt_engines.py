@@ -254,3 +254,21 @@ def test_a_second_ctrl_c_while_the_workers_stop_is_part_of_the_same_stop():
 
     assert run_workers([worker], stop, tick, interval=0.01) is True
     assert returned == [True]
+
+
+def test_the_plot_of_a_partial_enumeration_states_bounds(tmp_path, monkeypatch):
+    """A hand-made partial tally (80 of 100 splits: 60 make, 20 fail): the title gives what is
+    proven, 60-80% of all splits, not the 75% of the splits solved."""
+    pytest.importorskip("matplotlib")
+    import matplotlib.axes
+
+    from pyanalyzer.odds import plot_histogram
+    from pyanalyzer.splits import Tally
+
+    titles = []
+    monkeypatch.setattr(matplotlib.axes.Axes, "set_title", lambda self, text, **kw: titles.append(text))
+    tally = Tally([0, 0, 0, 0, 0, 20, 60, 0, 0, 0, 0], splits=80, solves=80, total=100, partial=True,
+                  interrupted=True)
+    odds = TrickOdds(Contract.parse("6s", PREFERANS_RULES), "S", "W", tally, "declarer")
+    plot_histogram(odds, str(tmp_path / "partial.png"))
+    assert titles and "partial: 80 of 100 splits" in titles[0] and "makes 60.0-80.0% of all splits" in titles[0]
