@@ -1,5 +1,6 @@
 """``python -m pyanalyzer`` runs the ``pref`` tool."""
 
-from .cli import main
+from .runner import console_main
 
-main()
+if __name__ == "__main__":
+    console_main()

@@ -10,7 +10,7 @@ import click
 
 from .allpass import analyse_allpass, with_conventions
 from .batch_input import BATCH_EXIT_HELP, BATCH_LINES_FAILED, batch_lines
-from .command_support import ENGINE_OPTION, NOTATION_OPTION, command_errors, fail
+from .command_support import ENGINE_OPTION, NOTATION_OPTION, command_errors, exit_interrupted, fail
 from .diagram import diagram
 from .engines import check_table_memory, make_backend
 from .errors import LayoutError, PrefInputError, shorten
@@ -151,7 +151,6 @@ def _run_batch(path: str, conventions: AllPassRules, backend, wanted: dict[str, 
             sys.stdout.flush()
             done += 1
     except KeyboardInterrupt:
-        click.echo(f"pref: interrupted after {done} layouts; the results written are complete.", err=True)
-        sys.exit(130)
+        exit_interrupted(f"after {done} layouts; the results written are complete")
     if failed:
         sys.exit(BATCH_LINES_FAILED)

@@ -12,7 +12,7 @@ import sys
 import click
 
 from .batch_input import BATCH_EXIT_HELP, BATCH_LINES_FAILED, batch_lines, counted_lines
-from .command_support import ENGINE_OPTION, NOTATION_OPTION, fail
+from .command_support import ENGINE_OPTION, NOTATION_OPTION, exit_interrupted, fail
 from .diagram import diagram
 from .engines import check_table_memory, make_backend
 from .errors import PrefInputError
@@ -102,8 +102,7 @@ def solve_command(layout: str | None, show_cards: bool, as_json: bool, batch_fil
     except PrefInputError as error:  # e.g. a deal too large for the reference engine
         fail(str(error))
     except KeyboardInterrupt:
-        click.echo("pref: interrupted.", err=True)
-        sys.exit(130)
+        exit_interrupted()
     if as_json:
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
         return
@@ -143,9 +142,9 @@ def _run_batch(path: str, backend, as_json: bool, cards: bool, line: bool) -> No
                 click.echo(f"\r[{done}{'/' + str(total) if total is not None else ''} layouts]",
                            err=True, nl=False)
     except KeyboardInterrupt:
-        click.echo(f"\npref: interrupted after {done}{of_total} layouts; "
-                   "the results written are complete.", err=True)
-        sys.exit(130)
+        if progress:
+            click.echo("", err=True)
+        exit_interrupted(f"after {done}{of_total} layouts; the results written are complete")
     if progress:
         click.echo("", err=True)
     if failed:

@@ -1,4 +1,9 @@
-"""What every ``pref`` command shares: one-line errors with exit status 2, and Ctrl-C."""
+"""What every ``pref`` command shares: one-line errors with exit status 2, and Ctrl-C.
+
+Interruption (Ctrl-C or SIGTERM), the same for every command: what is finished
+is printed, marked partial, then one line ``pref: interrupted: ...`` on standard
+error and exit status 130 (:func:`exit_interrupted`).
+"""
 
 from __future__ import annotations
 
@@ -33,6 +38,18 @@ def fail(message: str) -> NoReturn:
     sys.exit(INPUT_ERROR)
 
 
+def exit_interrupted(detail: str = "stopped before any result was complete") -> NoReturn:
+    """The end of an interrupted run: one line on standard error, exit status 130."""
+    click.echo(f"pref: interrupted: {detail}", err=True)
+    sys.exit(INTERRUPTED)
+
+
+def exit_if_interrupted(result, detail: str = "the result above is partial") -> None:
+    """After printing ``result``: exit 130 if it was cut short by an interruption."""
+    if getattr(result, "interrupted", False):
+        exit_interrupted(detail)
+
+
 @contextmanager
 def command_errors(progress: ProgressLine | None = None) -> Iterator[None]:
     """Bad input -> one line and status 2; Ctrl-C -> a short note and status 130; no tracebacks."""
@@ -45,8 +62,7 @@ def command_errors(progress: ProgressLine | None = None) -> Iterator[None]:
     except KeyboardInterrupt:
         if progress:
             progress.close()
-        click.echo("pref: interrupted.", err=True)
-        sys.exit(INTERRUPTED)
+        exit_interrupted()
     finally:
         if progress:
             progress.close()

@@ -14,6 +14,7 @@ from .command_support import (
     THREADS_TYPE,
     PlotPath,
     command_errors,
+    exit_if_interrupted,
     fail,
 )
 from .contract import Contract
@@ -197,3 +198,4 @@ def _hand_mode(hand_text, discard_text, contract_text, lead_text, declarer_text,
         except OSError as error:
             raise LayoutError(f"cannot write --plot {plot_path!r}: {error.strerror or error}", "--plot") from None
     _emit(result, as_json, notation)
+    exit_if_interrupted(result)

@@ -348,17 +348,47 @@ class MisereDiscardRanking:
     pruned: list[MisereDiscard]
     seconds: float
     top: int
+    #: Stopped by Ctrl-C: the classes after the last in ``ranked`` were not enumerated, and
+    #: that last one only in part (bounds).
+    interrupted: bool = False
+    #: Discard classes in all.
+    classes: int = 0
+
+    def _cut_short(self, entry: MisereDiscard) -> bool:
+        return entry.odds.tally.interrupted and not entry.pruned
+
+    def _shown(self) -> list[MisereDiscard]:
+        """The ``top`` best, and a class cut short by an interruption in any case."""
+        shown = self.ranked[:self.top]
+        shown += [e for e in self.ranked[self.top:] if self._cut_short(e)]
+        return shown
 
     def format(self, style: str = "symbols") -> str:
         twelve = " ".join(format_card(c, style) for c in sorted(
             self.twelve, key=lambda c: (c.suit_number, -c.rank_number)))
-        out = [f"{self.declarer}'s misère with twelve cards {twelve}, {self.lead} leads.",
-               f"Every discard class enumerated exactly over all splits; {len(self.pruned)} of "
-               f"{len(self.ranked)} dropped once provably worse than the best ({self.seconds:.1f} s).", "",
-               f"  {'discard':<9} {'P(caught)':>10} {'E[tricks]':>10}"]
-        for entry in self.ranked[:self.top]:
+        out = [f"{self.declarer}'s misère with twelve cards {twelve}, {self.lead} leads."]
+        if self.interrupted:
+            cut = [e for e in self.ranked if self._cut_short(e)]
+            finished = len(self.ranked) - len(cut)
+            out.append(f"PARTIAL (interrupted): {finished} of {self.classes} discard classes finished "
+                       f"({len(self.pruned)} of them dropped once provably worse than the best)"
+                       + (", the one cut short shown with proven bounds" if cut else "")
+                       + f", {self.classes - len(self.ranked)} not enumerated ({self.seconds:.1f} s).")
+        else:
+            out.append(f"Every discard class enumerated exactly over all splits; {len(self.pruned)} of "
+                       f"{len(self.ranked)} dropped once provably worse than the best ({self.seconds:.1f} s).")
+        out += ["", f"  {'discard':<9} {'P(caught)':>10} {'E[tricks]':>10}"]
+        shown = self._shown()
+        for entry in shown:
             discard = " ".join(format_card(c, style) for c in entry.discard)
-            if entry.pruned:
+            if self._cut_short(entry):
+                tally = entry.odds.tally
+                low, high = tally.bounds(lambda k: k >= 1)
+                e_low, e_high = tally.expected_bounds()
+                out.append(f"  {discard:<9} {f'{100 * low:.1f}-{100 * high:.1f}%':>10} "
+                           f"{f'{e_low:.2f}-{e_high:.2f}':>10}  (interrupted after {tally.splits:,} "
+                           f"of {tally.total:,} splits)")
+            elif entry.pruned:
                 total = entry.odds.tally.total
                 out.append(f"  {discard:<9} {'>= ' + format(100 * entry.caught_splits / total, '.2f'):>9}% "
                            f"{'(dropped)':>10}")
@@ -373,17 +403,26 @@ class MisereDiscardRanking:
         def row(entry: MisereDiscard) -> dict:
             data = {"discard": [c.code for c in entry.discard], "pruned": entry.pruned,
                     "splits": entry.odds.tally.splits, "histogram": entry.odds.histogram}
-            if not entry.pruned:
+            if self._cut_short(entry):
+                tally = entry.odds.tally
+                data.update(interrupted=True, total=tally.total,
+                            p_caught_bounds=list(tally.bounds(lambda k: k >= 1)),
+                            expected_tricks_bounds=list(tally.expected_bounds()))
+            elif not entry.pruned:
                 data.update(p_caught=entry.p_caught, expected_tricks=entry.odds.expected_tricks)
             else:
                 data["p_caught_at_least"] = entry.caught_splits / entry.odds.tally.total
             return data
 
-        best = self.ranked[0] if self.ranked else None
+        finished = [e for e in self.ranked if not self._cut_short(e)]
+        best = finished[0] if finished and not finished[0].pruned else None
+        shown = self._shown()
         return tidy_json({"view": "best_discard", "declarer": self.declarer, "lead": self.lead,
                           "twelve": [c.code for c in self.twelve],
+                          "partial": self.interrupted, "interrupted": self.interrupted,
+                          "classes": self.classes, "classes_finished": len(finished),
                           "best": row(best) if best else None,
-                          "ranked": [row(e) for e in self.ranked[:self.top]],
+                          "ranked": [row(e) for e in shown],
                           "pruned": [row(e) for e in self.pruned], "seconds": round(self.seconds, 3)})
 
 
@@ -422,26 +461,46 @@ def rank_misere_discards(twelve, declarer: str, lead: str, rules=None, engine: s
         return Hand([c for c in twelve if c not in discard], rules.deck)
 
     screened = []
+    staged = progress is not None and hasattr(progress, "stage")
+    if staged:
+        progress.stage(f"screening on {screen_samples} random splits", unit="discard classes")
     for discard in classes:
+        if staged:
+            progress(len(screened), len(classes))
         odds = declarer_view(keep(discard), declarer, list(discard), misere, lead, rules, engine, threads,
                              samples=screen_samples, seed=seed, backends=backends)
+        if odds.tally.interrupted:  # nothing is enumerated yet: nothing to keep
+            raise KeyboardInterrupt
         screened.append((odds.p_caught, odds.expected_tricks, discard))
     screened.sort(key=lambda x: (x[0], x[1]))
     complete: list[MisereDiscard] = []
     pruned: list[MisereDiscard] = []
-    for _, _, discard in screened:
+    cut_short: list[MisereDiscard] = []
+    interrupted = False
+    for number, (_, _, discard) in enumerate(screened, start=1):
         threshold = min((e.caught_splits for e in complete), default=None)
 
         def worse(histogram, threshold=threshold) -> bool:
             return threshold is not None and sum(histogram) - histogram[0] > threshold
 
-        odds = declarer_view(keep(discard), declarer, list(discard), misere, lead, rules, engine, threads,
-                             progress=progress, stop_when=worse, backends=backends)
+        try:
+            if staged:
+                progress.stage("discard class", number, len(screened), may_stop_early=True)
+            odds = declarer_view(keep(discard), declarer, list(discard), misere, lead, rules, engine, threads,
+                                 progress=progress, stop_when=worse, backends=backends)
+        except KeyboardInterrupt:  # between two enumerations: the classes finished stand
+            interrupted = True
+            break
         entry = MisereDiscard(discard, odds, odds.tally.pruned)
-        if odds.tally.partial and not odds.tally.pruned:
-            raise KeyboardInterrupt
+        interrupted = odds.tally.interrupted
+        if interrupted and not entry.pruned:  # keep what is finished, and this class's bounds
+            cut_short.append(entry)
+            break
         (pruned if entry.pruned else complete).append(entry)
+        if interrupted:  # (it was dropped all the same: decided)
+            break
     complete.sort(key=lambda e: (e.p_caught, e.odds.expected_tricks))
     pruned.sort(key=lambda e: e.caught_splits)
-    return MisereDiscardRanking(twelve, declarer, lead, complete + pruned, pruned,
-                                time.perf_counter() - start, top)
+    return MisereDiscardRanking(twelve, declarer, lead, complete + pruned + cut_short, pruned,
+                                time.perf_counter() - start, top, interrupted=interrupted,
+                                classes=len(screened))

@@ -14,6 +14,7 @@ from .command_support import (
     THREADS_TYPE,
     PlotPath,
     command_errors,
+    exit_if_interrupted,
     fail,
 )
 from .contract import Contract
@@ -95,11 +96,13 @@ def misere_command(layout, talon_text, hand_text, discard_text, lead_text, sampl
             data["caught"] = result.declarer_tricks > 0
             data["summary"] = catching_summary(result, "letters")
         click.echo(json.dumps(data, ensure_ascii=False))
+        exit_if_interrupted(result)
         return
     if isinstance(result, Solution):  # the verdict (in result.format) says it once
         click.echo(diagram(result.layout, notation))
         click.echo("")
     click.echo(result.format(notation))
+    exit_if_interrupted(result)
 
 
 def _layout_mode(argument: str, talon_text: str | None, engine: str, cards: bool = True,

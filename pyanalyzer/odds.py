@@ -136,6 +136,10 @@ class TrickOdds:
         return len(self.histogram) - 1
 
     @property
+    def interrupted(self) -> bool:
+        return self.tally.interrupted
+
+    @property
     def p_make(self) -> float | None:
         if self.contract.kind != TRICKS:
             return None
@@ -163,28 +167,45 @@ class TrickOdds:
 
     def headline(self) -> list[str]:
         t = self.tally
-        how = (f"exact over all {t.total:,} splits ({symmetry_note(t)})"
-               if t.exact else f"Monte Carlo over {t.splits:,} random layouts (seed {self.seed})")
-        if t.partial:
-            how = f"PARTIAL: {t.splits:,} of {t.total:,} " + ("splits" if t.exact else "samples")
+        if t.exact:
+            how = f"exact over all {t.total:,} splits ({symmetry_note(t)})"
+        elif t.enumeration:
+            stopped = "interrupted" if t.interrupted else "stopped"
+            how = (f"{stopped} after {t.splits:,} of {t.total:,} splits (an enumeration in order, "
+                   "not a sample: only bounds are proven)")
+        else:
+            how = f"Monte Carlo over {t.splits:,} random layouts (seed {self.seed})"
+            if t.partial:
+                how += f" (interrupted: {t.splits:,} of the {t.total:,} samples asked for)"
         lines = [f"{self.contract} by {self.declarer}, {self.lead} leads: {how}, {t.seconds:.1f} s."]
 
-        def pct(p: float, predicate) -> str:
-            text = f"{100 * p:.2f}%"
-            if not t.exact or t.partial:
-                low, high = self.interval(predicate)
-                text += f" (95% interval {100 * low:.1f}-{100 * high:.1f}%)"
-            return text
+        def share(what: str, predicate) -> str:
+            if t.exact:
+                return f"{what}: {100 * t.probability(predicate):.2f}%."
+            if t.enumeration:
+                low, high = t.bounds(predicate)
+                return f"{what} in between {100 * low:.1f}% and {100 * high:.1f}% of all splits."
+            low, high = t.confidence(predicate)
+            return (f"{what}: {100 * t.probability(predicate):.2f}% "
+                    f"(95% interval {100 * low:.1f}-{100 * high:.1f}%).")
+
+        def mean(what: str) -> str:
+            if t.exact or not t.enumeration:
+                return f"{what}: {self.expected_tricks:.3f}."
+            low, high = t.expected_bounds()
+            return f"{what}: between {low:.3f} and {high:.3f}."
 
         if self.contract.kind == TRICKS:
             level, owed = self.contract.level, WHIST_OBLIGATION[self.contract.level]
-            lines.append(f"The contract makes: {pct(self.p_make, lambda k: k >= level)}.")
-            lines.append(f"The whisters meet their obligation of {owed}: "
-                         f"{pct(self.p_whist_obligation_met, lambda k: self.tricks - k >= owed)}.")
-            lines.append(f"Expected declarer's tricks: {self.expected_tricks:.3f}.")
+            lines.append(share("The contract makes", lambda k: k >= level))
+            lines.append(share(f"The whisters meet their obligation of {owed}",
+                               lambda k: self.tricks - k >= owed))
+            lines.append(mean("Expected declarer's tricks"))
         else:
-            lines.append(f"The misère is caught: {pct(self.p_caught, lambda k: k >= 1)}.")
-            lines.append(f"Expected tricks forced on the declarer: {self.expected_tricks:.3f}.")
+            lines.append(share("The misère is caught", lambda k: k >= 1))
+            lines.append(mean("Expected tricks forced on the declarer"))
+        if t.partial and t.enumeration:
+            lines.append("The distribution below covers the splits solved only.")
         return lines
 
     def format(self, style: str = "symbols") -> str:
@@ -195,14 +216,19 @@ class TrickOdds:
         return self.format()
 
     def to_dict(self) -> dict:
+        """``exact`` only for a complete enumeration. A partial enumeration gives proven
+        ``*_bounds`` over all splits (its point values are null); a sample gives
+        ``*_interval`` (95%), partial or not."""
         t = self.tally
         out = {
             "view": self.view,
             "contract": self.contract.code,
             "declarer": self.declarer,
             "lead": self.lead,
+            "method": t.method,
             "exact": t.exact,
             "partial": t.partial,
+            "interrupted": t.interrupted,
             "splits": t.splits,
             "total": t.total,
             "solves": t.solves,
@@ -213,14 +239,22 @@ class TrickOdds:
             "seed": self.seed,
         }
         if self.contract.kind == TRICKS:
-            out["p_make"] = self.p_make
-            out["p_whist_obligation_met"] = self.p_whist_obligation_met
+            level, owed = self.contract.level, WHIST_OBLIGATION[self.contract.level]
+            measures = {"p_make": lambda k: k >= level,
+                        "p_whist_obligation_met": lambda k: self.tricks - k >= owed}
         else:
-            out["p_caught"] = self.p_caught
-        if not t.exact or t.partial:
-            level = self.contract.level or 1
-            out["p_make_interval" if self.contract.kind == TRICKS else "p_caught_interval"] = list(
-                self.interval(lambda k: k >= level))
+            measures = {"p_caught": lambda k: k >= 1}
+        for key, predicate in measures.items():
+            out[key] = t.probability(predicate)
+        if t.enumeration and t.partial:
+            for key, predicate in measures.items():
+                out[key] = None
+                out[f"{key}_bounds"] = list(t.bounds(predicate))
+            out["expected_tricks"] = None
+            out["expected_tricks_bounds"] = list(t.expected_bounds())
+        elif not t.enumeration:
+            for key, predicate in measures.items():
+                out[f"{key}_interval"] = list(t.confidence(predicate))
         return tidy_json(out)
 
 
@@ -255,12 +289,17 @@ def plot_histogram(odds: TrickOdds, path: str) -> None:
         good, summary = (lambda k: k == 0), f"caught {100 * odds.p_caught:.1f}%"
     else:
         good, summary = (lambda k: k >= odds.contract.level), f"makes {100 * odds.p_make:.1f}%"
+    tally = odds.tally
+    if tally.enumeration and tally.partial:  # only bounds are proven
+        low, high = tally.bounds((lambda k: k >= 1) if odds.contract.is_misere else good)
+        summary = f"{summary.split()[0]} {100 * low:.1f}-{100 * high:.1f}% of all splits"
     colours = ["#3b8a4a" if good(k) else "#b5473a" for k in xs]
     axes.bar(xs, [100 * n / total for n in odds.histogram], color=colours)
     axes.set_xticks(xs)
     axes.set_xlabel("tricks forced on the declarer" if odds.contract.is_misere else "declarer's tricks")
     axes.set_ylabel("share of layouts (%)")
-    what = "exact" if odds.tally.exact and not odds.tally.partial else f"{odds.tally.splits:,} samples"
+    what = ("exact" if tally.exact else f"{tally.splits:,} samples" if not tally.enumeration
+            else f"partial: {tally.splits:,} of {tally.total:,} splits")
     axes.set_title(f"{odds.contract} by {odds.declarer}, {odds.lead} leads ({what}): {summary}", fontsize=10)
     figure.tight_layout()
     figure.savefig(path, dpi=120)
@@ -338,6 +377,13 @@ class DiscardChoice:
     def p_make(self) -> float:
         return self.odds.p_make if self.contract.kind == TRICKS else 1 - self.odds.p_caught
 
+    def bounds(self) -> tuple[float, float]:
+        """Proven bounds on the share of all splits in which it makes (a point when complete)."""
+        tally = self.odds.tally
+        if self.contract.kind == TRICKS:
+            return tally.bounds(lambda k: k >= self.contract.level)
+        return tally.bounds(lambda k: k == 0)
+
 
 @dataclass
 class DiscardRanking:
@@ -348,9 +394,13 @@ class DiscardRanking:
     lead: str
     #: Screening: each (discard, denomination) on the same random splits.
     screened: list[DiscardChoice]
-    #: The best few, solved exactly over every split.
+    #: The best few, solved exactly over every split (when interrupted, the last may be partial).
     exact: list[DiscardChoice]
     level: int
+    #: Stopped by Ctrl-C while the finalists were enumerated.
+    interrupted: bool = False
+    #: Finalists chosen for the exact enumeration (``exact`` holds those begun).
+    finalists: int = 0
 
     def format(self, style: str = "symbols") -> str:
         twelve = " ".join(format_card(c, style) for c in sorted(
@@ -360,11 +410,23 @@ class DiscardRanking:
         out.append(f"Screening: every discard and trump on the same {screening:,} random splits; "
                    f"highest level with a discard making at least half the time: {self.level}.")
         out.append("Top candidates, solved exactly over all splits:")
+        if self.interrupted:
+            done = sum(c.odds.tally.exact for c in self.exact)
+            out.append(f"PARTIAL (interrupted): {done} of {self.finalists} candidates solved completely; "
+                       "a candidate cut short shows what is proven over all splits (bounds).")
         out.append(f"  {'discard':<10} {'contract':<9} {'P(make)':>8} {'E[tricks]':>10}")
         for choice in self.exact:
             discard = " ".join(format_card(c, style) for c in choice.discard)
-            out.append(f"  {discard:<10} {str(choice.contract):<9} {100 * choice.p_make:>7.2f}% "
-                       f"{choice.odds.expected_tricks:>10.3f}")
+            tally = choice.odds.tally
+            if tally.exact:
+                chance, mean = f"{100 * choice.p_make:.2f}%", f"{choice.odds.expected_tricks:.3f}"
+            else:
+                low, high = choice.bounds()
+                e_low, e_high = tally.expected_bounds()
+                chance, mean = f"{100 * low:.1f}-{100 * high:.1f}%", f"{e_low:.2f}-{e_high:.2f}"
+            out.append(f"  {discard:<10} {str(choice.contract):<9} {chance:>8} {mean:>10}")
+            if not tally.exact:
+                out.append(f"  {'':<10} (interrupted after {tally.splits:,} of {tally.total:,} splits)")
         return "\n".join(out)
 
     def __str__(self) -> str:
@@ -372,13 +434,22 @@ class DiscardRanking:
 
     def to_dict(self) -> dict:
         def row(choice: DiscardChoice) -> dict:
-            return {"discard": [c.code for c in choice.discard], "contract": choice.contract.code,
+            tally = choice.odds.tally
+            data = {"discard": [c.code for c in choice.discard], "contract": choice.contract.code,
+                    "method": tally.method, "exact": tally.exact, "partial": tally.partial,
                     "p_make": choice.p_make, "expected_tricks": choice.odds.expected_tricks,
-                    "histogram": choice.odds.histogram, "splits": choice.odds.tally.splits}
+                    "histogram": choice.odds.histogram, "splits": tally.splits, "total": tally.total}
+            if tally.enumeration and tally.partial:
+                data.update(p_make=None, p_make_bounds=list(choice.bounds()), expected_tricks=None,
+                            expected_tricks_bounds=list(tally.expected_bounds()))
+            return data
 
+        complete = [c for c in self.exact if c.odds.tally.exact]
         return tidy_json({"twelve": [c.code for c in self.twelve], "declarer": self.declarer,
                           "lead": self.lead, "level": self.level,
-                          "best": row(self.exact[0]) if self.exact else None,
+                          "partial": self.interrupted, "interrupted": self.interrupted,
+                          "finalists": self.finalists,
+                          "best": row(complete[0]) if complete else None,
                           "exact": [row(c) for c in self.exact],
                           "screened": [row(c) for c in self.screened[:20]]})
 
@@ -414,12 +485,19 @@ def rank_discards(twelve: Sequence[Card], declarer: str, lead: str, contract: Co
 
     backends = [make_backend(engine) for _ in range(threads)]  # shared by every enumeration below
     screened: list[DiscardChoice] = []
+    staged = progress is not None and hasattr(progress, "stage")
+    if staged:
+        progress.stage(f"screening on {screen_samples} random splits", unit="discard and trump choices")
     for denomination in denominations:
         for discard in classes:
+            if staged:
+                progress(len(screened), len(denominations) * len(classes))
             hand = Hand([c for c in twelve if c not in discard], rules.deck)
             trial = contract_for(denomination, rules.contract_levels[0])
             odds = declarer_view(hand, declarer, discard, trial, lead, rules, engine, threads,
                                  samples=screen_samples, seed=seed, backends=backends)
+            if odds.tally.interrupted:  # nothing is ranked yet: nothing to keep
+                raise KeyboardInterrupt
             screened.append(DiscardChoice(discard, trial, odds))
 
     def chance(choice: DiscardChoice, level: int) -> float:
@@ -439,13 +517,25 @@ def rank_discards(twelve: Sequence[Card], declarer: str, lead: str, contract: Co
         choice.odds.contract = choice.contract
     screened.sort(key=lambda c: (-chance(c, level), -c.odds.expected_tricks))
     exact = []
-    for choice in screened[:finalists]:
-        hand = Hand([c for c in twelve if c not in choice.discard], rules.deck)
-        odds = declarer_view(hand, declarer, choice.discard, choice.contract, lead, rules, engine, threads,
-                             progress=progress, backends=backends)
+    chosen = screened[:finalists]
+    interrupted = False
+    for number, choice in enumerate(chosen, start=1):
+        try:
+            if staged:
+                progress.stage("exact candidate", number, len(chosen))
+            hand = Hand([c for c in twelve if c not in choice.discard], rules.deck)
+            odds = declarer_view(hand, declarer, choice.discard, choice.contract, lead, rules, engine, threads,
+                                 progress=progress, backends=backends)
+        except KeyboardInterrupt:  # between two enumerations: the candidates finished stand
+            interrupted = True
+            break
         exact.append(DiscardChoice(choice.discard, choice.contract, odds))
-    exact.sort(key=lambda c: (-c.p_make, -c.odds.expected_tricks))
-    return DiscardRanking(twelve, declarer, lead, screened, exact, level)
+        if odds.tally.interrupted:  # keep what is finished; the rest is not started
+            interrupted = True
+            break
+    # Complete enumerations first, best first; a partial one (bounds only) after them.
+    exact.sort(key=lambda c: (not c.odds.tally.exact, -c.p_make, -c.odds.expected_tricks))
+    return DiscardRanking(twelve, declarer, lead, screened, exact, level, interrupted, len(chosen))
 
 
 @dataclass
@@ -459,7 +549,14 @@ class TalonEstimate:
     samples: int
     made: int
     seed: int
+    #: Stopped by Ctrl-C: a smaller sample than asked for (its interval says how much smaller).
     partial: bool = False
+    #: Samples asked for.
+    asked: int = 0
+
+    @property
+    def interrupted(self) -> bool:
+        return self.partial
 
     @property
     def p_make(self) -> float:
@@ -478,7 +575,7 @@ class TalonEstimate:
         what = "is caught" if self.contract.is_misere else "makes"
         p = 1 - self.p_make if self.contract.is_misere else self.p_make
         lo, hi = (1 - high, 1 - low) if self.contract.is_misere else (low, high)
-        partial = " PARTIAL (interrupted)" if self.partial else ""
+        partial = f" PARTIAL (interrupted after {self.samples} of {self.asked} samples)" if self.partial else ""
         return (f"{self.contract} by {self.declarer} before the talon, {self.lead} leads{partial}: "
                 f"it {what} in {100 * p:.1f}% of {self.samples} sampled deals "
                 f"(95% interval {100 * lo:.1f}-{100 * hi:.1f}%; seed {self.seed}).\n"
@@ -495,8 +592,9 @@ class TalonEstimate:
         interval = [1 - high, 1 - low] if self.contract.is_misere else [low, high]
         return tidy_json({"view": "before_talon", "contract": self.contract.code,
                           "declarer": self.declarer, "lead": self.lead, "samples": self.samples,
-                          key: p, f"{key}_interval": interval, "seed": self.seed,
-                          "partial": self.partial})
+                          key: p, f"{key}_interval": interval, "seed": self.seed, "method": "sample",
+                          "exact": False, "partial": self.partial, "interrupted": self.partial,
+                          "samples_asked": self.asked})
 
 
 def before_talon(hand: Hand, declarer: str, contract: Contract, lead: str,
@@ -550,4 +648,4 @@ def before_talon(hand: Hand, declarer: str, contract: Contract, lead: str,
                 progress(done, samples)
     except KeyboardInterrupt:
         partial = True
-    return TalonEstimate(hand, declarer, contract, lead, done, made, seed, partial)
+    return TalonEstimate(hand, declarer, contract, lead, done, made, seed, partial, samples)

@@ -7,7 +7,7 @@ import re
 
 import click
 
-from .command_support import SEED_TYPE, BoundedInt, command_errors, fail
+from .command_support import SEED_TYPE, BoundedInt, command_errors, exit_interrupted, fail
 from .errors import LayoutError, shorten
 from .progress import ProgressLine
 from .puzzles import BANDS, KINDS, Order, PuzzleWriter, check_order, generate, parse_constraint
@@ -68,6 +68,7 @@ def puzzle_command(kind, count, seed, constraints, difficulty, tricks_text, afte
     """
     progress = ProgressLine("puzzles")
     writer = None
+    interrupted = False
     with command_errors(progress):
         order = Order(kind, _trick_range(tricks_text), after,
                       tuple(parse_constraint(c) for c in constraints), difficulty, contract_code)
@@ -98,9 +99,14 @@ def puzzle_command(kind, count, seed, constraints, difficulty, tricks_text, afte
                     show(tried[0], len(writer.records) - done)
                     if as_json:
                         click.echo(json.dumps(record, ensure_ascii=False))
+        except KeyboardInterrupt:
+            interrupted = True
         finally:
             writer.write_sheets()
         progress.close()
+    if interrupted:
+        exit_interrupted(f"{len(writer.records)} of {count} puzzles are in {out_dir} (each written as found); "
+                         "the same command resumes the set")
     found = len(writer.records)
     if found < count:
         fail(f"only {found} of {count} puzzles found in {max_attempts:,} deals: relax the constraints "

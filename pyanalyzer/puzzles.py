@@ -740,14 +740,7 @@ def generate(order: Order, count: int, seed: int, start: int = 0, seen: set | No
     if count <= 0:
         return
     tasks = ((order, seed, n) for n in range(start, start + max_attempts))
-    if jobs > 1:
-        import multiprocessing
-
-        pool = multiprocessing.get_context("fork").Pool(jobs)
-        results = pool.imap(_worker, tasks, chunksize=4)
-    else:
-        pool = None
-        results = map(_worker, tasks)
+    results = _in_processes(tasks, jobs) if jobs > 1 else map(_worker, tasks)
     try:
         for number, record in results:
             if progress:
@@ -764,8 +757,94 @@ def generate(order: Order, count: int, seed: int, start: int = 0, seen: set | No
             if accepted >= count:
                 return
     finally:
-        if pool is not None:
-            pool.terminate()
+        close = getattr(results, "close", None)
+        if close is not None:
+            close()  # stops and reaps the worker processes
+
+
+def _serve(connection) -> None:
+    """A worker process: attempts in, results out, over its own pipe (no shared locks, so a
+    worker stopped at any moment cannot leave the parent blocked). Ctrl-C is the parent's
+    business: the worker ignores SIGINT, and SIGTERM (sent by the parent) ends it."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGTERM"):
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    while True:
+        try:
+            task = connection.recv()
+        except (EOFError, OSError):  # the parent has gone
+            return
+        if task is None:
+            return
+        index, args = task
+        try:
+            reply = (index, _worker(args), None)
+        except Exception as error:  # noqa: BLE001 (raised again in the parent)
+            reply = (index, None, error)
+        connection.send(reply)
+
+
+def _in_processes(tasks: Iterator, jobs: int, in_flight: int = 2) -> Iterator:
+    """``map(_worker, tasks)`` on ``jobs`` forked processes, results in task order.
+
+    Each worker has its own pipe and at most ``in_flight`` tasks queued. Closing the
+    generator (done, Ctrl-C in the parent, an error) terminates and joins every worker.
+    """
+    import multiprocessing
+    from multiprocessing.connection import wait
+
+    context = multiprocessing.get_context("fork")
+    workers = []
+    try:
+        for _ in range(jobs):
+            parent_end, child_end = context.Pipe()
+            process = context.Process(target=_serve, args=(child_end,), daemon=True)
+            process.start()
+            child_end.close()
+            workers.append((process, parent_end))
+        queued = {connection: 0 for _, connection in workers}
+        buffered: dict[int, object] = {}
+        sent = next_out = 0
+        exhausted = False
+        while True:
+            for connection in queued:
+                while not exhausted and queued[connection] < in_flight:
+                    task = next(tasks, None)
+                    if task is None:
+                        exhausted = True
+                        break
+                    connection.send((sent, task))
+                    queued[connection] += 1
+                    sent += 1
+            while next_out in buffered:
+                yield buffered.pop(next_out)
+                next_out += 1
+            if exhausted and next_out == sent:
+                return
+            for connection in wait(list(queued)):
+                try:
+                    index, result, error = connection.recv()
+                except EOFError:
+                    process = next(p for p, c in workers if c is connection)
+                    process.join(1)
+                    raise RuntimeError(f"a puzzle worker process ended unexpectedly "
+                                       f"(exit status {process.exitcode})") from None
+                if error is not None:
+                    raise error
+                queued[connection] -= 1
+                buffered[index] = result
+    finally:
+        for process, _connection in workers:
+            if process.is_alive():
+                process.terminate()
+        for process, connection in workers:
+            process.join(5)
+            if process.is_alive():
+                process.kill()
+                process.join()
+            connection.close()
 
 
 def verify(puzzle: Puzzle, backend=None) -> bool:

@@ -16,8 +16,11 @@ Reductions, all exact:
   each block is solved inside the engine without the GIL.
 
 Work runs on several threads, each with its own engine (the engine releases
-the GIL while it searches). Ctrl-C stops the workers cleanly and the tally of
-the splits finished so far is returned, marked partial.
+the GIL while it searches). Ctrl-C (or SIGTERM) stops the workers, waits until
+every one has returned (so shared engines are free again), and the tally of the
+splits finished so far is returned, marked partial and interrupted: for an
+enumeration it proves bounds (:meth:`Tally.bounds`), for a sample it is a
+smaller sample.
 
 >>> from pyanalyzer.reference import ReferencePosition
 >>> template = ReferencePosition(hands=(0b0000_0011, 0, 0), suit_masks=(0b1111_1111,),
@@ -41,6 +44,7 @@ from dataclasses import dataclass, replace
 
 from .engines import make_backend
 from .reference import iter_bits
+from .workers import run_workers
 
 #: ``progress(done, total)`` is called from the calling thread a few times a second.
 Progress = Callable[[int, int], None]
@@ -48,7 +52,13 @@ Progress = Callable[[int, int], None]
 
 @dataclass
 class Tally:
-    """How often each value came out, weighted by the splits each solve stands for."""
+    """How often each value came out, weighted by the splits each solve stands for.
+
+    A complete enumeration gives exact probabilities; a random sample gives
+    estimates with a confidence interval. An enumeration stopped early
+    (Ctrl-C, or ``stop_when``) proves only bounds: the splits solved are
+    known, each unsolved one could go either way (:meth:`bounds`).
+    """
 
     histogram: list[int]
     #: Splits counted (weighted): the denominator of every probability.
@@ -60,25 +70,63 @@ class Tally:
     partial: bool = False
     seconds: float = 0.0
     nodes: int = 0
-    exact: bool = True
+    #: An enumeration of every split (complete or not); False: a random sample.
+    enumeration: bool = True
     #: Stopped early by ``stop_when``: the histogram covers only part of the splits.
     pruned: bool = False
+    #: Stopped by Ctrl-C (or SIGTERM).
+    interrupted: bool = False
+
+    @property
+    def exact(self) -> bool:
+        """True only for a complete enumeration: its probabilities are exact."""
+        return self.enumeration and not self.partial
+
+    @property
+    def method(self) -> str:
+        return "enumeration" if self.enumeration else "sample"
+
+    @property
+    def unsolved(self) -> int:
+        """Splits of an enumeration not counted (0 for a sample)."""
+        return self.total - self.splits if self.enumeration else 0
 
     def probability(self, predicate: Callable[[int], bool]) -> float:
+        """The share of the splits counted; over all splits only when :attr:`exact`."""
         if not self.splits:
             return float("nan")
-        return sum(n for v, n in enumerate(self.histogram) if predicate(v)) / self.splits
+        return self.count(predicate) / self.splits
+
+    def count(self, predicate: Callable[[int], bool]) -> int:
+        return sum(n for v, n in enumerate(self.histogram) if predicate(v))
 
     def expected(self) -> float:
         if not self.splits:
             return float("nan")
         return sum(v * n for v, n in enumerate(self.histogram)) / self.splits
 
+    def bounds(self, predicate: Callable[[int], bool]) -> tuple[float, float]:
+        """What an enumeration proves about the share of all splits: at least those known
+        to satisfy ``predicate``, at most those plus every unsolved split."""
+        if not self.total:
+            return float("nan"), float("nan")
+        known = self.count(predicate)
+        return known / self.total, (known + self.unsolved) / self.total
+
+    def expected_bounds(self) -> tuple[float, float]:
+        """Bounds on the mean over all splits: each unsolved split counts from 0 to the maximum."""
+        if not self.total:
+            return float("nan"), float("nan")
+        known = sum(v * n for v, n in enumerate(self.histogram))
+        top = len(self.histogram) - 1
+        return known / self.total, (known + self.unsolved * top) / self.total
+
     def confidence(self, predicate: Callable[[int], bool], z: float = 1.96) -> tuple[float, float]:
-        """A 95% Wilson interval for the probability (exact enumerations: a point)."""
+        """A 95% Wilson interval for a sample's probability; an enumeration's proven bounds
+        (a point when it is complete)."""
+        if self.enumeration:
+            return self.bounds(predicate)
         p = self.probability(predicate)
-        if self.exact and not self.partial:
-            return p, p
         n = self.splits
         if not n:
             return float("nan"), float("nan")
@@ -274,7 +322,7 @@ def solve_splits(template, unknown_seats: Sequence[int], sizes: Sequence[int], u
                     for value, (_, weight) in zip(values, chunk):
                         local[value] += weight
                         counted += weight
-                    solves = len(chunk)
+                    solves = len(values)  # (fewer when a stop cut the block short)
                 else:
                     for split, weight in chunk:
                         if stop.is_set():
@@ -300,24 +348,18 @@ def solve_splits(template, unknown_seats: Sequence[int], sizes: Sequence[int], u
             errors.append(error)
             stop.set()
 
-    pool = [threading.Thread(target=worker, args=(i,), daemon=True) for i in range(max(1, threads))]
-    for thread in pool:
-        thread.start()
-    partial = False
-    try:
-        while any(t.is_alive() for t in pool):
-            for thread in pool:
-                thread.join(timeout=0.2)
-            if progress:
-                progress(state["done"], total)
-    except KeyboardInterrupt:
-        partial = True
-        stop.set()
-        for thread in pool:
-            thread.join()
-    if errors:
-        raise errors[0]
+    def tick() -> None:
+        progress(state["done"], total)
+
+    interrupted = run_workers([lambda number=number: worker(number) for number in range(max(1, threads))],
+                              stop, tick if progress else None)
+    # A search stopped by the signal raises KeyboardInterrupt in its worker (solve()): part of the stop.
+    interrupted = interrupted or any(isinstance(e, KeyboardInterrupt) for e in errors)
+    failures = [e for e in errors if not isinstance(e, KeyboardInterrupt)]
+    if failures:
+        raise failures[0]
     if progress:
         progress(state["done"], total)
-    return Tally(histogram, state["done"], state["solves"], total, partial or state["done"] < total,
-                 time.perf_counter() - start, state["nodes"], exact, pruned=state["pruned"])
+    return Tally(histogram, state["done"], state["solves"], total, interrupted or state["done"] < total,
+                 time.perf_counter() - start, state["nodes"], enumeration=exact, pruned=state["pruned"],
+                 interrupted=interrupted)

@@ -12,9 +12,10 @@ The folder is the algorithm's outline, one module per technique:
 * ``root``: the MTD(f) driver, and the all-pass talon-led tricks played
   before the main search;
 * ``maxn``: all-pass, every seat for himself (max^n, the self-interested line);
-* ``engine``: the ``Engine`` object, the only public name.
+* ``engine``: the ``Engine`` object; ``EngineBusy``, raised when one Engine is asked for two
+  searches at once; ``stop_searches``, which stops every search under way as Ctrl-C does.
 """
 
-from solver.engine import Engine
+from solver.engine import Engine, EngineBusy, stop_searches
 
-__all__ = ["Engine"]
+__all__ = ["Engine", "EngineBusy", "stop_searches"]

@@ -20,6 +20,7 @@ cdef class Engine:
     cdef public double tt_size_mb
     cdef long long last_nodes, last_probes, last_hits
     cdef int last_value, last_tricks
+    cdef bint busy                    # a search is under way (see _enter)
 
     cdef int _load(self, object pos) except -1
     cdef int _load_talon(self, object pos) except -1
@@ -27,3 +28,5 @@ cdef class Engine:
     cdef int _check_stopped(self) except -1
     cdef int _check_maxn_stopped(self) except -1
     cdef void _end(self) noexcept nogil
+    cdef int _enter(self) except -1
+    cdef void _clear(self)

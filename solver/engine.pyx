@@ -35,38 +35,62 @@ ctypedef void (*signal_handler)(int) noexcept nogil
 cdef extern from "<signal.h>" nogil:
     signal_handler signal(int signum, signal_handler handler)
     int SIGINT
+    int SIGTERM
     signal_handler SIG_DFL
     signal_handler SIG_IGN
     signal_handler SIG_ERR
 
-# Ctrl-C during a search. The search runs without the GIL, so Python's own handler,
-# which only notes the signal for the interpreter, cannot stop it: this handler also
-# counts the presses, each search polls the count, and the Python handler still runs
-# (the KeyboardInterrupt comes as usual). Installed with the first Engine, only over
-# a Python handler (never over "ignore" or the default action).
+# Ctrl-C (or SIGTERM) during a search. The search runs without the GIL, so Python's
+# own handler, which only notes the signal for the interpreter, cannot stop it: this
+# handler also counts the signals, each search polls the count, and the Python handler
+# still runs (the KeyboardInterrupt comes as usual). Installed over a Python handler
+# only (never over "ignore" or the default action), checked again for every new Engine
+# so that a Python handler installed later (SIGTERM by the pref command) is chained too.
 cdef pref_signal_count_t interrupt_count = 0
 cdef signal_handler python_sigint = NULL
-cdef bint sigint_installed = False
+cdef signal_handler python_sigterm = NULL
 
 
-cdef void on_sigint(int signum) noexcept nogil:
+cdef void on_signal(int signum) noexcept nogil:
     global interrupt_count
     interrupt_count += 1
-    if python_sigint != NULL:
+    if signum == SIGINT and python_sigint != NULL:
         python_sigint(signum)
+    elif signum == SIGTERM and python_sigterm != NULL:
+        python_sigterm(signum)
 
 
-cdef void install_sigint() noexcept nogil:
-    global python_sigint, sigint_installed
-    cdef signal_handler previous
-    if sigint_installed:
-        return
-    sigint_installed = True
-    previous = signal(SIGINT, on_sigint)
+cdef signal_handler chain_signal(int signum) noexcept nogil:
+    """Put ``on_signal`` in front of the Python handler of ``signum``; returns that handler
+    (NULL when the disposition is not a Python handler and was left alone)."""
+    cdef signal_handler previous = signal(signum, on_signal)
+    if previous == <signal_handler>on_signal:
+        return NULL
     if previous == SIG_DFL or previous == SIG_IGN or previous == SIG_ERR or previous == NULL:
-        signal(SIGINT, previous)          # leave "ignore" and the default action alone
-        return
-    python_sigint = previous
+        signal(signum, previous)          # leave "ignore" and the default action alone
+        return NULL
+    return previous
+
+
+cdef void install_signal_hooks() noexcept nogil:
+    global python_sigint, python_sigterm
+    cdef signal_handler previous = chain_signal(SIGINT)
+    if previous != NULL:
+        python_sigint = previous
+    previous = chain_signal(SIGTERM)
+    if previous != NULL:
+        python_sigterm = previous
+
+
+def stop_searches() -> None:
+    """Stop every search under way, as Ctrl-C does (each stopped search raises or returns
+    partial results as documented). For callers that take the signal themselves."""
+    global interrupt_count
+    interrupt_count += 1
+
+
+class EngineBusy(RuntimeError):
+    """An Engine was asked to search while another search on it is under way."""
 
 
 cdef class Engine:
@@ -88,7 +112,8 @@ cdef class Engine:
         self.s.rank_table = NULL
         self.s.interrupts = &interrupt_count
         self.s.stopped = False
-        install_sigint()
+        install_signal_hooks()
+        self.busy = False
         self.partition = partition
         tt_init(&self.tt, tt_size_mb)
         self.s.tt = &self.tt
@@ -131,6 +156,29 @@ cdef class Engine:
 
     def clear(self) -> None:
         """Empty the transposition table (its generation is bumped, the small filter wiped)."""
+        self._enter()
+        try:
+            self._clear()
+        finally:
+            self.busy = False
+
+    @property
+    def searching(self) -> bool:
+        """True while a search on this engine is under way (in any thread)."""
+        return self.busy
+
+    cdef int _enter(self) except -1:
+        """Claim the engine for one call: two searches at once would corrupt its state.
+        (Checked and set with the GIL held and no Python code between: atomic.)"""
+        if self.busy:
+            raise EngineBusy("this Engine is already searching (in another thread); "
+                             "use one Engine per thread")
+        self.busy = True
+        # Signals (and stop_searches) from now on stop this call, even before its search begins.
+        self.s.interrupts_seen = interrupt_count
+        return 0
+
+    cdef void _clear(self):
         tt_clear(&self.tt)
         reset_killers(&self.s)
         if self.rank_table.entries != NULL:
@@ -191,7 +239,6 @@ cdef class Engine:
         return 0
 
     cdef void _begin(self) noexcept nogil:
-        self.s.interrupts_seen = interrupt_count
         self.s.stopped = False
         self.s.nodes = 0
         self.tt.probes = 0
@@ -212,7 +259,7 @@ cdef class Engine:
         """
         if self.s.stopped:
             self.s.stopped = False
-            self.clear()
+            self._clear()
             PyErr_CheckSignals()
             raise KeyboardInterrupt
         return 0
@@ -243,6 +290,13 @@ cdef class Engine:
         ``first_guess``: where MTD(f) starts (default: the last value for a layout
         of the same length, else an estimate); any guess gives the same answer.
         """
+        self._enter()
+        try:
+            return self._solve(pos, first_guess)
+        finally:
+            self.busy = False
+
+    def _solve(self, pos, first_guess=None) -> int:
         self._load(pos)
         cdef int guess = self._guess() if first_guess is None else int(first_guess)
         cdef int value
@@ -258,6 +312,13 @@ cdef class Engine:
     def reaches(self, pos, int target) -> bool:
         """True if the declarer's side can take ``target`` tricks (current trick included):
         one null-window search, cheaper than ``solve`` when only a contract matters."""
+        self._enter()
+        try:
+            return self._reaches(pos, target)
+        finally:
+            self.busy = False
+
+    def _reaches(self, pos, int target) -> bool:
         self._load(pos)
         cdef bint result
         with nogil:
@@ -276,6 +337,13 @@ cdef class Engine:
         without the GIL, so threads with their own engines run in parallel.
         Ctrl-C stops it: the list then holds the values finished so far.
         """
+        self._enter()
+        try:
+            return self._solve_batch(pos, seats, known, splits)
+        finally:
+            self.busy = False
+
+    def _solve_batch(self, pos, seats, known, splits) -> list:
         cdef Py_ssize_t n = len(splits), k = len(seats), i, j
         cdef int seat_numbers[MAX_SEATS]
         cdef u64 known_masks[MAX_SEATS]
@@ -327,7 +395,7 @@ cdef class Engine:
             self.s.pos = start
             if self.s.stopped:                    # Ctrl-C: keep what was finished
                 self.s.stopped = False
-                self.clear()
+                self._clear()
             elif done:
                 self.last_value = out[done - 1]
                 self.last_tricks = start.tricks_left
@@ -338,6 +406,13 @@ cdef class Engine:
 
     def card_values(self, pos) -> dict:
         """Every legal card of the player to move -> the value after it is played."""
+        self._enter()
+        try:
+            return self._card_values(pos)
+        finally:
+            self.busy = False
+
+    def _card_values(self, pos) -> dict:
         self._load(pos)
         cdef int guess = self._guess()
         cdef int seat = seat_to_move(&self.s.rules, &self.s.pos)
@@ -361,6 +436,13 @@ cdef class Engine:
 
     def best_line(self, pos) -> list:
         """One optimal play to the end of the deal, as a list of cards in order."""
+        self._enter()
+        try:
+            return self._best_line(pos)
+        finally:
+            self.busy = False
+
+    def _best_line(self, pos) -> list:
         self._load(pos)
         cdef int guess = self._guess()
         cdef int target, seat, card, gain
@@ -408,6 +490,13 @@ cdef class Engine:
         search has the engine's size, is allocated on first use and emptied
         for every call.
         """
+        self._enter()
+        try:
+            return self._self_interested(pos, rostov, taken)
+        finally:
+            self.busy = False
+
+    def _self_interested(self, pos, rostov=False, taken=None) -> tuple:
         self._load(pos)
         cdef Maxn m
         cdef int card, gain, seat, winner, i

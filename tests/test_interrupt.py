@@ -1,12 +1,20 @@
-"""Ctrl-C during a long enumeration prints the result over the splits finished, marked partial."""
+"""Ctrl-C (and SIGTERM) on a running ``pref``: partial result marked, a one-line note, exit 130.
+
+No test presses Ctrl-C after a fixed sleep: each waits for evidence on the
+child's standard error (progress lines, written at once with
+``PREF_PROGRESS_EVERY=0``) that the work it wants to interrupt is under way,
+then sends the signal. In-process tests wait for the engine to be searching.
+"""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -15,87 +23,223 @@ import pytest
 import pyanalyzer
 import solver
 
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+
+# The misère of the README's worked example: S's ten cards, his discard Kc Ac, East leads.
+MISERE_TEN = "S=7s,8s,9s,Ts,8c,7d,8d,9d,8h,9h"
+MISERE_TWELVE = MISERE_TEN + ",Kc,Ac"
+# The issue's twelve-card hand; with Jd Kd discarded, 6 clubs makes in 92.17% of all splits
+# (regression value of the complete enumeration, 170,294 of 184,756; JSON gives ten digits).
+CONTRACT_TWELVE = "S=As,7c,8c,9c,Ac,Jd,Kd,Th,Kh,Ah,8s,7s"
+CONTRACT_TEN = "S=As,7c,8c,9c,Ac,Th,Kh,Ah,8s,7s"
+CONTRACT_P_MAKE = 170294 / 184756
+
+# A hard deal (two voids, long suits; deal 87 of benchmarks/RESULTS.md). With a 1 MB table
+# one of its searches takes seconds and the whole table, on one thread, over a minute.
+SLOW_WHIST_DEAL = "N:.Q8765.A9.KQ8532 K93.T2.863.AJT76 QT854.K93.QT542. AJ762.AJ4.KJ7.94"
+
+PROGRESS = re.compile(r"\] ([\d,]+) / ([\d,]+) ")
+
 
 def child_environment() -> dict:
-    """Import the same pyanalyzer and (built) solver as this test process does."""
+    """Import the same pyanalyzer and (built) solver as this test process does; progress
+    lines at every update."""
     roots = {str(Path(module.__file__).resolve().parent.parent) for module in (pyanalyzer, solver)}
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([*sorted(roots), env.get("PYTHONPATH", "")])
+    env["PREF_PROGRESS_EVERY"] = "0"
     return env
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
-def test_ctrl_c_keeps_the_finished_splits(tmp_path):
-    # Two million sampled splits take minutes on any machine (the exact 184,756 took four
-    # seconds, too close to the moment of the Ctrl-C on a fast machine or a slow start).
-    command = [sys.executable, "-m", "pyanalyzer", "misere", "--hand", "S=7s,8s,9s,Ts,8c,7d,8d,9d,8h,9h",
-               "--discard", "Kc,Ac", "--lead", "E", "--threads", "1", "--samples", "2000000", "--seed", "1",
-               "--json"]
-    # A background process may start with SIGINT ignored; give the child the default disposition.
-    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                             cwd=tmp_path, env=child_environment(),
-                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    time.sleep(4.0)
-    child.send_signal(signal.SIGINT)
-    out, err = child.communicate(timeout=60)
-    assert child.returncode == 0, err
+class Pref:
+    """``python -m pyanalyzer ARGS`` with its standard error read line by line as it comes."""
+
+    def __init__(self, args: list[str], cwd: Path) -> None:
+        # A background process may start with SIGINT ignored; give the child the default disposition.
+        self.child = subprocess.Popen([sys.executable, "-m", "pyanalyzer", *args], stdout=subprocess.PIPE,
+                                      stderr=subprocess.PIPE, text=True, cwd=cwd, env=child_environment(),
+                                      preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        self.lines: list[str] = []
+        self.changed = threading.Condition()
+        self.out = ""
+        self.readers = [threading.Thread(target=self._read_err, daemon=True),
+                        threading.Thread(target=self._read_out, daemon=True)]
+        for reader in self.readers:
+            reader.start()
+
+    def _read_err(self) -> None:
+        for line in self.child.stderr:
+            with self.changed:
+                self.lines.append(line.rstrip("\n"))
+                self.changed.notify_all()
+        with self.changed:
+            self.changed.notify_all()
+
+    def _read_out(self) -> None:
+        self.out = self.child.stdout.read()
+
+    def wait_for(self, condition, what: str, timeout: float = 300.0) -> str:
+        """The first standard-error line satisfying ``condition`` (evidence of progress)."""
+        deadline = time.monotonic() + timeout
+        seen = 0
+        with self.changed:
+            while True:
+                for line in self.lines[seen:]:
+                    if condition(line):
+                        return line
+                seen = len(self.lines)
+                assert self.child.poll() is None, f"pref ended before {what}: {self.lines[-5:]}"
+                assert time.monotonic() < deadline, f"no {what} after {timeout} s"
+                self.changed.wait(1.0)
+
+    def interrupt(self, signum: int = signal.SIGINT, timeout: float = 120.0) -> tuple[int, str, list[str]]:
+        assert self.child.poll() is None, "pref ended before the signal: give it more work"
+        self.child.send_signal(signum)
+        self.child.wait(timeout)
+        for reader in self.readers:
+            reader.join(timeout)
+        errors = [line for line in self.lines if not line.startswith("progress:")]
+        return self.child.returncode, self.out, errors
+
+
+def splits_done(line: str) -> int:
+    match = PROGRESS.search(line)
+    return int(match.group(1).replace(",", "")) if match and line.startswith("progress:") else 0
+
+
+def assert_interrupted_note(errors: list[str]) -> None:
+    assert errors and errors[-1].startswith("pref: interrupted: "), errors
+    assert len(errors) == 1, errors          # one line, no traceback
+    assert not any("Traceback" in line for line in errors)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_an_interrupted_sample_is_a_smaller_sample_marked_partial(tmp_path, signum):
+    pref = Pref(["misere", "--hand", MISERE_TEN, "--discard", "Kc,Ac", "--lead", "E", "--threads", "1",
+                 "--samples", "2000000", "--seed", "1", "--json"], tmp_path)
+    pref.wait_for(lambda line: splits_done(line) > 0, "a finished block of samples")
+    status, out, errors = pref.interrupt(signum)
+    assert status == 130
+    assert_interrupted_note(errors)
     data = json.loads(out)
-    assert data["partial"] is True
+    assert data["partial"] is True and data["interrupted"] is True
+    assert data["exact"] is False and data["method"] == "sample"
     assert 0 < data["splits"] < data["total"] == 2000000
     assert sum(data["histogram"]) == data["splits"]
+    low, high = data["p_caught_interval"]
+    assert low <= data["p_caught"] <= high
 
 
-# A hard deal (two voids, long suits; deal 87 of benchmarks/RESULTS.md). Its table now takes
-# a few seconds with the default tables and about a second for the no-trump search with
-# North on lead with 16 MB: the tests that must stop it mid-search give the engine a 1 MB
-# table (several seconds for that search, over a minute for the whole table on one thread),
-# so that a faster engine or machine does not finish before the Ctrl-C.
-SLOW_WHIST_DEAL = "N:.Q8765.A9.KQ8532 K93.T2.863.AJT76 QT854.K93.QT542. AJ762.AJ4.KJ7.94"
+def test_an_interrupted_enumeration_reports_proven_bounds(tmp_path):
+    pref = Pref(["contract", "--hand", CONTRACT_TEN, "--discard", "Jd,Kd", "--contract", "6c", "--lead", "S",
+                 "--threads", "1", "--json"], tmp_path)
+    pref.wait_for(lambda line: splits_done(line) > 0, "a finished block of splits")
+    status, out, errors = pref.interrupt()
+    assert status == 130
+    assert_interrupted_note(errors)
+    data = json.loads(out)
+    assert data["exact"] is False and data["partial"] is True and data["method"] == "enumeration"
+    assert 0 < data["splits"] < data["total"] == 184756
+    assert data["p_make"] is None and "p_make_interval" not in data
+    low, high = data["p_make_bounds"]
+    assert low <= CONTRACT_P_MAKE <= high
+    assert high - low == pytest.approx((data["total"] - data["splits"]) / data["total"])
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_twelve_card_misere_keeps_the_classes_finished(tmp_path):
+    pref = Pref(["misere", "--hand", MISERE_TWELVE, "--lead", "E", "--json"], tmp_path)
+    pref.wait_for(lambda line: "discard class 2 of " in line, "a finished discard class")
+    status, out, errors = pref.interrupt()
+    assert status == 130
+    assert_interrupted_note(errors)
+    data = json.loads(out)
+    assert data["partial"] is True and data["interrupted"] is True
+    assert 1 <= data["classes_finished"] < data["classes"]
+    # The class under way when the signal came is shown with its bounds (unless it had just
+    # been dropped as provably worse, which decides it all the same).
+    cut_short = [row for row in data["ranked"] if row.get("interrupted")]
+    assert len(cut_short) <= 1
+    for row in cut_short:
+        low, high = row["p_caught_bounds"]
+        assert 0 <= low <= high <= 1 and row["splits"] < row["total"]
+
+
+def test_twelve_card_contract_ranking_is_never_silently_partial(tmp_path):
+    pref = Pref(["contract", "--hand", CONTRACT_TWELVE, "--lead", "S", "--json"], tmp_path)
+    pref.wait_for(lambda line: "exact candidate 2 of 3" in line, "the first candidate finished")
+    status, out, errors = pref.interrupt()
+    assert status == 130
+    assert_interrupted_note(errors)
+    data = json.loads(out)
+    assert data["partial"] is True and data["interrupted"] is True
+    complete = [row for row in data["exact"] if row["exact"]]
+    partial = [row for row in data["exact"] if not row["exact"]]
+    assert complete and len(partial) <= 1
+    if partial:
+        assert partial[0]["p_make"] is None and len(partial[0]["p_make_bounds"]) == 2
+    # The best discard is the first candidate, finished: its complete value.
+    assert data["best"]["discard"] == ["Jd", "Kd"]
+    assert data["best"]["p_make"] == pytest.approx(CONTRACT_P_MAKE, abs=1e-9)
+
+
+def test_puzzles_with_two_processes_stop_cleanly_and_keep_what_was_found(tmp_path):
+    out = tmp_path / "set"
+    pref = Pref(["puzzles", "misere", "--count", "10000", "--out", str(out)], tmp_path)
+    pref.wait_for(lambda line: splits_done(line) > 0, "a puzzle found")
+    status, _, errors = pref.interrupt(timeout=60)
+    assert status == 130
+    assert_interrupted_note(errors)
+    found = int(re.search(r"interrupted: (\d+) of", errors[-1]).group(1))
+    assert found > 0
+    assert len((out / "puzzles.jsonl").read_text(encoding="utf-8").splitlines()) == found
+
+
 def test_ctrl_c_stops_a_long_search_at_once(tmp_path):
     """The search runs without the GIL; Ctrl-C must stop it, not wait for it to end."""
-    command = [sys.executable, "-m", "pyanalyzer", "table", "--threads", "1", "--tt-mb", "1",
-               SLOW_WHIST_DEAL]
-    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                             cwd=tmp_path, env=child_environment(),
-                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    time.sleep(3.0)
-    assert child.poll() is None, "the search ended before Ctrl-C: pick a slower deal"
+    pref = Pref(["table", "--threads", "1", "--tt-mb", "1", SLOW_WHIST_DEAL, "--json"], tmp_path)
+    pref.wait_for(lambda line: splits_done(line) > 0, "the first search finished")
     sent = time.monotonic()
-    child.send_signal(signal.SIGINT)
-    out, err = child.communicate(timeout=60)
+    status, out, errors = pref.interrupt()   # (checks that the table is still being searched)
     assert time.monotonic() - sent < 10
-    assert child.returncode == 130, err
-    assert "interrupted" in err and "Traceback" not in err
+    assert status == 130
+    assert_interrupted_note(errors)
+    # The searches finished are kept, the others null, the table marked partial.
+    data = json.loads(out)
+    assert data["partial"] is True
+    entries = [value for row in data["table"].values() for value in row.values()]
+    assert 1 <= sum(value is not None for value in entries) < 20
+
+
+def wait_until_searching(engine, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not engine.searching:
+        assert time.monotonic() < deadline, "the search never started"
+        time.sleep(0.001)
 
 
 def test_an_engine_stopped_by_ctrl_c_answers_correctly_afterwards():
     """A stopped search leaves nothing behind: the next answers equal a fresh engine's."""
-    import threading
+    import random
 
+    from pyanalyzer.cards import WHIST
+    from pyanalyzer.hand import Hand
     from pyanalyzer.whist import Deal
     from pyanalyzer.whist.table import whist_layout
     from solver import Engine
 
     engine = Engine(tt_size_mb=1)         # (slow enough to be stopped mid-search)
     slow = whist_layout(Deal.from_pbn(SLOW_WHIST_DEAL), None, "N", lead="N").position()
-    timer = threading.Timer(1.0, signal.raise_signal, args=(signal.SIGINT,))
-    timer.start()
+    presser = threading.Thread(target=lambda: (wait_until_searching(engine),
+                                               signal.raise_signal(signal.SIGINT)))
+    presser.start()
     started = time.monotonic()
     with pytest.raises(KeyboardInterrupt):
         engine.solve(slow)
-    timer.join()
+    presser.join()
     assert time.monotonic() - started < 30
     # The same rules (no-trump, North-South counted), so the engine keeps its tables
     # unless the stop cleared them: endings of the slow deal (eight of each hand's
     # cards) would meet what the stopped search stored.
-    import random
-
-    from pyanalyzer.cards import WHIST
-    from pyanalyzer.hand import Hand
-
     deal = Deal.from_pbn(SLOW_WHIST_DEAL)
     fresh = Engine(tt_size_mb=16)
     rng = random.Random(3)
@@ -110,7 +254,6 @@ def test_ctrl_c_during_a_batch_returns_the_values_finished():
     """solve_batch stops at Ctrl-C and returns the values finished so far (no exception),
     so an enumeration keeps its partial tally."""
     import itertools
-    import threading
 
     from pyanalyzer.whist import Deal
     from pyanalyzer.whist.table import whist_layout
@@ -123,7 +266,7 @@ def test_ctrl_c_during_a_batch_returns_the_values_finished():
     worker = threading.Thread(target=lambda: result.append(
         engine.solve_batch(slow, [1], [slow.hands[1]], splits)), daemon=True)
     worker.start()
-    time.sleep(1.0)
+    wait_until_searching(engine)
     with pytest.raises(KeyboardInterrupt):
         signal.raise_signal(signal.SIGINT)
         for _ in itertools.count():       # the handler's exception comes at the next check

@@ -15,7 +15,7 @@ from typing import NoReturn
 import click
 
 from ..batch_input import BATCH_EXIT_HELP, BATCH_LINES_FAILED, batch_lines
-from ..command_support import BoundedInt
+from ..command_support import BoundedInt, exit_interrupted
 from ..engines import ENGINE_NAMES, check_table_memory, make_backend
 from ..errors import LayoutError, PrefInputError
 from ..layout_io import parse_one_line, read_layout
@@ -96,26 +96,27 @@ def table_command(pbn: str | None, as_json: bool, batch_file: str | None, engine
         fail(str(error))
     progress = ProgressLine("searches")
     try:
-        table = dd_table(deal, backends, progress)
+        table = dd_table(deal, backends, progress, keep_partial=True)
     except PrefInputError as error:  # e.g. a deal too large for the reference engine
         progress.close()
         fail(str(error))
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # (outside the searches)
         progress.close()
-        click.echo("pref: interrupted.", err=True)
-        sys.exit(130)
+        exit_interrupted("the table was not complete")
     except MemoryError:  # a table allocated on first use (the winning-rank table)
         progress.close()
         fail(f"not enough memory for the transposition tables ({threads} x {tt_mb:,} MB): lower --tt-mb")
     progress.close()
     if as_json:
         click.echo(json.dumps(table.to_dict(), ensure_ascii=False))
-        return
-    click.echo(deal.pbn())
-    click.echo("")
-    click.echo(str(table))
-    click.echo("")
-    click.echo(f"[{table.engine} engine: {table.nodes:,} nodes, {table.seconds:.3f} s]")
+    else:
+        click.echo(deal.pbn())
+        click.echo("")
+        click.echo(str(table))
+        click.echo("")
+        click.echo(f"[{table.engine} engine: {table.nodes:,} nodes, {table.seconds:.3f} s]")
+    if table.interrupted:
+        exit_interrupted("the table above is partial")
 
 
 def _run_batch(path: str, backends) -> None:
@@ -135,7 +136,7 @@ def _run_batch(path: str, backends) -> None:
             sys.stdout.flush()
             done += 1
     except KeyboardInterrupt:
-        click.echo(f"\npref: interrupted after {done} deals; the results written are complete.", err=True)
-        sys.exit(130)
+        click.echo("", err=True)
+        exit_interrupted(f"after {done} deals; the results written are complete")
     if failed:
         sys.exit(BATCH_LINES_FAILED)

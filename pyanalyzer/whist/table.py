@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from ..cards import WHIST
 from ..engines import make_backend
 from ..rules import WHIST_RULES
+from ..workers import run_workers
 from .deal import SEATS, Deal, whist_layout
 
 #: Denominations in DDS's strain order (its ``resTable``): spades, hearts, diamonds, clubs,
@@ -44,17 +45,24 @@ class DDTable:
     """``tricks[declarer][denomination]``: the declarer side's tricks with best play."""
 
     deal: Deal
-    tricks: dict[str, dict[str, int]]
+    #: (None where a search was not finished: an interrupted table)
+    tricks: dict[str, dict[str, int | None]]
     nodes: int
     seconds: float
     engine: str
+    #: Stopped by Ctrl-C: the entries not searched are None.
+    interrupted: bool = False
 
     def __str__(self) -> str:
         heads = [("NT" if d == "n" else next(s.symbol for s in WHIST.suits if s.letter == d))
                  for d in COLUMNS]
         lines = ["    " + "".join(h.rjust(3) for h in heads)]
         for seat in ROWS:
-            lines.append(seat.rjust(4) + "".join(str(self.tricks[seat][d]).rjust(3) for d in COLUMNS))
+            lines.append(seat.rjust(4) + "".join(
+                ("-" if self.tricks[seat][d] is None else str(self.tricks[seat][d])).rjust(3) for d in COLUMNS))
+        if self.interrupted:
+            done = sum(v is not None for row in self.tricks.values() for v in row.values())
+            lines.append(f"PARTIAL (interrupted): {done} of 20 entries searched, - for the others")
         return "\n".join(lines)
 
     def to_dict(self) -> dict:
@@ -66,11 +74,13 @@ class DDTable:
             "engine": self.engine,
             "nodes": self.nodes,
             "seconds": round(self.seconds, 6),
+            "partial": self.interrupted,
+            "interrupted": self.interrupted,
         }
 
 
 def dd_table(deal: Deal, engine: str | object | Sequence[object] = "fast", progress=None,
-             threads: int = 1) -> DDTable:
+             threads: int = 1, keep_partial: bool = False) -> DDTable:
     """The double-dummy table of ``deal`` (an ending gives the tricks left).
 
     ``engine`` is ``fast``, ``reference``, a backend from
@@ -79,6 +89,8 @@ def dd_table(deal: Deal, engine: str | object | Sequence[object] = "fast", progr
     denominations are shared out among threads, each with its own engine and
     table: the searches run without the GIL, so two cores nearly halve the time.
     ``progress``, if given, is called with ``(searches done, 20)`` after each search.
+    Ctrl-C raises KeyboardInterrupt, or with ``keep_partial`` returns the table of the
+    searches finished, marked interrupted (the others None).
     """
     if isinstance(engine, str):
         backends = [make_backend(engine) for _ in range(max(1, threads))]
@@ -110,27 +122,33 @@ def dd_table(deal: Deal, engine: str | object | Sequence[object] = "fast", progr
             if progress is not None:
                 progress(done, len(DENOMINATIONS) * len(SEATS))
 
-    if len(backends) == 1:
-        for denomination in DENOMINATIONS:
-            solve_denomination(backends[0], denomination)
-    else:
-        _share_out(backends, solve_denomination, stop)
+    interrupted = False
+    try:
+        if len(backends) == 1:
+            for denomination in DENOMINATIONS:
+                solve_denomination(backends[0], denomination)
+        else:
+            _share_out(backends, solve_denomination, stop)
+    except KeyboardInterrupt:
+        if not keep_partial:
+            raise
+        interrupted = True
     nodes = sum(backend.nodes - before for backend, before in zip(backends, start_nodes, strict=True))
-    ordered = {seat: {d: tricks[seat][d] for d in DENOMINATIONS} for seat in SEATS}
+    ordered = {seat: {d: tricks[seat].get(d) for d in DENOMINATIONS} for seat in SEATS}
     return DDTable(deal, ordered, nodes,
-                   time.perf_counter() - start, backends[0].name)
+                   time.perf_counter() - start, backends[0].name, interrupted)
 
 
 def _share_out(backends: Sequence[object], solve_denomination, stop: threading.Event) -> None:
     """Each thread takes the next denomination until none is left (no-trump, usually the
-    longest, first). Ctrl-C stops every engine (they share the interrupt count) and is
-    raised here once all threads have returned."""
+    longest, first). Ctrl-C stops every engine and is raised here once all threads have
+    returned (:func:`pyanalyzer.workers.run_workers`)."""
     queue = ["n", "s", "h", "d", "c"]
     lock = threading.Lock()
     errors: list[BaseException] = []
 
     def worker(backend) -> None:
-        while not errors:
+        while not errors and not stop.is_set():
             with lock:
                 if not queue:
                     return
@@ -141,18 +159,8 @@ def _share_out(backends: Sequence[object], solve_denomination, stop: threading.E
                 errors.append(error)
                 return
 
-    workers = [threading.Thread(target=worker, args=(backend,), daemon=True) for backend in backends]
-    for thread in workers:
-        thread.start()
-    try:
-        for thread in workers:
-            while thread.is_alive():
-                thread.join(0.1)
-    except KeyboardInterrupt:
-        stop.set()
-        errors.append(KeyboardInterrupt())
-        for thread in workers:
-            thread.join()
-        raise
+    interrupted = run_workers([lambda backend=backend: worker(backend) for backend in backends], stop)
+    if interrupted or any(isinstance(error, KeyboardInterrupt) for error in errors):
+        raise KeyboardInterrupt
     if errors:
         raise errors[0]

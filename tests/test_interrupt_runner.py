@@ -1,0 +1,183 @@
+"""The ``pref`` program's one rule: option errors in one line (exit 2), interruptions exit 130
+without a traceback (start-up included), SIGTERM like Ctrl-C; and the progress display."""
+
+from __future__ import annotations
+
+import io
+import signal
+import sys
+import types
+
+import pytest
+
+from pyanalyzer import runner
+from pyanalyzer.progress import ProgressLine
+
+
+def run(argv, capsys) -> tuple[int, str, str]:
+    status = runner.run(argv)
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+@pytest.mark.parametrize("argv, token", [
+    (["solve", "--bogus"], "--bogus"),
+    (["puzzles", "misere", "--out", "x", "--jobs", "0"], "--jobs"),
+    (["frobnicate"], "frobnicate"),
+    (["contract", "--threads"], "--threads"),
+])
+def test_option_errors_are_one_line_with_status_2(capsys, argv, token):
+    status, out, err = run(argv, capsys)
+    assert status == 2 and out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("pref: error: ") and token in lines[0], err
+
+
+def test_help_and_version_still_work(capsys):
+    status, out, err = run(["--help"], capsys)
+    assert status == 0 and "Usage: pref" in out and err == ""
+    status, out, _ = run(["solve", "--help"], capsys)
+    assert status == 0 and "pref solve" in out
+    status, out, _ = run(["--version"], capsys)
+    assert status == 0 and "version" in out
+    status, out, err = run([], capsys)      # plain ``pref``: the help, as click 8.1 gave it
+    assert status == 0 and "Usage: pref" in out and err == ""
+
+
+def test_ctrl_c_during_start_up_gives_one_line_and_130(capsys, monkeypatch):
+    """A KeyboardInterrupt while the commands are being imported: no traceback."""
+
+    class Interrupting(types.ModuleType):
+        def __getattr__(self, name):
+            raise KeyboardInterrupt
+
+    monkeypatch.setitem(sys.modules, "pyanalyzer.cli", Interrupting("pyanalyzer.cli"))
+    monkeypatch.delattr("pyanalyzer.cli", raising=False)
+    status, out, err = run(["solve", "x"], capsys)
+    assert status == 130 and out == ""
+    assert err.splitlines() == ["pref: interrupted: stopped before any result was complete"]
+
+
+def test_ctrl_c_in_a_command_without_its_own_handling_gives_130(capsys, monkeypatch):
+    import pyanalyzer.cli as cli
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "read_layout", interrupted)
+    status, _, err = run(["show", "layouts/kovalevskaya.txt"], capsys)
+    assert status == 130
+    assert len(err.splitlines()) == 1 and err.startswith("pref: interrupted: ")
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGTERM"), reason="no SIGTERM")
+def test_sigterm_raises_keyboard_interrupt(monkeypatch):
+    monkeypatch.setattr(signal, "getsignal", lambda signum: signal.SIG_DFL)
+    installed = {}
+    monkeypatch.setattr(signal, "signal", lambda signum, handler: installed.setdefault(signum, handler))
+    runner.install_sigterm_handler()
+    with pytest.raises(KeyboardInterrupt):
+        installed[signal.SIGTERM](signal.SIGTERM, None)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_progress_in_a_log_is_an_occasional_plain_line():
+    stream, clock = io.StringIO(), Clock()
+    progress = ProgressLine("splits", stream=stream, every=10, clock=clock)
+    for second in range(0, 31):
+        clock.now = float(second)
+        progress(second * 1000, 100_000)
+    progress.close()
+    lines = stream.getvalue().splitlines()
+    assert lines == ["progress: [ 10%] 10,000 / 100,000 splits, 90 s left",
+                     "progress: [ 20%] 20,000 / 100,000 splits, 80 s left",
+                     "progress: [ 30%] 30,000 / 100,000 splits, 70 s left"]
+    assert "\r" not in stream.getvalue()
+
+
+def test_progress_of_a_ranking_names_the_stage_and_times_it_from_the_stage_start():
+    """Class 3 of 14 after 40 s of the job: the time left is this class's (2 s in, a quarter
+    done: 6 s), not the whole job's elapsed time spread over the class (120 s)."""
+    stream, clock = io.StringIO(), Clock()
+    progress = ProgressLine("splits", stream=stream, every=0, clock=clock)
+    clock.now = 38.0
+    progress.stage("discard class", 3, 14, may_stop_early=True)
+    clock.now = 40.0
+    progress(25, 100)
+    assert stream.getvalue() == ("progress: discard class 3 of 14: [ 25%] 25 / 100 splits, "
+                                 "at most 6 s left in this discard class; 40 s so far\n")
+
+
+def test_progress_on_a_terminal_redraws_one_line():
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    stream, clock = Terminal(), Clock()
+    progress = ProgressLine("splits", stream=stream, clock=clock)
+    clock.now = 1.0
+    progress(10, 100)
+    clock.now = 2.0
+    progress(20, 100)
+    progress.close()
+    assert stream.getvalue() == ("\r[ 10%] 10 / 100 splits, 9 s left   "
+                                 "\r[ 20%] 20 / 100 splits, 8 s left   \n")
+
+
+def test_an_interrupted_estimate_before_the_talon_is_printed_marked_and_exits_130(capsys, monkeypatch):
+    """Monte Carlo before the talon, stopped (deterministically) at the 800th solve (a sample
+    takes about 170): the smaller sample is printed, marked partial, and the run exits 130."""
+    import pyanalyzer.engines as engines
+
+    real = engines.make_backend
+
+    class StopsAt800th:
+        def __init__(self, *args, **kwargs) -> None:
+            self.inner = real(*args, **kwargs)
+            self.calls = 0
+            self.name = self.inner.name
+
+        @property
+        def nodes(self) -> int:
+            return self.inner.nodes
+
+        def solve(self, position):
+            self.calls += 1
+            if self.calls == 800:
+                raise KeyboardInterrupt
+            return self.inner.solve(position)
+
+    monkeypatch.setattr(engines, "make_backend", StopsAt800th)
+    status, out, err = run(["misere", "--hand", "S=7s,8s,9s,Ts,8c,7d,8d,9d,8h,9h", "--lead", "E",
+                            "--samples", "50", "--seed", "1", "--json"], capsys)
+    assert status == 130
+    assert err.splitlines() == ["pref: interrupted: the result above is partial"]
+    import json
+
+    data = json.loads(out)
+    assert data["partial"] is True and data["method"] == "sample" and data["exact"] is False
+    assert 0 < data["samples"] < data["samples_asked"] == 50
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX pipes")
+def test_output_closed_by_its_reader_ends_quietly():
+    """``pref ... | head``: the reader has gone (here: before the first write). No traceback."""
+    import os
+    import subprocess
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        child = subprocess.run([sys.executable, "-m", "pyanalyzer", "--help"], stdout=write_end,
+                               stderr=subprocess.PIPE, text=True, timeout=60)
+    finally:
+        os.close(write_end)
+    assert child.returncode == 1
+    assert child.stderr == ""
