@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 
 import click
 
 from .allpass import analyse_allpass, with_conventions
-from .batch_input import BATCH_EXIT_HELP, BATCH_LINES_FAILED, batch_lines
-from .command_support import ENGINE_OPTION, NOTATION_OPTION, command_errors, exit_interrupted, fail
+from .batch_input import BATCH_EXIT_HELP, run_batch
+from .command_support import ENGINE_OPTION, NOTATION_OPTION, command_errors, fail
 from .diagram import diagram
 from .engines import check_table_memory, make_backend
-from .errors import LayoutError, PrefInputError, shorten
+from .errors import LayoutError, shorten
 from .layout import Layout
 from .layout_io import parse_one_line, read_layout
 from .options import NO_LINE_OPTION, cards_option, tt_mb_option
@@ -76,7 +75,8 @@ def allpass_command(layout, talon_rule, four_handed, taken_text, no_split, show_
         backend = make_backend(engine, tt_size_mb=tt_mb)
     wanted = {"cards": show_cards, "lines": not no_line, "split": not no_split}
     if batch_file is not None:
-        _run_batch(batch_file, conventions, backend, wanted)
+        run_batch(batch_file, lambda text: analyse_allpass(_prepare(parse_one_line(text), conventions),
+                                                           backend, **wanted))
         return
     with command_errors():
         parsed = _prepare(read_layout(layout), conventions)
@@ -130,27 +130,3 @@ def _parse_taken(text: str | None, layout: Layout) -> dict[str, int] | None:
                           f"{layout.rules.hand_size - layout.tricks_left} are played before this layout",
                           text)
     return taken
-
-
-def _run_batch(path: str, conventions: AllPassRules, backend, wanted: dict[str, bool]) -> None:
-    """JSON Lines, one per layout, each written as soon as it is known; Ctrl-C keeps them.
-
-    Exit status 1 if any line failed."""
-    done = failed = 0
-    try:
-        for number, text in batch_lines(path):
-            try:
-                if isinstance(text, PrefInputError):  # the line could not be read (not UTF-8, too long)
-                    raise text
-                result = analyse_allpass(_prepare(parse_one_line(text), conventions), backend, **wanted)
-                record = result.to_dict()
-            except PrefInputError as error:
-                failed += 1
-                record = {"error": str(error), "line": number}
-            click.echo(json.dumps(record, ensure_ascii=False))
-            sys.stdout.flush()
-            done += 1
-    except KeyboardInterrupt:
-        exit_interrupted(f"after {done} layouts; the results written are complete")
-    if failed:
-        sys.exit(BATCH_LINES_FAILED)

@@ -9,11 +9,14 @@ gets its answer or its error record), 0 otherwise.
 
 from __future__ import annotations
 
+import json
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
-from .command_support import fail
+import click
+
+from .command_support import exit_interrupted, fail
 from .errors import LayoutError, PrefInputError
 from .layout_io import MAX_LAYOUT_SIZE
 
@@ -27,6 +30,44 @@ _BYTE_ORDER_MARK = b"\xef\xbb\xbf"
 _CHUNK = 1 << 16
 #: Batch files larger than this are not read twice just to show a total in the progress line.
 _COUNTED_SIZE = 64 << 20
+
+
+def run_batch(path: str, answer: Callable[[str], object], unit: str = "layouts",
+              verdict: Callable[[object], str] | None = None) -> None:
+    """Answer every line of a batch file, in order, each written (and flushed) as soon as it
+    is known: ``answer(text)`` gives a result with ``to_dict()``, printed as one JSON line, or,
+    with ``verdict``, as ``line N: <verdict(result)>``. A bad line gets its error record and the
+    batch goes on (exit status 1 at the end); Ctrl-C keeps the lines written (status 130)."""
+    total = counted_lines(path)
+    of_total = f" of {total:,}" if total is not None else ""
+    progress = sys.stderr.isatty()
+    done = failed = 0
+    try:
+        for number, text in batch_lines(path):
+            try:
+                if isinstance(text, PrefInputError):  # the line could not be read (not UTF-8, too long)
+                    raise text
+                result = answer(text)
+            except PrefInputError as error:
+                failed += 1
+                output = (f"line {number}: error: {error}" if verdict else
+                          json.dumps({"error": str(error), "line": number}, ensure_ascii=False))
+            else:
+                output = (f"line {number}: {verdict(result)}" if verdict else
+                          json.dumps(result.to_dict(), ensure_ascii=False))
+            click.echo(output)
+            sys.stdout.flush()
+            done += 1
+            if progress:
+                click.echo(f"\r[{done:,}{of_total} {unit}]", err=True, nl=False)
+    except KeyboardInterrupt:
+        if progress:
+            click.echo("", err=True)
+        exit_interrupted(f"after {done:,}{of_total} {unit}; the results written are complete")
+    if progress:
+        click.echo("", err=True)
+    if failed:
+        sys.exit(BATCH_LINES_FAILED)
 
 
 def batch_lines(path: str) -> Iterator[tuple[int, str | PrefInputError]]:

@@ -7,11 +7,10 @@ standard error, and exit status 2.
 from __future__ import annotations
 
 import json
-import sys
 
 import click
 
-from .batch_input import BATCH_EXIT_HELP, BATCH_LINES_FAILED, batch_lines, counted_lines
+from .batch_input import BATCH_EXIT_HELP, run_batch
 from .command_support import ENGINE_OPTION, NOTATION_OPTION, exit_interrupted, fail
 from .diagram import diagram
 from .engines import check_table_memory, make_backend
@@ -91,7 +90,9 @@ def solve_command(layout: str | None, show_cards: bool, as_json: bool, batch_fil
     except PrefInputError as error:
         fail(str(error))
     if batch_file is not None:
-        _run_batch(batch_file, backend, as_json, show_cards or as_json, not no_line)
+        cards, line = show_cards or as_json, not no_line
+        run_batch(batch_file, lambda text: solve(parse_one_line(text), backend, cards=cards, line=line),
+                  verdict=None if as_json else (lambda result: result.verdict()))
         return
     try:
         parsed = read_layout(layout)
@@ -111,44 +112,6 @@ def solve_command(layout: str | None, show_cards: bool, as_json: bool, batch_fil
     click.echo(result.format(notation))
     click.echo("")
     click.echo(f"[{result.engine} engine: {result.nodes:,} nodes, {result.seconds:.3f} s]")
-
-
-def _run_batch(path: str, backend, as_json: bool, cards: bool, line: bool) -> None:
-    """Each result is written (and flushed) as soon as it is known; Ctrl-C keeps what is done.
-
-    Lines are read one at a time (standard input streams); exit status 1 if any line failed."""
-    total = counted_lines(path)
-    of_total = f" of {total}" if total is not None else ""
-    progress = sys.stderr.isatty()
-    done = failed = 0
-    try:
-        for number, text in batch_lines(path):
-            try:
-                if isinstance(text, PrefInputError):  # the line could not be read (not UTF-8, too long)
-                    raise text
-                result = solve(parse_one_line(text), backend, cards=cards, line=line)
-            except PrefInputError as error:
-                failed += 1
-                record = {"error": str(error), "line": number}
-                output = json.dumps(record, ensure_ascii=False) if as_json else (
-                    f"line {number}: error: {error}")
-            else:
-                output = json.dumps(result.to_dict(), ensure_ascii=False) if as_json else (
-                    f"line {number}: {result.verdict()}")
-            click.echo(output)
-            sys.stdout.flush()
-            done += 1
-            if progress:
-                click.echo(f"\r[{done}{'/' + str(total) if total is not None else ''} layouts]",
-                           err=True, nl=False)
-    except KeyboardInterrupt:
-        if progress:
-            click.echo("", err=True)
-        exit_interrupted(f"after {done}{of_total} layouts; the results written are complete")
-    if progress:
-        click.echo("", err=True)
-    if failed:
-        sys.exit(BATCH_LINES_FAILED)
 
 
 # Commands that live with their analyzers.

@@ -14,7 +14,7 @@ from typing import NoReturn
 
 import click
 
-from ..batch_input import BATCH_EXIT_HELP, BATCH_LINES_FAILED, batch_lines
+from ..batch_input import BATCH_EXIT_HELP, run_batch
 from ..command_support import BoundedInt, exit_interrupted
 from ..engines import ENGINE_NAMES, check_table_memory, make_backend
 from ..errors import LayoutError, PrefInputError
@@ -88,7 +88,7 @@ def table_command(pbn: str | None, as_json: bool, batch_file: str | None, engine
     except PrefInputError as error:
         fail(str(error))
     if batch_file is not None:
-        _run_batch(batch_file, backends)
+        run_batch(batch_file, lambda text: dd_table(read_deal(text, files=False), backends), unit="deals")
         return
     try:
         deal = read_deal(pbn)
@@ -117,26 +117,3 @@ def table_command(pbn: str | None, as_json: bool, batch_file: str | None, engine
         click.echo(f"[{table.engine} engine: {table.nodes:,} nodes, {table.seconds:.3f} s]")
     if table.interrupted:
         exit_interrupted("the table above is partial")
-
-
-def _run_batch(path: str, backends) -> None:
-    """One JSON object per PBN line, written as soon as it is known; exit status 1 if any
-    line failed."""
-    done = failed = 0
-    try:
-        for number, text in batch_lines(path):
-            try:
-                if isinstance(text, PrefInputError):  # the line could not be read (not UTF-8, too long)
-                    raise text
-                record = dd_table(read_deal(text, files=False), backends).to_dict()
-            except PrefInputError as error:
-                failed += 1
-                record = {"error": str(error), "line": number}
-            click.echo(json.dumps(record, ensure_ascii=False))
-            sys.stdout.flush()
-            done += 1
-    except KeyboardInterrupt:
-        click.echo("", err=True)
-        exit_interrupted(f"after {done} deals; the results written are complete")
-    if failed:
-        sys.exit(BATCH_LINES_FAILED)
