@@ -18,6 +18,7 @@ import threading
 import time
 
 import pytest
+from child_process import child_environment
 from click.testing import CliRunner
 
 from pyanalyzer.cli import main
@@ -172,15 +173,23 @@ def test_a_batch_line_over_the_size_bound_is_one_error(tmp_path):
     assert f"over {MAX_LAYOUT_SIZE:,} bytes" in records[1]["error"]
 
 
-def test_batch_from_standard_input_streams():
+def test_batch_from_standard_input_streams(tmp_path):
     """Each line is answered before the next one is written: a reader that waited for the end
     of standard input would never answer while standard input stays open. (The 120 s are a
-    bound on a hang, not a guess at the speed: the answer comes in well under a second.)"""
+    bound on a hang, not a guess at the speed: the answer comes in well under a second; a
+    child that ends early ends the wait at once.)"""
     process = subprocess.Popen(
-        [sys.executable, "-m", "pyanalyzer", "solve", "--batch", "-", "--json"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        [sys.executable, "-m", "pyanalyzer", "solve", "--batch", "-", "--json"], cwd=tmp_path,
+        env=child_environment(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True)
     answers: queue.Queue[str] = queue.Queue()
-    threading.Thread(target=lambda: [answers.put(line) for line in process.stdout], daemon=True).start()
+
+    def read_answers() -> None:
+        for line in process.stdout:
+            answers.put(line)
+        answers.put(f"(standard output closed; standard error: {process.stderr.read()!r})")
+
+    threading.Thread(target=read_answers, daemon=True).start()
     try:
         for _ in range(3):
             process.stdin.write(GOOD + "\n")

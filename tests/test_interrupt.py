@@ -9,7 +9,6 @@ then sends the signal. In-process tests wait for the engine to be searching.
 from __future__ import annotations
 
 import json
-import os
 import re
 import signal
 import subprocess
@@ -18,10 +17,8 @@ import threading
 import time
 from pathlib import Path
 
+import child_process
 import pytest
-
-import pyanalyzer
-import solver
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
@@ -42,13 +39,9 @@ PROGRESS = re.compile(r"\] ([\d,]+) / ([\d,]+) ")
 
 
 def child_environment() -> dict:
-    """Import the same pyanalyzer and (built) solver as this test process does; progress
-    lines at every update."""
-    roots = {str(Path(module.__file__).resolve().parent.parent) for module in (pyanalyzer, solver)}
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([*sorted(roots), env.get("PYTHONPATH", "")])
-    env["PREF_PROGRESS_EVERY"] = "0"
-    return env
+    """The test process's pyanalyzer and solver (see child_process.py); progress lines at every
+    update."""
+    return child_process.child_environment(PREF_PROGRESS_EVERY="0")
 
 
 class Pref:
