@@ -1,28 +1,18 @@
-"""The ``score`` and ``settle`` commands, called through a test click group."""
+"""The ``score`` and ``settle`` commands, called through the ``pref`` command group."""
 
 import json
 from pathlib import Path
 
-import click
 import pytest
 from click.testing import CliRunner
 
-from pyanalyzer.scoring.commands import score_command, settle_command
+from pyanalyzer.cli import main
 
 RECORDS = Path(__file__).resolve().parent.parent / "layouts" / "records"
 
 
-@click.group()
-def pref():
-    """Test group standing in for the main ``pref`` group."""
-
-
-pref.add_command(score_command)
-pref.add_command(settle_command)
-
-
 def run(*args):
-    return CliRunner().invoke(pref, list(args))
+    return CliRunner().invoke(main, list(args))
 
 
 def test_settle_sochi_example_json():
@@ -90,7 +80,7 @@ def test_score_options_table():
     (["score", "missing-file.txt"], "pref: error: cannot read record file 'missing-file.txt'"),
 ])
 def test_cli_errors(args, message):
-    result = CliRunner().invoke(pref, args)
+    result = CliRunner().invoke(main, args)
     assert result.exit_code == 2
     assert result.output.strip().splitlines()[-1].startswith(message)
     assert "Traceback" not in result.output

@@ -7,10 +7,10 @@ Expected values are derived by hand from the rules as copied into pyanalyzer/sco
 import json
 from pathlib import Path
 
-import click
 import pytest
 from click.testing import CliRunner
 
+from pyanalyzer.cli import main
 from pyanalyzer.contract import Contract
 from pyanalyzer.rules import PREFERANS_RULES
 from pyanalyzer.scoring import (
@@ -23,7 +23,6 @@ from pyanalyzer.scoring import (
     replay,
     score_deal,
 )
-from pyanalyzer.scoring.commands import score_command, settle_command
 from pyanalyzer.scoring.errors import ScoringError
 
 RECORDS = Path(__file__).resolve().parent.parent / "layouts" / "records"
@@ -33,17 +32,8 @@ def contract(text):
     return Contract.parse(text, PREFERANS_RULES)
 
 
-@click.group()
-def pref():
-    """Test group standing in for the main ``pref`` group."""
-
-
-pref.add_command(score_command)
-pref.add_command(settle_command)
-
-
 def run(*args):
-    return CliRunner().invoke(pref, list(args))
+    return CliRunner().invoke(main, list(args))
 
 
 # --- Gentleman's whist splits the penalty too ---------------------------------------------------
