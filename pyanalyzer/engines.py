@@ -120,10 +120,7 @@ class FastBackend:
         self.nodes = 0
 
     def _counted(self, position: ReferencePosition, method: str):
-        self._engine.reset_stats()
-        result = getattr(self._engine, method)(position)
-        self.nodes += self._engine.stats["nodes"]
-        return result
+        return self._counted_call(getattr(self._engine, method), position)
 
     def solve(self, position: ReferencePosition) -> int:
         return self._counted(position, "solve")
@@ -140,17 +137,17 @@ class FastBackend:
         return self._counted_call(self._engine.self_interested, position, rostov, taken)
 
     def _counted_call(self, method, *args):
+        """``method(*args)``, its nodes added to ``self.nodes`` (also those of a search that
+        Ctrl-C stopped: an interrupted run reports the work it did)."""
         self._engine.reset_stats()
-        result = method(*args)
-        self.nodes += self._engine.stats["nodes"]
-        return result
+        try:
+            return method(*args)
+        finally:
+            self.nodes += self._engine.stats["nodes"]
 
     def solve_batch(self, position: ReferencePosition, seats, known, splits) -> list[int]:
         """Values of layouts differing only at ``seats`` (see ``solver.Engine.solve_batch``)."""
-        self._engine.reset_stats()
-        values = self._engine.solve_batch(position, seats, known, splits)
-        self.nodes += self._engine.stats["nodes"]
-        return values
+        return self._counted_call(self._engine.solve_batch, position, seats, known, splits)
 
     @property
     def table_bytes(self) -> int:

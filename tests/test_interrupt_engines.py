@@ -272,3 +272,35 @@ def test_the_plot_of_a_partial_enumeration_states_bounds(tmp_path, monkeypatch):
     odds = TrickOdds(Contract.parse("6s", PREFERANS_RULES), "S", "W", tally, "declarer")
     plot_histogram(odds, str(tmp_path / "partial.png"))
     assert titles and "partial: 80 of 100 splits" in titles[0] and "makes 60.0-80.0% of all splits" in titles[0]
+
+
+def test_a_stopped_search_counts_its_nodes():
+    """An interrupted run reports the work it did: the nodes of a search that Ctrl-C stopped
+    are added to the backend's count (they were lost: 'pref table' said '0 nodes' after
+    seconds of search)."""
+    from pyanalyzer.whist import Deal
+    from pyanalyzer.whist.table import whist_layout
+    from solver import stop_searches
+
+    backend = make_backend("fast", tt_size_mb=1)   # (slow enough to be stopped mid-search)
+    slow = whist_layout(Deal.from_pbn(SLOW_WHIST_DEAL), None, "N", lead="N").position()
+    def search(outcome: list) -> None:
+        try:
+            outcome.append(backend.solve(slow))
+        except BaseException as error:  # noqa: BLE001 (checked below)
+            outcome.append(error)
+
+    for _ in range(20):   # a stop that lands before the first node leaves nothing to count: again
+        outcome: list = []
+        worker = threading.Thread(target=search, args=(outcome,), daemon=True)
+        worker.start()
+        wait_until(lambda outcome=outcome: backend._engine.searching or outcome, "the search never started")
+        stop_searches()
+        worker.join(60)
+        assert not worker.is_alive()
+        assert isinstance(outcome[0], KeyboardInterrupt), "the search ended before the stop"
+        stopped_nodes = backend._engine.stats["nodes"]
+        if stopped_nodes:
+            break
+    assert stopped_nodes > 0
+    assert backend.nodes >= stopped_nodes
