@@ -12,20 +12,24 @@ HERE = Path(__file__).parent
 # this machine unless PREF_NATIVE=0 (portable build, e.g. for a wheel).
 NATIVE = ["-march=native"] if os.environ.get("PREF_NATIVE", "1") != "0" else []
 
-# One extension per .pyx file: the folder listing of solver/ is the engine's outline.
+# One extension per .pyx file: the folder listing of solver/pref_engine/ is the engine's
+# outline. The package lives one level down (a "src layout"), so running from the checkout
+# never imports an unbuilt engine instead of the installed one.
+ENGINE = HERE / "solver" / "pref_engine"
 extensions = [
     Extension(
-        f"solver.{pyx.stem}",
+        f"pref_engine.{pyx.stem}",
         [str(pyx.relative_to(HERE))],
         extra_compile_args=["-O3", *NATIVE],
     )
-    for pyx in sorted((HERE / "solver").glob("*.pyx"))
+    for pyx in sorted(ENGINE.glob("*.pyx"))
 ]
 
 setup(
     ext_modules=cythonize(
         extensions,
         language_level=3,
+        include_path=[str(HERE / "solver")],
         compiler_directives={
             "boundscheck": False,
             "wraparound": False,

@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).parent.parent))
 
 from layouts import KINDS, full_layouts, split_masks, splits  # noqa: E402
 from pyanalyzer.reference import reference_tricks  # noqa: E402
-from solver import Engine  # noqa: E402
+from pref_engine import Engine  # noqa: E402
 
 
 def quantile(values, q):

@@ -110,7 +110,7 @@ class FastBackend:
     name = "fast"
 
     def __init__(self, tt_size_mb: int = DEFAULT_TT_MB) -> None:
-        from solver import Engine
+        from pref_engine import Engine
 
         try:
             self._engine = Engine(tt_size_mb=tt_size_mb)
@@ -159,8 +159,7 @@ class FastBackend:
 
 def fast_engine_available() -> bool:
     try:
-        import solver  # noqa: F401
-        from solver import Engine  # noqa: F401
+        from pref_engine import Engine  # noqa: F401
     except ImportError:
         return False
     return True

@@ -39,7 +39,7 @@ def _stop_signals() -> set:
 def stop_running_searches() -> None:
     """Stop the engine searches under way (as the engine's own Ctrl-C hook does)."""
     try:
-        from solver import stop_searches
+        from pref_engine import stop_searches
     except ImportError:  # the reference engine only: nothing runs without the GIL
         return
     stop_searches()

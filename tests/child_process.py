@@ -1,8 +1,7 @@
 """Running ``python -m pyanalyzer`` in a child process the way the tests' own process imports it.
 
-From a fresh checkout the folder ``solver/`` holds the engine's sources, not its build: a
-child started in the repository would import that folder instead of the installed engine.
-The children run elsewhere, with the paths of the modules this test process imported.
+The children run outside the checkout, with the paths of the modules this test process
+imported, so parent and child run the same pyanalyzer and the same engine build.
 """
 
 from __future__ import annotations
@@ -11,13 +10,13 @@ import os
 from pathlib import Path
 
 import pyanalyzer
-import solver
+import pref_engine
 
 
 def child_environment(**extra: str) -> dict:
-    """``os.environ`` with PYTHONPATH leading to the same pyanalyzer and (built) solver as the
+    """``os.environ`` with PYTHONPATH leading to the same pyanalyzer and engine as the
     test process imports, plus ``extra`` variables."""
-    roots = {str(Path(module.__file__).resolve().parent.parent) for module in (pyanalyzer, solver)}
+    roots = {str(Path(module.__file__).resolve().parent.parent) for module in (pyanalyzer, pref_engine)}
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([*sorted(roots), env.get("PYTHONPATH", "")])
     env.update(extra)

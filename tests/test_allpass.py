@@ -24,7 +24,7 @@ from pyanalyzer.layout import Layout
 from pyanalyzer.layout_io import format_one_line, parse_layout
 from pyanalyzer.reference import ReferencePosition, ReferenceSolver, self_interested_play
 from pyanalyzer.rules import PREFERANS_RULES, AllPassRules
-from solver import Engine
+from pref_engine import Engine
 
 SEATS = ("S", "W", "E")
 ALLPASS = Contract.parse("allpass", PREFERANS_RULES)

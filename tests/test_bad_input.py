@@ -406,7 +406,7 @@ def test_tables_that_fit_are_allowed(monkeypatch):
 
 
 def test_a_memory_error_from_the_allocation_is_one_line(monkeypatch):
-    import solver
+    import pref_engine as solver
 
     class NoMemory:
         def __init__(self, *args, **kwargs):

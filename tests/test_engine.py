@@ -15,7 +15,7 @@ import published_layouts
 import pytest
 
 from pyanalyzer.reference import ReferencePosition, ReferenceSolver
-from solver import Engine
+from pref_engine import Engine
 
 # -- positions and layouts (the game facts the tests need are restated here) -------
 

@@ -218,7 +218,7 @@ def test_an_engine_stopped_by_ctrl_c_answers_correctly_afterwards():
     from pyanalyzer.hand import Hand
     from pyanalyzer.whist import Deal
     from pyanalyzer.whist.table import whist_layout
-    from solver import Engine
+    from pref_engine import Engine
 
     engine = Engine(tt_size_mb=1)         # (slow enough to be stopped mid-search)
     slow = whist_layout(Deal.from_pbn(SLOW_WHIST_DEAL), None, "N", lead="N").position()
@@ -250,7 +250,7 @@ def test_ctrl_c_during_a_batch_returns_the_values_finished():
 
     from pyanalyzer.whist import Deal
     from pyanalyzer.whist.table import whist_layout
-    from solver import Engine
+    from pref_engine import Engine
 
     slow = whist_layout(Deal.from_pbn(SLOW_WHIST_DEAL), None, "N", lead="N").position()
     splits = [(0,)] * 50                   # the same (slow) layout 50 times: seat 1 keeps its cards

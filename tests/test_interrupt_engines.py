@@ -132,7 +132,7 @@ def test_a_second_search_on_a_busy_engine_is_refused():
     """Two searches at once on one Engine would corrupt it: the second is refused."""
     from pyanalyzer.whist import Deal
     from pyanalyzer.whist.table import whist_layout
-    from solver import Engine, EngineBusy, stop_searches
+    from pref_engine import Engine, EngineBusy, stop_searches
 
     engine = Engine(tt_size_mb=1)
     slow = whist_layout(Deal.from_pbn(SLOW_WHIST_DEAL), None, "N", lead="N").position()
@@ -280,7 +280,7 @@ def test_a_stopped_search_counts_its_nodes():
     seconds of search)."""
     from pyanalyzer.whist import Deal
     from pyanalyzer.whist.table import whist_layout
-    from solver import stop_searches
+    from pref_engine import stop_searches
 
     backend = make_backend("fast", tt_size_mb=1)   # (slow enough to be stopped mid-search)
     slow = whist_layout(Deal.from_pbn(SLOW_WHIST_DEAL), None, "N", lead="N").position()

@@ -84,13 +84,13 @@ Measured in benchmarks/RESULTS.md (Whist).
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
-from solver.state cimport (u64, Rules, Position, seat_to_move, cards_out, legal_moves,
+from pref_engine.state cimport (u64, Rules, Position, seat_to_move, cards_out, legal_moves,
                            run_bottoms, bit_count, low_index, high_index, bit_extract,
                            bit_deposit, MAX_SEATS, last_trick_cards)
-from solver.search cimport Undo, make_move, unmake_move, stop_requested
-from solver.transtable cimport mix, prefetch_line, huge_alloc, huge_free
-from solver.moves cimport order_moves, MAX_MOVES
-from solver.quicktricks cimport quick_tricks_from
+from pref_engine.search cimport Undo, make_move, unmake_move, stop_requested
+from pref_engine.transtable cimport mix, prefetch_line, huge_alloc, huge_free
+from pref_engine.moves cimport order_moves, MAX_MOVES
+from pref_engine.quicktricks cimport quick_tricks_from
 
 cdef enum:
     PREFETCH_BYTES = 256          # of each bucket probed

@@ -16,6 +16,6 @@ The folder is the algorithm's outline, one module per technique:
   searches at once; ``stop_searches``, which stops every search under way as Ctrl-C does.
 """
 
-from solver.engine import Engine, EngineBusy, stop_searches
+from .engine import Engine, EngineBusy, stop_searches
 
 __all__ = ["Engine", "EngineBusy", "stop_searches"]

@@ -1,11 +1,11 @@
 # cython: language_level=3
 """The engine's Python-facing object (see engine.pyx)."""
 
-from solver.state cimport MAX_CARDS
-from solver.transtable cimport TransTable
-from solver.search cimport Searcher
-from solver.maxn cimport MaxnTable
-from solver.partition cimport RankTable
+from pref_engine.state cimport MAX_CARDS
+from pref_engine.transtable cimport TransTable
+from pref_engine.search cimport Searcher
+from pref_engine.maxn cimport MaxnTable
+from pref_engine.partition cimport RankTable
 
 
 cdef class Engine:

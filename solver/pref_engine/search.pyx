@@ -11,14 +11,14 @@ defenders).
 
 from libc.string cimport memset
 
-from solver.state cimport (Rules, Position, MAX_SEATS, seat_to_move, cards_out, legal_moves,
+from pref_engine.state cimport (Rules, Position, MAX_SEATS, seat_to_move, cards_out, legal_moves,
                            last_trick_cards,
                            run_bottoms, play_card, beats, bit_count, low_index, bit_deposit,
                            bit_extract)
-from solver.transtable cimport (TTKey, tt_make_key, tt_probe, tt_store, tt_prefetch,
+from pref_engine.transtable cimport (TTKey, tt_make_key, tt_probe, tt_store, tt_prefetch,
                                 tt_suit_counts, tt_suit_one, tt_hash_key, NO_MOVE)
-from solver.quicktricks cimport quick_tricks, misere_sure
-from solver.moves cimport order_moves, MAX_MOVES
+from pref_engine.quicktricks cimport quick_tricks, misere_sure
+from pref_engine.moves cimport order_moves, MAX_MOVES
 
 
 cdef enum:

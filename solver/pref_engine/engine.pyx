@@ -2,7 +2,7 @@
 """``Engine``: the solver object the Python layer uses.
 
 >>> from pyanalyzer.reference import ReferencePosition
->>> from solver import Engine
+>>> from pref_engine import Engine
 >>> pos = ReferencePosition(hands=(0b0001, 0b0010, 0b0100), suit_masks=(0b1111,),
 ...     trump=None, must_trump=True, leader=0, played=(), declarer_side=(True, False, False),
 ...     maximize=True)
@@ -18,15 +18,15 @@ is not thread-safe, but the search releases the GIL: use one Engine per thread.
 from cpython.exc cimport PyErr_CheckSignals
 from libc.stdlib cimport malloc, free
 
-from solver.state cimport (u64, Rules, Position, bit_count, load_position, seat_to_move, low_index,
+from pref_engine.state cimport (u64, Rules, Position, bit_count, load_position, seat_to_move, low_index,
                            pref_signal_count_t,
                            high_index, MAX_SEATS, MAX_CARDS)
-from solver.transtable cimport tt_init, tt_free, tt_clear, tt_set_small, BUCKET_BYTES, SMALL_MAX_CARDS
-from solver.maxn cimport Maxn, MaxnEntry, maxn_init, maxn_free, maxn_clear, maxn_choice
-from solver.partition cimport (rank_table_init, rank_table_free, rank_table_clear,
+from pref_engine.transtable cimport tt_init, tt_free, tt_clear, tt_set_small, BUCKET_BYTES, SMALL_MAX_CARDS
+from pref_engine.maxn cimport Maxn, MaxnEntry, maxn_init, maxn_free, maxn_clear, maxn_choice
+from pref_engine.partition cimport (rank_table_init, rank_table_free, rank_table_clear,
                                partition_fits, RankEntry, PBUCKET)
-from solver.search cimport Searcher, Undo, MAX_TALON, reset_killers
-from solver.root cimport (root_make_move, root_unmake_move, root_reaches, root_value,
+from pref_engine.search cimport Searcher, Undo, MAX_TALON, reset_killers
+from pref_engine.root cimport (root_make_move, root_unmake_move, root_reaches, root_value,
                           root_legal_moves, talon_trick_winner)
 
 

@@ -2,7 +2,7 @@
 """Sure tricks at the start of a trick: quick tricks of the side on lead (trick
 contracts) and the misère declarer caught for every trick or clean of all."""
 
-from solver.state cimport Rules, Position, u64, low_index, high_index
+from pref_engine.state cimport Rules, Position, u64, low_index, high_index
 
 cdef int quick_tricks(const Rules* r, const Position* p, u64 out) noexcept nogil
 cdef u64 quick_tricks_from(const Rules* r, const Position* p, u64 out, int lead, int* count,

@@ -12,7 +12,7 @@ lower bound on the leading side's tricks (used for trick contracts only).
 suit that counted), which partition search records as deciding cards.
 """
 
-from solver.state cimport bit_count, high_index, MAX_SEATS
+from pref_engine.state cimport bit_count, high_index, MAX_SEATS
 
 
 cdef inline u64 top_run_cards(u64 hand, u64 suit_out) noexcept nogil:

@@ -15,11 +15,11 @@ plain ones).
 one trick at a time from a first guess until the bounds meet.
 """
 
-from solver.state cimport (u64, Rules, Position, MAX_SEATS, seat_to_move, cards_out, legal_moves,
+from pref_engine.state cimport (u64, Rules, Position, MAX_SEATS, seat_to_move, cards_out, legal_moves,
                            run_bottoms, low_index, bit_count)
-from solver.search cimport make_move, unmake_move, reaches
-from solver.partition cimport RankTable, partition_reaches
-from solver.moves cimport insert_by_score, MAX_MOVES
+from pref_engine.search cimport make_move, unmake_move, reaches
+from pref_engine.partition cimport RankTable, partition_reaches
+from pref_engine.moves cimport insert_by_score, MAX_MOVES
 
 
 cdef inline int current_talon(const Searcher* s) noexcept nogil:

@@ -24,10 +24,10 @@ after the talon tricks is kept in a fixed-size, always-replace table.
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
-from solver.state cimport (Rules, Position, seat_to_move, cards_out, low_index)
-from solver.search cimport Undo, stop_requested
-from solver.transtable cimport TTKey, tt_make_key, tt_hash_key
-from solver.root cimport (root_make_move, root_unmake_move, root_distinct_moves,
+from pref_engine.state cimport (Rules, Position, seat_to_move, cards_out, low_index)
+from pref_engine.search cimport Undo, stop_requested
+from pref_engine.transtable cimport TTKey, tt_make_key, tt_hash_key
+from pref_engine.root cimport (root_make_move, root_unmake_move, root_distinct_moves,
                           talon_trick_winner)
 
 

@@ -34,7 +34,7 @@ then one between his cards (fewest declarer cards above first), then one under
 all of them, and last a suit the declarer is void in.
 """
 
-from solver.state cimport (u64, Rules, Position, MAX_SEATS, beats, bit_count, low_index,
+from pref_engine.state cimport (u64, Rules, Position, MAX_SEATS, beats, bit_count, low_index,
                            high_index)
 
 cdef enum:

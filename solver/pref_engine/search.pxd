@@ -1,8 +1,8 @@
 # cython: language_level=3
 """Null-window alpha-beta search and the MTD(f) driver."""
 
-from solver.state cimport u64, Rules, Position, MAX_SEATS, pref_signal_count_t
-from solver.transtable cimport TransTable, TTKey
+from pref_engine.state cimport u64, Rules, Position, MAX_SEATS, pref_signal_count_t
+from pref_engine.transtable cimport TransTable, TTKey
 
 
 cdef enum:

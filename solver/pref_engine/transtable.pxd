@@ -46,7 +46,7 @@ are part of the table's fixed size.
 Probe and store are ``inline`` here so the search compiles them in place.
 """
 
-from solver.state cimport u64, Rules, Position, bit_count, bit_extract
+from pref_engine.state cimport u64, Rules, Position, bit_count, bit_extract
 
 cdef extern from *:
     void prefetch_line "__builtin_prefetch"(const void* addr) nogil

@@ -1,9 +1,9 @@
 # cython: language_level=3
 """Null-window search with winning-rank (partition) table entries (see partition.pyx)."""
 
-from solver.state cimport u64
-from solver.search cimport Searcher
-from solver.transtable cimport HugeBlock
+from pref_engine.state cimport u64
+from pref_engine.search cimport Searcher
+from pref_engine.transtable cimport HugeBlock
 
 
 cdef enum:

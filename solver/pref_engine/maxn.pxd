@@ -1,8 +1,8 @@
 # cython: language_level=3
 """Self-interested all-pass play: the max^n search (see maxn.pyx)."""
 
-from solver.state cimport u64, MAX_SEATS
-from solver.search cimport Searcher
+from pref_engine.state cimport u64, MAX_SEATS
+from pref_engine.search cimport Searcher
 
 
 cdef struct MaxnEntry:

@@ -2,8 +2,8 @@
 """The search from the root: the MTD(f) driver, and the all-pass talon-led
 tricks that may come before the main search (see root.pyx)."""
 
-from solver.state cimport u64
-from solver.search cimport Searcher, Undo
+from pref_engine.state cimport u64
+from pref_engine.search cimport Searcher, Undo
 
 cdef int root_make_move(Searcher* s, int card, Undo* u) noexcept nogil
 cdef void root_unmake_move(Searcher* s, int seat, int card, const Undo* u) noexcept nogil
