@@ -42,11 +42,11 @@ class Contract:
             return cls(MISERE)
         if word in _ALLPASS_WORDS:
             return cls(ALLPASS)
-        if rules.book and not word[:1].isdigit():
+        if not rules.bidding and not word[:1].isdigit():
             # Whist has no bidding: the contract may be just the trump (``s``, ``♥``, ``nt``).
             return cls(TRICKS, None, _denomination(word, text, rules))
         match = _TRICK_CONTRACT.match(word)
-        if not match and rules.book:
+        if not match and not rules.bidding:
             raise NotationError(f"bad contract {shorten(text)!r}: a whist contract names its trump, alone "
                                 f"(h, nt) or after a bid of {rules.contract_levels[0]} to "
                                 f"{rules.contract_levels[-1]} ({rules.book} + n tricks: 4h, 1nt)", text)

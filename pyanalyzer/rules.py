@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .cards import PREFERANS, WHIST, Deck
+from .cards import PREFERANS, WHIST, Deck, Rank
 from .errors import LayoutError, shorten
 
 
@@ -84,9 +84,35 @@ class AllPassRules:
         return text
 
 
+#: How the players form sides: the declarer alone against the others (Preferans), or two
+#: partnerships whose tricks count together (Whist).
+ALONE, PARTNERSHIPS = "alone", "partnerships"
+SIDES = (ALONE, PARTNERSHIPS)
+#: A player void in the suit led: must trump if he can (Preferans, Thousand), or may play any card (Whist).
+FOLLOW_TRUMP, FOLLOW_ANY = "trump", "any"
+FOLLOW_RULES = (FOLLOW_TRUMP, FOLLOW_ANY)
+#: What a side plays for: the number of tricks (Preferans, Whist) or the card points in them (Thousand).
+TRICKS_OBJECTIVE, CARD_POINTS_OBJECTIVE = "tricks", "card points"
+OBJECTIVES = (TRICKS_OBJECTIVE, CARD_POINTS_OBJECTIVE)
+#: The engine's game-tuned move ordering and pruning (``Position.heuristics``): ``solo`` is tuned
+#: for Preferans (one declarer against two defenders), ``partnership`` for Whist (two
+#: partnerships), ``plain`` uses none (a game not tuned for yet).
+SOLO_HEURISTICS, PARTNERSHIP_HEURISTICS, PLAIN_HEURISTICS = "solo", "partnership", "plain"
+HEURISTICS = (SOLO_HEURISTICS, PARTNERSHIP_HEURISTICS, PLAIN_HEURISTICS)
+#: The games the engine's heuristics were tuned on, by game name. A rule set of any other game
+#: gets ``plain`` unless it asks for others (``Rules.heuristics_override``): tuning measured on
+#: one game says nothing about another that happens to have as many seats.
+TUNED_HEURISTICS = {"preferans": SOLO_HEURISTICS, "whist": PARTNERSHIP_HEURISTICS}
+
+
 @dataclass(frozen=True)
 class Rules:
-    """What a layout of one game may contain and how its tricks are played."""
+    """What a layout of one game may contain and how its tricks are played.
+
+    A rule set declares its game: the sides, the follow rule, the objective, whether a
+    contract is bid, and (through the game's name) which engine heuristics apply. Nothing is
+    inferred from the number of seats.
+    """
 
     game: str
     deck: Deck
@@ -96,15 +122,72 @@ class Rules:
     talon_size: int
     discard_size: int
     contract_levels: tuple[int, ...]
-    #: A player void in the suit led must trump if he can (Preferans, Thousand).
-    must_trump: bool
+    #: A player void in the suit led: ``trump`` (must trump if he can) or ``any`` (any card).
+    follow: str
+    #: ``alone`` (the declarer against the others) or ``partnerships`` (see ``partnerships``).
+    sides: str
+    #: ``tricks`` or ``card points``: what the declarer's side counts.
+    objective: str = TRICKS_OBJECTIVE
+    #: Players bid for the contract, so a trick contract names its level (Preferans). Without
+    #: bidding (Whist) a contract may name just its trump, and a level is optional.
+    bidding: bool = True
     seat_names: tuple[tuple[str, str], ...] = ()
-    #: Partnerships (Whist: N-S and E-W); empty: the declarer plays alone against the others.
+    #: The partnerships of a ``partnerships`` game (Whist: N-S and E-W).
     partnerships: tuple[tuple[str, ...], ...] = ()
     #: Tricks a side takes before its contract level counts (Whist: six, the book).
     book: int = 0
     #: How all-pass is played (Preferans).
     allpass: AllPassRules = AllPassRules()
+    #: The engine heuristics this rule set asks for instead of those tuned for its game
+    #: (``TUNED_HEURISTICS``); None: the game's own, ``plain`` for a game none is tuned for.
+    heuristics_override: str | None = None
+
+    def __post_init__(self) -> None:
+        for name, value, choices in (("follow rule", self.follow, FOLLOW_RULES),
+                                     ("sides", self.sides, SIDES),
+                                     ("objective", self.objective, OBJECTIVES)):
+            if value not in choices:
+                raise ValueError(f"unknown {name} {value!r}: choose from {', '.join(choices)}")
+        if self.heuristics_override is not None and self.heuristics_override not in HEURISTICS:
+            raise ValueError(f"unknown heuristics {self.heuristics_override!r}: choose from "
+                             f"{', '.join(HEURISTICS)}")
+        if (self.sides == PARTNERSHIPS) != bool(self.partnerships):
+            raise ValueError(f"{self.game}: a partnerships game names its partnerships, "
+                             "and only a partnerships game does")
+        if self.partnerships and sorted(s for side in self.partnerships for s in side) != sorted(self.seats):
+            raise ValueError(f"{self.game}: the partnerships {self.partnerships} do not "
+                             f"cover the seats {self.seats} once each")
+
+    @property
+    def must_trump(self) -> bool:
+        """A player void in the suit led must trump if he can (the ``trump`` follow rule)."""
+        return self.follow == FOLLOW_TRUMP
+
+    @property
+    def rank_order(self) -> tuple[Rank, ...]:
+        """The ranks of the deck from the highest to the lowest in play.
+
+        >>> "".join(rank.letter for rank in PREFERANS_RULES.rank_order)
+        'AKQJT987'
+        """
+        return tuple(reversed(self.deck.ranks))
+
+    @property
+    def heuristics(self) -> str:
+        """Which game-tuned engine heuristics apply: ``solo``, ``partnership`` or ``plain``.
+
+        >>> PREFERANS_RULES.heuristics, WHIST_RULES.heuristics
+        ('solo', 'partnership')
+        >>> replace(PREFERANS_RULES, game="thousand").heuristics
+        'plain'
+        """
+        if self.heuristics_override is not None:
+            return self.heuristics_override
+        return TUNED_HEURISTICS.get(self.game, PLAIN_HEURISTICS)
+
+    @property
+    def has_partnerships(self) -> bool:
+        return self.sides == PARTNERSHIPS
 
     def seat(self, text: str) -> str:
         """The seat named by ``text`` (case-insensitive), or a LayoutError naming it."""
@@ -141,7 +224,10 @@ PREFERANS_RULES = Rules(
     talon_size=2,
     discard_size=2,
     contract_levels=(6, 7, 8, 9, 10),
-    must_trump=True,
+    follow=FOLLOW_TRUMP,
+    sides=ALONE,
+    objective=TRICKS_OBJECTIVE,
+    bidding=True,
     seat_names=(("S", "South"), ("W", "West"), ("E", "East")),
 )
 
@@ -156,11 +242,15 @@ WHIST_RULES = Rules(
     talon_size=0,
     discard_size=0,
     contract_levels=(1, 2, 3, 4, 5, 6, 7),
-    must_trump=False,
+    follow=FOLLOW_ANY,
+    sides=PARTNERSHIPS,
+    objective=TRICKS_OBJECTIVE,
+    bidding=False,
     seat_names=(("N", "North"), ("E", "East"), ("S", "South"), ("W", "West")),
     partnerships=(("N", "S"), ("E", "W")),
     book=6,
 )
+
 
 def with_allpass(rules: Rules, allpass: AllPassRules) -> Rules:
     """``rules`` with the all-pass conventions ``allpass``."""

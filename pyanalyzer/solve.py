@@ -121,8 +121,8 @@ class Solution(TrickCounts):
         name = rules.side_name(layout.declarer)
         n, left = self.declarer_tricks, self.tricks_left
         # Partnerships (Whist): "North-South take ..., East-West ...".
-        takes = "take" if len(rules.side_of(layout.declarer)) > 1 else "takes"
-        others = rules.side_name(layout.defenders[0]) if rules.partnerships else "the defenders"
+        takes = "take" if rules.has_partnerships else "takes"
+        others = rules.side_name(layout.defenders[0]) if rules.has_partnerships else "the defenders"
         if layout.contract.is_misere:
             if not self.is_full_deal:
                 return (f"The defenders force {n} of the {left} tricks left on {name}"
@@ -158,7 +158,7 @@ class Solution(TrickCounts):
             mover = self.layout.rules.seat_name(self.layout.to_move)
             what = "tricks forced on the declarer" if self.layout.contract.is_misere else (
                 "declarer's tricks")
-            if self.layout.rules.partnerships and not self.layout.contract.is_misere:
+            if self.layout.rules.has_partnerships and not self.layout.contract.is_misere:
                 what = f"{self.layout.rules.side_name(self.layout.declarer)} tricks"
             out.append(f"{mover} to play; {what} after each card:")
             for card, value in sorted(self.cards.items(), key=lambda kv: kv[0].display_key):
