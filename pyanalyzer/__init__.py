@@ -6,7 +6,7 @@
 0
 """
 
-from .allpass import AllPassSolution, analyse_allpass
+from .allpass import AllPassSolution, analyse_allpass, with_conventions
 from .cards import PREFERANS, THOUSAND, WHIST, Card, Deck, Rank, Suit
 from .contract import Contract
 from .errors import (
@@ -27,15 +27,15 @@ from .layout_io import (
     read_layout,
 )
 from .notation import format_card, format_cards, parse_card, parse_cards
-from .rules import PREFERANS_RULES, AllPassRules, Rules
+from .rules import PREFERANS_RULES, WHIST_RULES, AllPassRules, Rules
 from .solve import Solution, solve
 
 __all__ = [
     "PREFERANS", "THOUSAND", "WHIST", "Card", "Deck", "Rank", "Suit",
-    "Contract", "Hand", "Layout", "Rules", "AllPassRules", "PREFERANS_RULES",
+    "Contract", "Hand", "Layout", "Rules", "AllPassRules", "PREFERANS_RULES", "WHIST_RULES",
     "DuplicateCardError", "IllegalPlayError", "LayoutError", "NotationError",
     "PrefInputError", "UnknownCardError",
     "format_layout_file", "format_one_line", "parse_layout", "parse_one_line", "read_layout",
     "format_card", "format_cards", "parse_card", "parse_cards",
-    "AllPassSolution", "analyse_allpass", "Solution", "solve",
+    "AllPassSolution", "analyse_allpass", "with_conventions", "Solution", "solve",
 ]

@@ -16,14 +16,28 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+#: The four suits' symbols and English names, by letter.
+_SUIT_FACES = {"s": ("♠", "spades"), "c": ("♣", "clubs"), "d": ("♦", "diamonds"), "h": ("♥", "hearts")}
+
 
 @dataclass(frozen=True)
 class Suit:
-    """A suit: its letter (``s c d h``), symbol and English name."""
+    """A suit: its letter (``s c d h``), symbol and English name.
+
+    ``Suit('s')`` fills in the symbol and name of one of the four suits (its repr).
+    """
 
     letter: str
-    symbol: str
-    name: str
+    symbol: str = ""
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.symbol and not self.name:
+            if self.letter not in _SUIT_FACES:
+                raise ValueError(f"no suit {self.letter!r}: the suits are {', '.join(_SUIT_FACES)}")
+            symbol, name = _SUIT_FACES[self.letter]
+            object.__setattr__(self, "symbol", symbol)
+            object.__setattr__(self, "name", name)
 
     def __str__(self) -> str:
         return self.symbol
@@ -32,21 +46,30 @@ class Suit:
         return f"Suit({self.letter!r})"
 
 
-SPADES = Suit("s", "♠", "spades")
-CLUBS = Suit("c", "♣", "clubs")
-DIAMONDS = Suit("d", "♦", "diamonds")
-HEARTS = Suit("h", "♥", "hearts")
+SPADES, CLUBS, DIAMONDS, HEARTS = (Suit(letter) for letter in "scdh")
 #: Suits in the Preferans order of seniority (♠ < ♣ < ♦ < ♥), used for display too.
 SUITS = (SPADES, CLUBS, DIAMONDS, HEARTS)
 
 
+#: The Russian letters of the court cards and the ace (``В Д К Т``), by rank letter.
+_RUSSIAN_LETTERS = {"J": "В", "Q": "Д", "K": "К", "A": "Т"}
+
+
 @dataclass(frozen=True)
 class Rank:
-    """A rank: its short ASCII letter (``T`` for ten), its display text and Russian letter."""
+    """A rank: its short ASCII letter (``T`` for ten), its display text and Russian letter.
+
+    ``Rank('T')`` fills in the display text (``10``) and the Russian letter (its repr).
+    """
 
     letter: str
-    text: str
+    text: str = ""
     russian: str | None = None
+
+    def __post_init__(self) -> None:
+        if not self.text:
+            object.__setattr__(self, "text", "10" if self.letter == "T" else self.letter)
+            object.__setattr__(self, "russian", _RUSSIAN_LETTERS.get(self.letter))
 
     def __str__(self) -> str:
         return self.text
@@ -55,13 +78,8 @@ class Rank:
         return f"Rank({self.letter!r})"
 
 
-NINE = Rank("9", "9")
-TEN = Rank("T", "10")
-JACK = Rank("J", "J", "В")
-QUEEN = Rank("Q", "Q", "Д")
-KING = Rank("K", "K", "К")
-ACE = Rank("A", "A", "Т")
-LOW_RANKS = tuple(Rank(str(n), str(n)) for n in range(2, 9))
+NINE, TEN, JACK, QUEEN, KING, ACE = (Rank(letter) for letter in "9TJQKA")
+LOW_RANKS = tuple(Rank(str(n)) for n in range(2, 9))
 
 
 @dataclass(frozen=True)
@@ -76,7 +94,7 @@ class Deck:
     _cards: tuple[Card, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        cards = tuple(Card(self, s, r) for s in range(len(self.suits)) for r in range(len(self.ranks)))
+        cards = tuple(Card._of(self, s, r) for s in range(len(self.suits)) for r in range(len(self.ranks)))
         object.__setattr__(self, "_cards", cards)
         order = self.display_order or tuple(range(len(self.suits)))
         if sorted(order) != list(range(len(self.suits))):
@@ -131,13 +149,36 @@ class Deck:
         return (Deck, (self.name, self.suits, self.ranks, self.display_order))
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, init=False)
 class Card:
-    """One card of a deck. Cards compare by deck order: suit, then rank."""
+    """One card of a deck. Cards compare by deck order: suit, then rank.
+
+    ``Card('Qs')`` is the Preferans queen of spades, ``Card('2h', WHIST)`` a card of another
+    deck (the ASCII ``code``, as the repr writes it); each deck holds its cards once, and
+    these are they.
+
+    >>> Card('Qs') is PREFERANS.card("Q", "s"), Card('Td', WHIST)
+    (True, Card('Td', WHIST))
+    """
 
     deck: Deck = field(repr=False)
     suit_number: int
     rank_number: int
+
+    def __new__(cls, code: str, deck: Deck | None = None) -> Card:
+        deck = PREFERANS if deck is None else deck
+        if not isinstance(code, str) or len(code) < 2:
+            raise ValueError(f"not a card code {code!r}: write rank then suit, e.g. 'Qs', 'Td'")
+        return deck.card(code[:-1], code[-1])
+
+    @classmethod
+    def _of(cls, deck: Deck, suit_number: int, rank_number: int) -> Card:
+        """A new card object (only a deck makes its cards)."""
+        card = object.__new__(cls)
+        object.__setattr__(card, "deck", deck)
+        object.__setattr__(card, "suit_number", suit_number)
+        object.__setattr__(card, "rank_number", rank_number)
+        return card
 
     @property
     def suit(self) -> Suit:
@@ -170,7 +211,11 @@ class Card:
         return self.suit.symbol + self.rank.text
 
     def __repr__(self) -> str:
-        return f"Card({self.code!r})"
+        if self.deck.name == PREFERANS.name:
+            return f"Card({self.code!r})"
+        if DECKS.get(self.deck.name) is self.deck:
+            return f"Card({self.code!r}, {self.deck.name.upper()})"
+        return f"Card({self.code!r}, {self.deck!r})"
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Card):
@@ -192,7 +237,7 @@ class Card:
 PREFERANS = Deck(
     "preferans",
     SUITS,
-    tuple(Rank(str(n), str(n)) for n in (7, 8, 9)) + (TEN, JACK, QUEEN, KING, ACE),
+    tuple(Rank(str(n)) for n in (7, 8)) + (NINE, TEN, JACK, QUEEN, KING, ACE),
 )
 #: Whist players (as bridge players) show the suits ♠ ♥ ♦ ♣, the order of PBN and DDS.
 WHIST = Deck("whist", SUITS, LOW_RANKS + (NINE, TEN, JACK, QUEEN, KING, ACE),

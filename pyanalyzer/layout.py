@@ -22,7 +22,7 @@ from .contract import Contract
 from .errors import DuplicateCardError, IllegalPlayError, LayoutError
 from .hand import Hand
 from .reference import ReferencePosition
-from .rules import PREFERANS_RULES, Rules
+from .rules import GAMES, PREFERANS_RULES, Rules, with_allpass
 
 
 @dataclass(frozen=True, eq=False)
@@ -311,9 +311,21 @@ class Layout:
             other.discard, other.played, other.title, other.source, other.rules)
 
     def __repr__(self) -> str:
+        """``parse_layout('…')`` (the one-line form), which reads back to an equal layout.
+
+        Under other all-pass conventions than the game's own: ``with_conventions(parse_layout('…'),
+        AllPassRules(…))``. A rule set that is no game's (made in code) has no text form: the
+        repr then says so in angle brackets.
+        """
         from .layout_io import format_one_line
 
-        return f"parse_layout({format_one_line(self)!r})"
+        text = f"parse_layout({format_one_line(self)!r})"
+        standard = GAMES.get(self.rules.game)
+        if standard == self.rules:
+            return text
+        if standard is not None and with_allpass(standard, self.rules.allpass) == self.rules:
+            return f"with_conventions({text}, {self.rules.allpass!r})"
+        return f"<Layout under rules of its own for {self.rules.game}: {format_one_line(self)}>"
 
 
 def _cards(n: int) -> str:
