@@ -21,7 +21,8 @@ from .cards import Card
 from .contract import Contract
 from .errors import DuplicateCardError, IllegalPlayError, LayoutError
 from .hand import Hand
-from .reference import ReferencePosition
+from .model.play import TrickRules
+from .model.position import Position
 from .rules import GAMES, PREFERANS_RULES, Rules, with_allpass
 
 
@@ -147,25 +148,22 @@ class Layout:
     def _check_played(self) -> None:
         if not self.played:
             return
-        rules = self.rules
-        led_suit = self.led_suit
-        trump = self.trump_number
-        for seat, card in zip(self.played_by(), self.played):
+        rules, trick_rules, talon_card = self.rules, self.trick_rules(), self._talon_card()
+        led = rules.deck.suits[self.led_suit] if self.led_suit is not None else None
+        for i, (seat, card) in enumerate(zip(self.played_by(), self.played)):
             hand = self.hands[seat]
-            if card.suit_number == led_suit:
+            before = tuple(c.index for c in self.played[:i])
+            if trick_rules.legal_moves(hand.mask | card.mask, before, talon_card) >> card.index & 1:
                 continue
-            led = rules.deck.suits[led_suit]
-            if hand.cards_of_suit(led_suit):
+            if hand.cards_of_suit(self.led_suit):
                 raise IllegalPlayError(
                     f"illegal played card {card.code!r}: {seat} holds {led} and must follow suit",
                     card.code,
                 )
-            if (rules.must_trump and trump is not None and card.suit_number != trump
-                    and hand.cards_of_suit(trump)):
-                raise IllegalPlayError(
-                    f"illegal played card {card.code!r}: {seat} has no {led} and must trump",
-                    card.code,
-                )
+            raise IllegalPlayError(
+                f"illegal played card {card.code!r}: {seat} has no {led} and must trump",
+                card.code,
+            )
 
     # -- derived facts -------------------------------------------------------
 
@@ -210,7 +208,7 @@ class Layout:
     def defenders(self) -> tuple[str, ...]:
         return tuple(s for s in self.rules.seats if s not in self.rules.side_of(self.declarer))
 
-    def position(self, side: str | None = None) -> ReferencePosition:
+    def position(self, side: str | None = None) -> Position:
         """The position in the engine's primitive terms.
 
         For trick contracts and misère the side is the declarer; for all-pass
@@ -221,10 +219,9 @@ class Layout:
         counted = side if side is not None else self.declarer
         if counted is None:
             raise LayoutError("all-pass: name the seat whose tricks are counted", "side")
-        deck = self.rules.deck
-        return ReferencePosition(
+        return Position(
             hands=tuple(self.hands[s].mask for s in seats),
-            suit_masks=tuple(deck.suit_mask(i) for i in range(len(deck.suits))),
+            suit_masks=self._suit_masks(),
             trump=self.trump_number,
             must_trump=self.rules.must_trump,
             leader=seats.index(self.lead),
@@ -233,7 +230,26 @@ class Layout:
             maximize=self.contract.kind == "tricks",
             talon_leads=tuple(c.index for c in self.talon_tricks),
             talon_must_beat=self.rules.allpass.talon_must_beat,
+            heuristics=self.rules.heuristics,
         )
+
+    def trick_rules(self) -> TrickRules:
+        """How this layout's tricks are played (the model's one statement of the trick rules)."""
+        return TrickRules(
+            suit_masks=self._suit_masks(),
+            trump=self.trump_number,
+            must_trump=self.rules.must_trump,
+            talon_leads=tuple(c.index for c in self.talon_tricks),
+            talon_must_beat=self.rules.allpass.talon_must_beat,
+        )
+
+    def _suit_masks(self) -> tuple[int, ...]:
+        deck = self.rules.deck
+        return tuple(deck.suit_mask(i) for i in range(len(deck.suits)))
+
+    def _talon_card(self) -> int | None:
+        """The talon card that fixes the suit of the current trick (all-pass), or None."""
+        return self.talon_tricks[0].index if self.talon_tricks else None
 
     @property
     def led_suit(self) -> int | None:
@@ -270,37 +286,16 @@ class Layout:
         none does, no player takes the trick (None).
         """
         seats = self.rules.seats
-        first = seats.index(self.lead)
-        if self.talon_tricks:
-            talon = self.talon_tricks[0]
-            floor = talon.rank_number if self.rules.allpass.talon_must_beat else -1
-            following = [(c.rank_number, i) for i, c in enumerate(trick)
-                         if c.suit_number == talon.suit_number and c.rank_number > floor]
-            return seats[(first + max(following)[1]) % len(seats)] if following else None
-        trump = self.trump_number
-        best = 0
-        for i, card in enumerate(trick[1:], start=1):
-            top = trick[best]
-            if card.suit_number == top.suit_number:
-                if card.rank_number > top.rank_number:
-                    best = i
-            elif card.suit_number == trump:
-                best = i
-        return seats[(first + best) % len(seats)]
+        # Counted from the leader (seat 0 of the trick), then placed at the table.
+        place = self.trick_rules().trick_winner(0, [c.index for c in trick], self._talon_card())
+        return None if place is None else seats[(seats.index(self.lead) + place) % len(seats)]
 
     def legal_cards(self) -> list[Card]:
         """The cards the player to move may play, in display order."""
         hand = self.hands[self.to_move]
-        led = self.led_suit
-        if led is None:
-            return list(hand)
-        follow = hand.cards_of_suit(led)
-        if follow:
-            return follow
-        trump = self.trump_number
-        if self.rules.must_trump and trump is not None and hand.cards_of_suit(trump):
-            return hand.cards_of_suit(trump)
-        return list(hand)
+        legal = self.trick_rules().legal_moves(hand.mask, [c.index for c in self.played],
+                                               self._talon_card())
+        return [card for card in hand if legal >> card.index & 1]
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Layout):

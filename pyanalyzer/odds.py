@@ -36,8 +36,8 @@ from .defence import WHIST_OBLIGATION
 from .errors import LayoutError
 from .hand import Hand
 from .makeable import DENOMINATIONS, discard_classes
+from .model.position import Position
 from .notation import format_card
-from .reference import ReferencePosition
 from .rules import PREFERANS_RULES, Rules
 from .splits import Progress, Tally, count_splits, solve_splits
 
@@ -46,10 +46,10 @@ EXACT_LIMIT = 250_000
 
 
 def _template(rules: Rules, hands: dict[str, int], contract: Contract, declarer: str,
-              lead: str) -> ReferencePosition:
+              lead: str) -> Position:
     deck = rules.deck
     trump = None if contract.trump is None else deck.suit_index(contract.trump)
-    return ReferencePosition(
+    return Position(
         hands=tuple(hands.get(s, 0) for s in rules.seats),
         suit_masks=tuple(deck.suit_mask(i) for i in range(len(deck.suits))),
         trump=trump,
@@ -58,6 +58,7 @@ def _template(rules: Rules, hands: dict[str, int], contract: Contract, declarer:
         played=(),
         declarer_side=tuple(s == declarer for s in rules.seats),
         maximize=contract.kind == TRICKS,
+        heuristics=rules.heuristics,
     )
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 
 from .cards import PREFERANS, WHIST, Deck, Rank
 from .errors import LayoutError, shorten
+from .model.position import HEURISTICS
 
 
 @dataclass(frozen=True)
@@ -98,7 +99,6 @@ OBJECTIVES = (TRICKS_OBJECTIVE, CARD_POINTS_OBJECTIVE)
 #: for Preferans (one declarer against two defenders), ``partnership`` for Whist (two
 #: partnerships), ``plain`` uses none (a game not tuned for yet).
 SOLO_HEURISTICS, PARTNERSHIP_HEURISTICS, PLAIN_HEURISTICS = "solo", "partnership", "plain"
-HEURISTICS = (SOLO_HEURISTICS, PARTNERSHIP_HEURISTICS, PLAIN_HEURISTICS)
 #: The games the engine's heuristics were tuned on, by game name. A rule set of any other game
 #: gets ``plain`` unless it asks for others (``Rules.heuristics_override``): tuning measured on
 #: one game says nothing about another that happens to have as many seats.

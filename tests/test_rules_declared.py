@@ -10,11 +10,16 @@ from dataclasses import replace
 
 import pytest
 
+from pyanalyzer.cards import WHIST
 from pyanalyzer.contract import Contract
 from pyanalyzer.errors import NotationError
 from pyanalyzer.layout_io import parse_layout
 from pyanalyzer.rules import PREFERANS_RULES, WHIST_RULES
 from pyanalyzer.solve import solve
+from pyanalyzer.whist.bid import BidWhistDeal, bid_whist_position
+
+PREFERANS_LAYOUT = "contract=6s declarer=S lead=S S=As,Ks W=7h,8h E=7d,8d"
+WHIST_LAYOUT = "game=whist contract=nt declarer=N lead=N N=As,Ah E=2s,2h S=3s,3h W=4s,4h"
 
 
 def test_preferans_declares_its_game():
@@ -70,8 +75,20 @@ def test_a_bare_trump_contract_follows_bidding_not_the_book():
 def test_the_verdict_names_partnerships_as_declared():
     # A Whist layout played out: both tricks to North-South (regression value, checked by hand:
     # North's two aces win both tricks, no trump).
-    layout = parse_layout("game=whist contract=nt declarer=N lead=N N=As,Ah E=2s,2h S=3s,3h W=4s,4h")
+    layout = parse_layout(WHIST_LAYOUT)
     verdict = solve(layout, engine="reference").verdict()
     assert verdict.startswith("North-South take 2")
     alone = replace(layout, rules=replace(WHIST_RULES, sides="alone", partnerships=()))
     assert solve(alone, engine="reference").verdict().startswith("North takes 2")
+
+
+def test_positions_carry_the_declared_heuristics():
+    preferans, whist = parse_layout(PREFERANS_LAYOUT), parse_layout(WHIST_LAYOUT)
+    assert preferans.position().heuristics == "solo"
+    assert whist.position().heuristics == "partnership"
+    other = replace(preferans, rules=replace(PREFERANS_RULES, game="three-seat test game"))
+    assert other.position().heuristics == "plain"
+    told = replace(other, rules=replace(other.rules, heuristics_override="solo"))
+    assert told.position().heuristics == "solo"
+    deal = BidWhistDeal.from_pbn("N:2...+B K3... ..2.A ..3.2")
+    assert bid_whist_position(deal, WHIST.suits[0], "uptown", "N", "N").heuristics == "partnership"
