@@ -2,7 +2,11 @@
 
 Play goes S -> W -> E -> S. A player must follow suit; if void, he must trump when he
 holds a trump; otherwise he plays any card. The highest trump wins the trick, else the
-highest card of the suit led.
+highest card of the suit led (``docs/rules.md``, "Cards, seats, tricks").
+
+The brute force's trick rules (``bf_legal``, ``bf_winner``) are written from the rules alone,
+independent of ``pyanalyzer.model.play`` on purpose: they are the oracle that the reference
+solver and the layout's legal cards (both on ``pyanalyzer.model.play``) are checked against.
 """
 
 from __future__ import annotations
@@ -248,11 +252,14 @@ def test_published_full_deals(published):
 
 
 # -- an independent brute force ------------------------------------------------
-# Plain recursive minimax on Card objects, with its own rules (no memo, no pruning).
+# Plain recursive minimax on Card objects (no memo, no pruning), its trick rules written from
+# the rules alone, independent of pyanalyzer.model.play on purpose (see the module docstring).
 
 
 def bf_legal(hand: frozenset, trick: list, trump: int | None, must_trump: bool = True) -> list:
-    """Follow suit; if void, trump when holding one (unless ``must_trump`` is off); else any."""
+    """Follow suit; if void, trump when holding one (unless ``must_trump`` is off); else any.
+
+    Written from the rules alone, independent of pyanalyzer.model.play on purpose."""
     if not trick:
         return sorted(hand)
     led = trick[0].suit_number
@@ -264,7 +271,8 @@ def bf_legal(hand: frozenset, trick: list, trump: int | None, must_trump: bool =
 
 
 def bf_winner(trick: list, trump: int | None) -> int:
-    """Index into ``trick`` of the winning card."""
+    """Index into ``trick`` of the winning card (written from the rules alone, independent of
+    pyanalyzer.model.play on purpose)."""
     def strength(c: Card):
         if c.suit_number == trump:
             return (2, c.rank_number)
@@ -326,6 +334,25 @@ def random_layout(rng: random.Random, max_tricks: int = 3, contracts=CONTRACT_CO
         assert sorted(layout.legal_cards()) == legal
         layout = layout.after(rng.choice(legal))
     return layout
+
+
+def test_layout_trick_rules_agree_with_the_brute_force_rules():
+    # The layout plays by pyanalyzer.model.play; every legal card and every trick winner of
+    # random tricks must be what the independent rules above say.
+    rng = random.Random("trick rules")
+    for _ in range(300):
+        layout = random_layout(rng, contracts=CONTRACT_CODES)
+        leader, trick = layout.lead, list(layout.played)
+        while len(trick) < 3:
+            legal = bf_legal(frozenset(layout.hands[layout.to_move]), trick, layout.trump_number)
+            assert sorted(layout.legal_cards()) == legal, format_one_line(layout)
+            card = rng.choice(legal)
+            trick.append(card)
+            if len(trick) < 3:
+                layout = layout.after(card)
+        expected = SEATS[(SEATS.index(leader) + bf_winner(trick, layout.trump_number)) % 3]
+        assert layout.trick_winner(trick) == expected, (format_one_line(layout), trick)
+        assert layout.after(card).lead == expected
 
 
 def test_brute_force_agrees_with_reference_solver():
