@@ -161,7 +161,7 @@ class Run:
         self._interval = interval
         #: Ended by Ctrl-C, SIGTERM, a KeyboardInterrupt from ``tick`` or from a worker.
         self.interrupted = False
-        #: Ended early by :meth:`stop` (or by the shared event).
+        #: Ended early by :meth:`stop`.
         self.stopped = False
         self._error: BaseException | None = None
         self._started = False
@@ -227,13 +227,17 @@ class Run:
         if self._closed:
             return
         with self._held():
-            if self._started:
-                if not self._pool.finished():
-                    self.stop_event.set()
-                    self._pool.stop(interrupt=self.interrupted)
-                while not self._pool.finished():
-                    self._wait_once(ticking=False)
-                self._pool.close()
+            while self._started:
+                try:
+                    if not self._pool.finished():
+                        self.stop_event.set()
+                        self._pool.stop(interrupt=self.interrupted)
+                    while not self._pool.finished():
+                        self._wait_once(ticking=False)
+                    self._pool.close()
+                    break
+                except KeyboardInterrupt:   # (only where the signals cannot be blocked): the same stop
+                    self._on_signal()
             self._closed = True
 
     def __enter__(self) -> Run:
@@ -262,19 +266,25 @@ class Run:
         if self._closed:
             raise StopIteration
         with self._held():
-            self._start()
-            while True:
-                if self._error is None:
-                    found, item = self._pop_ready()
-                    if found:
-                        return item
-                if self._pool.finished():
-                    self._pool.close()
-                    self._closed = True
-                    if self._error is not None:
-                        raise self._error
-                    raise StopIteration
-                self._wait_once(ticking=True)
+            try:
+                self._start()
+                while True:
+                    if self._error is None:
+                        found, item = self._pop_ready()
+                        if found:
+                            return item
+                    if self._pool.finished():
+                        break
+                    self._wait_once(ticking=True)
+            except BaseException:   # (the pool's own failure): no worker may outlive the run
+                self.interrupt()
+                self.close()
+                raise
+            self._pool.close()
+            self._closed = True
+            if self._error is not None:
+                raise self._error
+            raise StopIteration
 
     def _start(self) -> None:
         if not self._started:
@@ -297,9 +307,11 @@ class Run:
 
     def _wait_once(self, ticking: bool) -> None:
         """Wait for the next event (at most until the next tick), then take the signals and tick."""
-        now = time.monotonic()
+        timeout = self._interval
+        if ticking:
+            timeout = max(0.0, min(timeout, self._next_tick - time.monotonic()))
         try:
-            event = self._pool.take(max(0.0, min(self._interval, self._next_tick - now)))
+            event = self._pool.take(timeout)
         except KeyboardInterrupt:   # (only where the signals cannot be blocked)
             self._on_signal()
             return
@@ -467,6 +479,9 @@ class _ProcessPool:
         self._count = count
         self._factory = factory
         self._workers: list = []
+        self._queued: dict = {}          # units sent to each worker's pipe and not answered
+        self._pending: deque = deque()   # events received, not yet taken
+        self._exhausted = False
         self._ended = False
 
     def start(self, work, units: Iterable, streams: bool, stop: threading.Event) -> None:
@@ -474,8 +489,10 @@ class _ProcessPool:
 
         context = multiprocessing.get_context("fork")
         self._numbered = enumerate(units)
-        self._exhausted = False
-        self._pending: deque = deque()
+        self._stop = stop
+        if stop.is_set():   # stopped before it began: nothing to start
+            self._ended = True
+            return
         for _ in range(self._count):
             parent_end, child_end = context.Pipe()
             process = context.Process(target=_serve_in_process, args=(child_end, work, self._factory, streams),
@@ -501,7 +518,11 @@ class _ProcessPool:
                     self._exhausted = True
                     self._pending.append((ERROR, None, error))
                     return
-                connection.send(task)
+                try:
+                    connection.send(task)
+                except OSError:   # (BrokenPipeError) the worker has died
+                    self._died(connection)
+                    return
                 self._queued[connection] += 1
                 sent = True
             if not sent:
@@ -510,23 +531,28 @@ class _ProcessPool:
     def take(self, timeout: float):
         from multiprocessing.connection import wait
 
+        if self._stop.is_set() and not self._ended:   # (set by the caller or the work)
+            self.stop(interrupt=False)
         if not self._pending and not self._ended:
             self._feed()
-            if any(self._queued.values()):
+            if not self._ended and any(self._queued.values()):
                 for connection in wait(list(self._queued), timeout):
                     try:
                         event = connection.recv()
-                    except EOFError:
-                        process = next(p for p, c in self._workers if c is connection)
-                        process.join(1)
-                        self._pending.append((ERROR, None, RuntimeError(
-                            f"a worker process ended unexpectedly (exit status {process.exitcode})")))
-                        self.stop(interrupt=False)
+                    except (EOFError, OSError):
+                        self._died(connection)
                         break
                     if event[0] != ITEM:
                         self._queued[connection] -= 1
                     self._pending.append(event)
         return self._pending.popleft() if self._pending else None
+
+    def _died(self, connection) -> None:
+        process = next(p for p, c in self._workers if c is connection)
+        process.join(1)
+        self._pending.append((ERROR, None, RuntimeError(
+            f"a worker process ended unexpectedly (exit status {process.exitcode})")))
+        self.stop(interrupt=False)
 
     def finished(self) -> bool:
         if self._pending:
