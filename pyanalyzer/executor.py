@@ -18,7 +18,8 @@ The contract, the same for every backend:
   ``streams=True`` it returns an iterable whose items are delivered one by one as they come
   (a Whist denomination's four searches: each entry counts even if the unit is cut short).
 * **Delivery.** ``ordered=True``: results in the order of ``units``, whatever the number of
-  workers and the timing; ``ordered=False``: as they come. ``units`` is read lazily.
+  workers and the timing (after a stop: up to the first unit not finished);
+  ``ordered=False``: as they come. ``units`` is read lazily.
 * **Stop.** ``stop`` (a :class:`threading.Event`, shared with the work so that long units
   can poll it) is set by :meth:`Run.stop` (an early stop: ``stop_when``, enough puzzles), by
   Ctrl-C, by an error. No unit starts after it; the results of the units that still finish
@@ -139,7 +140,9 @@ class Executor:
     def map(self, work: Callable[[object, object], object], units: Iterable, *, ordered: bool = True,
             streams: bool = False, stop: threading.Event | None = None,
             tick: Callable[[], None] | None = None, interval: float = 0.2) -> Run:
-        """A run of ``work(state, unit)`` over ``units``: iterate it for the results."""
+        """A run of ``work(state, unit)`` over ``units``: iterate it for the results (inside
+        ``with run:``, or calling :meth:`Run.close` when done). Nothing starts before the
+        first result is asked for (or the ``with``)."""
         pool = (_ProcessPool(self.workers, self.factory) if self.processes
                 else _ThreadPool(self.workers, self.states, self.factory))
         return Run(pool, work, units, ordered=ordered, streams=streams,
