@@ -63,6 +63,7 @@ from .defence import distinct_cards
 from .diagram import diagram, headline
 from .engines import make_backend
 from .errors import LayoutError, shorten
+from .executor import Executor
 from .hand import Hand
 from .layout import Layout
 from .layout_io import format_layout_file, format_one_line, parse_layout
@@ -713,16 +714,15 @@ def canonical_key(puzzle: Puzzle) -> tuple:
 
 # -- sets --------------------------------------------------------------------
 
-_WORKER_BACKEND = None
+def _puzzle_backend():
+    """Each worker's engine, built once per run (in the worker process when there are several)."""
+    return make_backend("fast", tt_size_mb=16)
 
 
-def _worker(args) -> tuple[int, dict | None]:
-    """One attempt in a worker process; the puzzle travels as its JSON record."""
-    global _WORKER_BACKEND
-    order, seed, number = args
-    if _WORKER_BACKEND is None:
-        _WORKER_BACKEND = make_backend("fast", tt_size_mb=16)
-    puzzle = attempt(order, seed, number, _WORKER_BACKEND)
+def _attempt_record(backend, task) -> tuple[int, dict | None]:
+    """One attempt; the puzzle travels as its JSON record (from a worker process)."""
+    order, seed, number = task
+    puzzle = attempt(order, seed, number, backend)
     return number, None if puzzle is None else puzzle.to_dict()
 
 
@@ -732,7 +732,10 @@ def generate(order: Order, count: int, seed: int, start: int = 0, seen: set | No
     """Yield new puzzles as they are accepted, attempts ``start``, ``start + 1``, ... in order.
 
     ``seen`` holds the canonical keys already accepted (it is updated). The set
-    depends only on the order, the seed and ``count``, not on ``jobs``.
+    depends only on the order, the seed and ``count``, not on ``jobs``: with ``jobs`` > 1
+    the attempts run on that many forked processes (the work is mostly Python), their
+    results taken in attempt order (:class:`pyanalyzer.executor.Executor`). Ctrl-C raises
+    KeyboardInterrupt once the workers are stopped; the puzzles yielded before stand.
     """
     check_order(order)
     seen = set() if seen is None else seen
@@ -740,9 +743,11 @@ def generate(order: Order, count: int, seed: int, start: int = 0, seen: set | No
     if count <= 0:
         return
     tasks = ((order, seed, n) for n in range(start, start + max_attempts))
-    results = _in_processes(tasks, jobs) if jobs > 1 else map(_worker, tasks)
+    run = Executor(jobs, factory=_puzzle_backend, processes=jobs > 1).map(_attempt_record, tasks)
     try:
-        for number, record in results:
+        for number, record in run:
+            if run.interrupted:   # (results finished before the Ctrl-C: not taken any more)
+                break
             if progress:
                 progress(number - start + 1, accepted)
             if record is None:
@@ -757,94 +762,9 @@ def generate(order: Order, count: int, seed: int, start: int = 0, seen: set | No
             if accepted >= count:
                 return
     finally:
-        close = getattr(results, "close", None)
-        if close is not None:
-            close()  # stops and reaps the worker processes
-
-
-def _serve(connection) -> None:
-    """A worker process: attempts in, results out, over its own pipe (no shared locks, so a
-    worker stopped at any moment cannot leave the parent blocked). Ctrl-C is the parent's
-    business: the worker ignores SIGINT, and SIGTERM (sent by the parent) ends it."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if hasattr(signal, "SIGTERM"):
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    while True:
-        try:
-            task = connection.recv()
-        except (EOFError, OSError):  # the parent has gone
-            return
-        if task is None:
-            return
-        index, args = task
-        try:
-            reply = (index, _worker(args), None)
-        except Exception as error:  # noqa: BLE001 (raised again in the parent)
-            reply = (index, None, error)
-        connection.send(reply)
-
-
-def _in_processes(tasks: Iterator, jobs: int, in_flight: int = 2) -> Iterator:
-    """``map(_worker, tasks)`` on ``jobs`` forked processes, results in task order.
-
-    Each worker has its own pipe and at most ``in_flight`` tasks queued. Closing the
-    generator (done, Ctrl-C in the parent, an error) terminates and joins every worker.
-    """
-    import multiprocessing
-    from multiprocessing.connection import wait
-
-    context = multiprocessing.get_context("fork")
-    workers = []
-    try:
-        for _ in range(jobs):
-            parent_end, child_end = context.Pipe()
-            process = context.Process(target=_serve, args=(child_end,), daemon=True)
-            process.start()
-            child_end.close()
-            workers.append((process, parent_end))
-        queued = {connection: 0 for _, connection in workers}
-        buffered: dict[int, object] = {}
-        sent = next_out = 0
-        exhausted = False
-        while True:
-            for connection in queued:
-                while not exhausted and queued[connection] < in_flight:
-                    task = next(tasks, None)
-                    if task is None:
-                        exhausted = True
-                        break
-                    connection.send((sent, task))
-                    queued[connection] += 1
-                    sent += 1
-            while next_out in buffered:
-                yield buffered.pop(next_out)
-                next_out += 1
-            if exhausted and next_out == sent:
-                return
-            for connection in wait(list(queued)):
-                try:
-                    index, result, error = connection.recv()
-                except EOFError:
-                    process = next(p for p, c in workers if c is connection)
-                    process.join(1)
-                    raise RuntimeError(f"a puzzle worker process ended unexpectedly "
-                                       f"(exit status {process.exitcode})") from None
-                if error is not None:
-                    raise error
-                queued[connection] -= 1
-                buffered[index] = result
-    finally:
-        for process, _connection in workers:
-            if process.is_alive():
-                process.terminate()
-        for process, connection in workers:
-            process.join(5)
-            if process.is_alive():
-                process.kill()
-                process.join()
-            connection.close()
+        run.close()  # stops the workers and waits for them
+    if run.interrupted:
+        raise KeyboardInterrupt
 
 
 def verify(puzzle: Puzzle, backend=None) -> bool:

@@ -26,7 +26,7 @@ def _raise_keyboard_interrupt(signum, frame) -> None:
     raise KeyboardInterrupt
 
 
-#: (pyanalyzer.workers takes the signals whose handlers say so.)
+#: (pyanalyzer.executor takes the signals whose handlers say so.)
 _raise_keyboard_interrupt.raises_keyboard_interrupt = True
 
 

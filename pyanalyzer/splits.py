@@ -15,12 +15,13 @@ Reductions, all exact:
   in long blocks, so consecutive splits share most cards and most table entries;
   each block is solved inside the engine without the GIL.
 
-Work runs on several threads, each with its own engine (the engine releases
-the GIL while it searches). Ctrl-C (or SIGTERM) stops the workers, waits until
-every one has returned (so shared engines are free again), and the tally of the
-splits finished so far is returned, marked partial and interrupted: for an
-enumeration it proves bounds (:meth:`Tally.bounds`), for a sample it is a
-smaller sample.
+Blocks of splits run on several threads (:class:`pyanalyzer.executor.Executor`),
+each with its own engine (the engine releases the GIL while it searches); the
+calling thread merges the blocks' histograms. Ctrl-C (or SIGTERM) stops the
+workers, waits until every one has returned (so shared engines are free again),
+and the tally of the splits finished so far is returned, marked partial and
+interrupted: for an enumeration it proves bounds (:meth:`Tally.bounds`), for a
+sample it is a smaller sample.
 
 >>> from pyanalyzer.reference import ReferencePosition
 >>> template = ReferencePosition(hands=(0b0000_0011, 0, 0), suit_masks=(0b1111_1111,),
@@ -43,8 +44,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from .engines import make_backend
+from .executor import Executor
 from .reference import iter_bits
-from .workers import run_workers
 
 #: ``progress(done, total)`` is called from the calling thread a few times a second.
 Progress = Callable[[int, int], None]
@@ -278,88 +279,67 @@ def solve_splits(template, unknown_seats: Sequence[int], sizes: Sequence[int], u
         rng = random.Random(seed)
         work = ((split, 1) for split in random_splits(unknown, sizes, samples, rng))
 
-    known = sum(bin(h).count("1") for h in template.hands)
-    max_tricks = (known + len(template.played) + sum(sizes)) // len(template.hands)
+    known_cards = sum(bin(h).count("1") for h in template.hands)
+    max_tricks = (known_cards + len(template.played) + sum(sizes)) // len(template.hands)
+    if backends is None:
+        backends = [make_backend(engine) if engine != "fast" else make_backend(engine, tt_size_mb)
+                    for _ in range(max(1, threads))]
     if block is None:
         # Long runs of consecutive splits per thread keep each engine's table warm.
-        block = max(64, min(8192, total // (max(1, threads) * 4)))
+        block = max(64, min(8192, total // (len(backends) * 4)))
+    start_nodes = [backend.nodes for backend in backends]
     histogram = [0] * (max_tricks + 1)
-    state = {"done": 0, "solves": 0, "nodes": 0, "pruned": False}
-    lock = threading.Lock()
+    known = [template.hands[seat] for seat in unknown_seats]
     stop = threading.Event()
-    errors: list[BaseException] = []
 
-    def next_block() -> list[tuple[tuple[int, ...], int]]:
-        with lock:
-            return list(itertools.islice(work, block))
+    def solve_block(backend, chunk: list[tuple[tuple[int, ...], int]]) -> tuple[list[int], int, int]:
+        """The block's histogram, the splits it counts (weighted) and the layouts solved."""
+        local = [0] * len(histogram)
+        counted = 0
+        if hasattr(backend, "solve_batch"):
+            # The whole block in the engine, without the GIL.
+            first = list(template.hands)
+            for seat, mask in zip(unknown_seats, chunk[0][0]):
+                first[seat] = template.hands[seat] | mask
+            values = backend.solve_batch(replace(template, hands=tuple(first)), unknown_seats, known,
+                                         [split for split, _ in chunk])
+            for value, (_, weight) in zip(values, chunk):
+                local[value] += weight
+                counted += weight
+            return local, counted, len(values)  # (fewer when a stop cut the block short)
+        hands = list(template.hands)
+        solves = 0
+        for split, weight in chunk:
+            if stop.is_set():
+                break
+            for seat, mask in zip(unknown_seats, split):
+                hands[seat] = template.hands[seat] | mask
+            local[backend.solve(replace(template, hands=tuple(hands)))] += weight
+            counted += weight
+            solves += 1
+        return local, counted, solves
 
-    if backends is not None:
-        threads = len(backends)
-
-    def worker(number: int) -> None:
-        try:
-            if backends is not None:
-                backend = backends[number]
-                start_nodes = backend.nodes
-            else:
-                backend = make_backend(engine) if engine != "fast" else make_backend(engine, tt_size_mb)
-                start_nodes = 0
-            local = [0] * len(histogram)
-            hands = list(template.hands)
-            while not stop.is_set():
-                chunk = next_block()
-                if not chunk:
-                    break
-                counted = solves = 0
-                if hasattr(backend, "solve_batch"):
-                    # The whole block in the engine, without the GIL.
-                    first = list(hands)
-                    for seat, mask in zip(unknown_seats, chunk[0][0]):
-                        first[seat] = template.hands[seat] | mask
-                    known = [template.hands[seat] for seat in unknown_seats]
-                    values = backend.solve_batch(replace(template, hands=tuple(first)), unknown_seats, known,
-                                                 [split for split, _ in chunk])
-                    for value, (_, weight) in zip(values, chunk):
-                        local[value] += weight
-                        counted += weight
-                    solves = len(values)  # (fewer when a stop cut the block short)
-                else:
-                    for split, weight in chunk:
-                        if stop.is_set():
-                            break
-                        for seat, mask in zip(unknown_seats, split):
-                            hands[seat] = template.hands[seat] | mask
-                        value = backend.solve(replace(template, hands=tuple(hands)))
-                        local[value] += weight
-                        counted += weight
-                        solves += 1
-                with lock:
-                    for v, n in enumerate(local):
-                        histogram[v] += n
-                    local = [0] * len(histogram)
-                    state["done"] += counted
-                    state["solves"] += solves
-                    if stop_when is not None and stop_when(histogram):
-                        state["pruned"] = True
-                        stop.set()
-            with lock:
-                state["nodes"] += backend.nodes - start_nodes
-        except BaseException as error:  # reported in the calling thread
-            errors.append(error)
-            stop.set()
+    done = solves = 0
+    pruned = False
 
     def tick() -> None:
-        progress(state["done"], total)
+        progress(done, total)
 
-    interrupted = run_workers([lambda number=number: worker(number) for number in range(max(1, threads))],
-                              stop, tick if progress else None)
-    # A search stopped by the signal raises KeyboardInterrupt in its worker (solve()): part of the stop.
-    interrupted = interrupted or any(isinstance(e, KeyboardInterrupt) for e in errors)
-    failures = [e for e in errors if not isinstance(e, KeyboardInterrupt)]
-    if failures:
-        raise failures[0]
+    blocks = iter(lambda: list(itertools.islice(work, block)), [])
+    run = Executor(states=backends).map(solve_block, blocks, ordered=False, stop=stop,
+                                        tick=tick if progress else None)
+    with run:
+        for local, counted, solved in run:
+            for value, count in enumerate(local):
+                histogram[value] += count
+            done += counted
+            solves += solved
+            if not pruned and stop_when is not None and stop_when(histogram):
+                pruned = True
+                run.stop()
+    nodes = sum(backend.nodes - before for backend, before in zip(backends, start_nodes, strict=True))
     if progress:
-        progress(state["done"], total)
-    return Tally(histogram, state["done"], state["solves"], total, interrupted or state["done"] < total,
-                 time.perf_counter() - start, state["nodes"], enumeration=exact, pruned=state["pruned"],
-                 interrupted=interrupted)
+        progress(done, total)
+    return Tally(histogram, done, solves, total, run.interrupted or done < total,
+                 time.perf_counter() - start, nodes, enumeration=exact, pruned=pruned,
+                 interrupted=run.interrupted)

@@ -92,16 +92,16 @@ class SignallingBackend:
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_an_interrupted_enumeration_returns_only_when_its_engines_are_free(monkeypatch, threads):
-    import pyanalyzer.workers as workers
+    import pyanalyzer.executor as executor
 
     stopped = threading.Event()
-    original = workers.stop_running_searches
+    original = executor.stop_running_searches
 
     def noted_stop() -> None:
         original()
         stopped.set()
 
-    monkeypatch.setattr(workers, "stop_running_searches", noted_stop)
+    monkeypatch.setattr(executor, "stop_running_searches", noted_stop)
     SignallingBackend.calls = 0
     backends = [SignallingBackend(stopped) for _ in range(threads)]
     template, defenders, unknown = misere_enumeration()
@@ -164,11 +164,11 @@ def test_a_second_search_on_a_busy_engine_is_refused():
 
 def test_a_partial_enumeration_reports_bounds_not_an_interval(monkeypatch):
     """Stopped after some splits, in order: not a sample. What is proven is shown: bounds."""
-    import pyanalyzer.workers as workers
+    import pyanalyzer.executor as executor
 
     stopped = threading.Event()
-    original = workers.stop_running_searches
-    monkeypatch.setattr(workers, "stop_running_searches", lambda: (original(), stopped.set()))
+    original = executor.stop_running_searches
+    monkeypatch.setattr(executor, "stop_running_searches", lambda: (original(), stopped.set()))
     SignallingBackend.calls = 0
     template, defenders, unknown = misere_enumeration()
     tally = solve_splits(template, defenders, (10, 10), unknown, block=256,
@@ -191,11 +191,11 @@ def test_a_partial_enumeration_reports_bounds_not_an_interval(monkeypatch):
 
 def test_the_layouts_solved_count_only_the_finished_ones(monkeypatch):
     """A block cut short by the stop: its unfinished layouts are not counted as solved."""
-    import pyanalyzer.workers as workers
+    import pyanalyzer.executor as executor
 
     stopped = threading.Event()
-    original = workers.stop_running_searches
-    monkeypatch.setattr(workers, "stop_running_searches", lambda: (original(), stopped.set()))
+    original = executor.stop_running_searches
+    monkeypatch.setattr(executor, "stop_running_searches", lambda: (original(), stopped.set()))
     SignallingBackend.calls = 0
     template, defenders, unknown = misere_enumeration()
     backend = SignallingBackend(stopped)
@@ -232,17 +232,17 @@ def test_ctrl_c_between_two_classes_keeps_the_classes_finished():
 
 def test_a_second_ctrl_c_while_the_workers_stop_is_part_of_the_same_stop():
     """The first Ctrl-C comes from the progress hook; the worker, once told to stop, sends a
-    second one and returns only when the run has taken it. run_workers must neither return
+    second one and returns only when the run has taken it. The run must neither return
     before the worker nor let that second KeyboardInterrupt escape."""
     import os
     import time
 
-    from pyanalyzer.workers import run_workers
+    from pyanalyzer.executor import Executor
 
     stop = threading.Event()
     returned = []
 
-    def worker() -> None:
+    def work(state, unit) -> None:
         assert stop.wait(60)
         os.kill(os.getpid(), signal.SIGINT)           # every thread blocks it: pending until taken
         deadline = time.monotonic() + 60
@@ -253,7 +253,10 @@ def test_a_second_ctrl_c_while_the_workers_stop_is_part_of_the_same_stop():
     def tick() -> None:
         raise KeyboardInterrupt
 
-    assert run_workers([worker], stop, tick, interval=0.01) is True
+    run = Executor(1).map(work, [0], stop=stop, tick=tick, interval=0.01)
+    with run:
+        assert list(run) == [None]
+    assert run.interrupted is True
     assert returned == [True]
 
 
