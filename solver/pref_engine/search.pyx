@@ -153,14 +153,13 @@ cdef bint reaches(Searcher* s, int target) noexcept nogil:
     moves = legal_moves(r, p, seat) & run_bottoms(p.hand[seat], out, r.bottoms)
     # Misère: the declarer may take target - 1 more tricks and still stay under the
     # target; that room changes his leads only where he is not caught for most of
-    # the tricks left (there, shedding a winner just feeds the defenders: +6% nodes).
+    # the tricks left (there, shedding a winner just feeds the defenders).
     room = 0
     if not r.plain_tricks and r.dside[seat] and 2 * target <= p.tricks_left:
         room = target - 1
     if r.plain_tricks and p.nplayed == 0 and first < 0:
         # Killer lead: siblings mostly want the same lead (cash the same winners, set up the
-        # same suit); -15% nodes fresh in no-trump, -6% in trump contracts, -2% to -21%
-        # warm. (In misère it cost +24%: there the right lead depends on the target.)
+        # same suit). (Not in misère: there the right lead depends on the target.)
         q = s.killer[2 * p.tricks_left + r.dside[seat]]
         if q >= 0 and (moves >> q) & 1:
             first = q
