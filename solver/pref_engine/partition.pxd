@@ -2,7 +2,7 @@
 """Null-window search with winning-rank (partition) table entries (see partition.pyx)."""
 
 from pref_engine.state cimport u64
-from pref_engine.search cimport Searcher
+from pref_engine.search cimport Searcher, Killers
 from pref_engine.transtable cimport HugeBlock
 
 
@@ -26,7 +26,7 @@ cdef struct RankTable:
     unsigned int gen
     long long probes
     long long hits
-    signed char killer[32]        # per tricks left: the last two leads that cut off (-1: none yet)
+    Killers killers               # per tricks left (the slot): the last two leads that cut off
 
 
 cdef int rank_table_init(RankTable* t, double size_mb) except -1

@@ -87,7 +87,8 @@ from libc.string cimport memset
 from pref_engine.state cimport (u64, Rules, Position, seat_to_move, cards_out, legal_moves,
                            run_bottoms, bit_count, low_index, high_index, bit_extract,
                            bit_deposit, MAX_SEATS, last_trick_cards)
-from pref_engine.search cimport Undo, make_move, unmake_move, stop_requested
+from pref_engine.search cimport (Undo, make_move, unmake_move, stop_requested, killers_reset,
+                                 killer_lead, killers_record)
 from pref_engine.transtable cimport mix, prefetch_line, huge_alloc, huge_free
 from pref_engine.moves cimport order_moves, MAX_MOVES
 from pref_engine.quicktricks cimport quick_tricks_from
@@ -121,7 +122,7 @@ cdef int rank_table_init(RankTable* t, double size_mb) except -1:
     t.nbuckets = nb
     t.gen = 1
     t.probes = t.hits = 0
-    memset(t.killer, -1, sizeof(t.killer))
+    killers_reset(&t.killers)
     return 0
 
 
@@ -137,7 +138,7 @@ cdef void rank_table_clear(RankTable* t) noexcept nogil:
     first store of a generation, so an entry of an older one is never read, and the 8-bit
     generation kept in an entry only tells used slots from free ones: it may wrap.)"""
     t.gen = t.gen % 255 + 1
-    memset(t.killer, -1, sizeof(t.killer))
+    killers_reset(&t.killers)
     memset(t.filled, 0, (t.nbuckets // 64 + 1) * sizeof(u64))
 
 
@@ -656,7 +657,7 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
     cdef u64 buckets[NLEVELS]
     cdef int nvalid[NLEVELS]         # used entries seen in each bucket by the probe
     cdef int level
-    cdef signed char* killer = NULL
+    cdef int second
     cdef Quick quick
     cdef int small_below[4]          # per suit: a run topped below this card is skipped
     cdef int suit, low
@@ -767,12 +768,12 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
         # well, or one for all depths: more. The best lead of a table entry whose bound
         # did not decide went first until 2026-11-29: a lead that took 8 tricks, tried
         # first for 9, mostly failed at great cost; 2% fewer nodes without it.)
-        killer = &t.killer[2 * p.tricks_left]
-        if killer[0] >= 0 and (moves >> killer[0]) & 1:
-            first = killer[0]
+        first = killer_lead(&t.killers, p.tricks_left, 0, moves)
     n = order_moves(r, p, seat, moves, first, out, cards)
-    if boundary and killer[1] >= 0 and killer[1] != first and (moves >> killer[1]) & 1:
-        move_to(cards, n, killer[1], 1)
+    if boundary:
+        second = killer_lead(&t.killers, p.tricks_left, 1, moves)
+        if second >= 0 and second != first:
+            move_to(cards, n, second, 1)
 
     maxer = r.maxer[seat]
     result = not maxer
@@ -798,9 +799,8 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
         if v == maxer:
             result = v
             rel = child_rel
-            if boundary and killer[0] != card:
-                killer[1] = killer[0]
-                killer[0] = card
+            if boundary:
+                killers_record(&t.killers, p.tricks_left, card)
             break
         rel |= child_rel
         if small_below[suit] < 0:
