@@ -8,14 +8,25 @@ from pref_engine.transtable cimport HugeBlock
 
 cdef enum:
     PBUCKET = 64                  # entries per bucket
+    NLEVELS = 3                   # bucket levels (``level_spread``)
 
 
 cdef struct RankEntry:
-    # 32 bytes, two to a cache line (a probe scans ~13 entries: fewer lines than at 40 bytes)
+    # 32 bytes, two to a cache line (a probe scans many entries of a bucket)
     u64 key                       # shape (KEY_SHAPE) | tricks left << 48 | leader << 52
     u64 mask                      # deciding cards (numbered among the cards out) | lower << 56 | upper << 60
     u64 plane0                    # their owners, as in TTKey (masked) | generation (8 bits) << 56
     u64 plane1                    # (masked)
+
+
+cdef struct RankKey:
+    # A position's key in the winning-rank table (``rank_key``) and what its probe saw
+    # (``rank_probe``), for the store after the search (``rank_store``).
+    u64 word                      # shape, tricks left and leader, as in ``RankEntry.key``
+    u64 plane0                    # the owners of the cards out, as in TTKey
+    u64 plane1
+    u64 bucket[NLEVELS]           # the position's bucket at each level
+    int nvalid[NLEVELS]           # used entries the probe saw in each bucket
 
 
 cdef struct RankTable:
