@@ -13,7 +13,7 @@ cdef enum:
 
 cdef struct RankEntry:
     # 32 bytes, two to a cache line (a probe scans many entries of a bucket)
-    u64 key                       # shape (KEY_SHAPE) | tricks left << 48 | leader << 52
+    u64 key                       # shape (``shape_of``) | tricks left << 48 | leader << 52
     u64 mask                      # deciding cards (numbered among the cards out) | lower << 56 | upper << 60
     u64 plane0                    # their owners, as in TTKey (masked) | generation (8 bits) << 56
     u64 plane1                    # (masked)

@@ -110,7 +110,7 @@ cdef int rank_table_init(RankTable* t, double size_mb) except -1:
         nb = 1
     if nb >= (<u64>1 << 32):
         nb = (<u64>1 << 32) - 1
-    # (a bucket's entries are wiped when it is first filled in a generation, ``store``,
+    # (a bucket's entries are wiped when it is first filled in a generation, ``rank_store``,
     # and only filled buckets are read: untouched pages cost nothing)
     t.entries = <RankEntry*>huge_alloc(&t.memory, nb * PBUCKET * sizeof(RankEntry))
     t.filled = <u64*>calloc(nb // 64 + 1, sizeof(u64))
