@@ -6,7 +6,8 @@ answers yes/no (``root.pyx`` drives it MTD(f)-style, moving the target one
 trick at a time from a first guess until the bounds meet). The value of a
 position is always the declarer side's tricks; ``Rules.maxer`` says which
 seats want it high (trick contracts: the declarer's side; misère: the
-defenders).
+defenders). Whist searches with ``partition.pyx`` instead: the same steps, with
+winning-rank table entries.
 """
 
 from pref_engine.state cimport (Rules, Position, MAX_SEATS, seat_to_move, cards_out, legal_moves,
