@@ -22,11 +22,17 @@ from .engines import make_backend
 from .errors import LayoutError
 from .layout import Layout
 from .reference import ReferencePosition, ReferenceSolver, tighten
+from .scoring.conventions import Conventions
 from .solve import Trick, TrickCounts, format_tricks, line_to_tricks
 
-#: Tricks the two defenders must take together against each contract level
-#: (``docs/rules.md``, "Whist (defence) obligations"). Ten is played out all the same.
-WHIST_OBLIGATION = {6: 4, 7: 2, 8: 1, 9: 1, 10: 0}
+#: The conventions whose whist obligations the analyses report: the defaults (the
+#: ``obligations`` option, ``docs/rules.md``, "Whist (defence) obligations").
+ANALYSIS_CONVENTIONS = Conventions()
+
+
+def whist_obligation(level: int) -> int:
+    """Tricks the two defenders owe together against a trick contract of ``level``."""
+    return ANALYSIS_CONVENTIONS.obligation(level)
 
 
 @dataclass
@@ -48,7 +54,9 @@ class DefenceResult(TrickCounts):
     @property
     def obligation(self) -> int | None:
         """What the defenders owe together (full deals only: an ending lacks the earlier tricks)."""
-        return WHIST_OBLIGATION[self.layout.contract.level] if self.is_full_deal else None
+        if not self.is_full_deal:
+            return None
+        return whist_obligation(self.layout.contract.level)
 
     @property
     def shortfall(self) -> int | None:

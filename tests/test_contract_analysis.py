@@ -12,9 +12,9 @@ import published_layouts
 import pytest
 from click.testing import CliRunner
 
-from pyanalyzer import PREFERANS, PREFERANS_RULES, Contract, Hand, parse_layout
+from pyanalyzer import PREFERANS, PREFERANS_RULES, Contract, Hand, defence, parse_layout
 from pyanalyzer.cli import main
-from pyanalyzer.defence import WHIST_OBLIGATION, analyse_defence, secured_tricks
+from pyanalyzer.defence import analyse_defence, secured_tricks
 from pyanalyzer.engines import make_backend
 from pyanalyzer.layout import Layout
 from pyanalyzer.layout_io import parse_layout_with_record
@@ -22,11 +22,14 @@ from pyanalyzer.makeable import analyse_makeable, discard_classes
 from pyanalyzer.odds import declarer_view, whister_view
 from pyanalyzer.playcheck import check_play
 from pyanalyzer.reference import ReferencePosition, ReferenceSolver, iter_bits, reference_tricks
+from pyanalyzer.scoring import convention
 from pyanalyzer.splits import all_splits, count_splits, solve_splits
 
 #: The published trick contracts (layouts/published/, answers and their source cited there).
 PUBLISHED = [entry for entry in published_layouts.PUBLISHED if not entry.layout.contract.is_misere]
 BY_NAME = {entry.name: entry for entry in PUBLISHED}
+#: Tricks the defenders owe together by contract level (docs/rules.md, "Whist (defence) obligations").
+OBLIGATION = {6: 4, 7: 2, 8: 1, 9: 1, 10: 0}
 
 
 def random_layout(rng: random.Random, tricks: int, contract: str) -> Layout:
@@ -46,8 +49,8 @@ def test_published_layouts_whist_verdict(published):
     level = result.layout.contract.level
     assert result.declarer_tricks == answer
     assert result.defender_tricks == 10 - answer
-    assert result.obligation == WHIST_OBLIGATION[level]
-    assert result.shortfall == max(0, WHIST_OBLIGATION[level] - (10 - answer))
+    assert result.obligation == OBLIGATION[level]
+    assert result.shortfall == max(0, OBLIGATION[level] - (10 - answer))
     assert sum(result.line_split.values()) == 10 - answer
     # A defender can never be sure of more than the pair takes.
     for seat in result.layout.defenders:
@@ -62,6 +65,22 @@ def test_obligation_shortfall_reported():
     result = analyse_defence(BY_NAME["test-06"].layout)
     assert result.contract_margin == -6 and result.shortfall == 0
     assert "goes down by 6" in str(result)
+
+
+def test_obligations_come_from_the_conventions_table(monkeypatch):
+    """One obligations table: the scoring conventions' ``obligations``; the defence
+    verdict and the odds both read it (changed here, both follow)."""
+    assert dict(convention("sochi").obligations) == OBLIGATION
+    assert defence.ANALYSIS_CONVENTIONS.obligations == convention("sochi").obligations
+    layout = BY_NAME["test-06"].layout                  # 6♠, the defenders take 10
+    monkeypatch.setattr(defence, "ANALYSIS_CONVENTIONS",
+                        convention("sochi", ["obligations=6:11,7:2,8:1,9:1,10:0"]))
+    result = analyse_defence(layout)
+    assert result.obligation == 11 and result.shortfall == 1
+    hand = Hand.parse("♠AKQJ1098 ♣AK ♦A", PREFERANS)
+    view = declarer_view(hand, "S", list(Hand.parse("♥AK", PREFERANS)),
+                         Contract.parse("6s", PREFERANS_RULES), "W", samples=20, seed=1)
+    assert "The whisters meet their obligation of 11: 0.00%" in view.format()
 
 
 def lexicographic_brute_force(layout: Layout, defender: str) -> int:
@@ -320,7 +339,7 @@ def test_declarer_view_full_enumeration_counts_and_probabilities():
     assert view.histogram[9] == one_down and view.histogram[10] == view.tally.splits - one_down
     assert sum(view.histogram) == view.tally.splits
     assert view.p_make == pytest.approx(1 - one_down / math.comb(20, 10), rel=1e-12)
-    # No whist obligation against ten (WHIST_OBLIGATION[10] == 0): always met.
+    # No whist obligation against ten (OBLIGATION[10] == 0): always met.
     assert view.p_whist_obligation_met == 1.0
 
 
