@@ -12,6 +12,7 @@ import signal
 import sys
 import threading
 
+import published_layouts
 import pytest
 
 from pyanalyzer import PREFERANS, Contract, Hand
@@ -37,7 +38,7 @@ def wait_until(condition, failure: str, timeout: float = 60.0) -> None:
         time.sleep(0.001)
 
 # The misère of tests/test_interrupt.py: S's ten cards, his discard Kc Ac, East leads.
-HAND = Hand.parse("♠10987 ♣8 ♦987 ♥98", PREFERANS)
+HAND = published_layouts.KOVALEVSKAYA.layout.hands["S"]
 DISCARD = list(Hand.parse("♣AK", PREFERANS))
 
 
@@ -130,9 +131,10 @@ def test_an_interrupted_enumeration_returns_only_when_its_engines_are_free(monke
 
 def test_a_second_search_on_a_busy_engine_is_refused():
     """Two searches at once on one Engine would corrupt it: the second is refused."""
+    from pref_engine import Engine, EngineBusy, stop_searches
+
     from pyanalyzer.whist import Deal
     from pyanalyzer.whist.table import whist_layout
-    from pref_engine import Engine, EngineBusy, stop_searches
 
     engine = Engine(tt_size_mb=1)
     slow = whist_layout(Deal.from_pbn(SLOW_WHIST_DEAL), None, "N", lead="N").position()
@@ -278,9 +280,10 @@ def test_a_stopped_search_counts_its_nodes():
     """An interrupted run reports the work it did: the nodes of a search that Ctrl-C stopped
     are added to the backend's count (they were lost: 'pref table' said '0 nodes' after
     seconds of search)."""
+    from pref_engine import stop_searches
+
     from pyanalyzer.whist import Deal
     from pyanalyzer.whist.table import whist_layout
-    from pref_engine import stop_searches
 
     backend = make_backend("fast", tt_size_mb=1)   # (slow enough to be stopped mid-search)
     slow = whist_layout(Deal.from_pbn(SLOW_WHIST_DEAL), None, "N", lead="N").position()
