@@ -8,6 +8,7 @@ import math
 import random
 from dataclasses import replace
 
+import positions
 import published_layouts
 import pytest
 from click.testing import CliRunner
@@ -15,7 +16,6 @@ from click.testing import CliRunner
 from pyanalyzer import PREFERANS, PREFERANS_RULES, Contract, Hand, defence, parse_layout
 from pyanalyzer.cli import main
 from pyanalyzer.defence import analyse_defence, secured_tricks
-from pyanalyzer.engines import make_backend
 from pyanalyzer.layout import Layout
 from pyanalyzer.layout_io import parse_layout_with_record
 from pyanalyzer.makeable import analyse_makeable, discard_classes
@@ -27,16 +27,14 @@ from pyanalyzer.splits import all_splits, count_splits, solve_splits
 
 #: The published trick contracts (layouts/published/, answers and their source cited there).
 PUBLISHED = [entry for entry in published_layouts.PUBLISHED if not entry.layout.contract.is_misere]
-BY_NAME = {entry.name: entry for entry in PUBLISHED}
+BY_NAME = published_layouts.BY_NAME
 #: Tricks the defenders owe together by contract level (docs/rules.md, "Whist (defence) obligations").
 OBLIGATION = {6: 4, 7: 2, 8: 1, 9: 1, 10: 0}
 
 
 def random_layout(rng: random.Random, tricks: int, contract: str) -> Layout:
-    cards = list(PREFERANS.cards)
-    rng.shuffle(cards)
-    hands = {seat: Hand(cards[i * tricks:(i + 1) * tricks], PREFERANS) for i, seat in enumerate("SWE")}
-    return Layout(hands, Contract.parse(contract, PREFERANS_RULES), rng.choice("SWE"), rng.choice("SWE"))
+    """The whole deck, a random declarer and lead, at the first lead (tests/positions.py)."""
+    return positions.random_layout(rng, tricks, contract, suits_drawn=None)
 
 
 # -- 1. whist tricks on an open layout -------------------------------------------------
@@ -109,13 +107,12 @@ def lexicographic_brute_force(layout: Layout, defender: str) -> int:
     return value(tuple(position.hands), position.leader, tuple(position.played)) % 11
 
 
-def test_secured_tricks_against_lexicographic_brute_force():
+def test_secured_tricks_against_lexicographic_brute_force(fast_backend):
     rng = random.Random(11)
-    backend = make_backend("fast")
     for _ in range(120):
         layout = random_layout(rng, rng.choice((2, 3)), rng.choice(["6s", "7h", "6n", "8d"]))
         for seat in layout.defenders:
-            assert secured_tricks(layout, seat, backend) == lexicographic_brute_force(layout, seat), layout
+            assert secured_tricks(layout, seat, fast_backend) == lexicographic_brute_force(layout, seat), layout
 
 
 # -- 2. makeable: the talon table -------------------------------------------------------
@@ -134,16 +131,15 @@ def test_discard_classes_cover_every_discard_once():
         assert all(len(c) == 2 and set(c) <= set(twelve) for c in classes)
 
 
-def test_makeable_table_equals_trying_every_discard():
+def test_makeable_table_equals_trying_every_discard(fast_backend):
     rng = random.Random(21)
-    backend = make_backend("fast")
     for _ in range(3):
         cards = list(PREFERANS.cards)
         rng.shuffle(cards)
         hands = {s: Hand(cards[i * 10:(i + 1) * 10], PREFERANS) for i, s in enumerate("SWE")}
         layout = Layout(hands, Contract.parse("6s", PREFERANS_RULES), "S", rng.choice("SWE"),
                         talon=tuple(cards[30:]))
-        table = analyse_makeable(layout, backend)
+        table = analyse_makeable(layout, fast_backend)
         twelve = list(hands["S"]) + cards[30:]
         for denomination in "scdhn":
             contract = Contract.parse(f"6{denomination}", PREFERANS_RULES)
@@ -151,14 +147,17 @@ def test_makeable_table_equals_trying_every_discard():
             for discard in itertools.combinations(twelve, 2):
                 trial = dict(hands)
                 trial["S"] = Hand([c for c in twelve if c not in discard], PREFERANS)
-                best = max(best, backend.solve(Layout(trial, contract, "S", layout.lead).position()))
+                best = max(best, fast_backend.solve(Layout(trial, contract, "S", layout.lead).position()))
             assert table.best[denomination].tricks == best, denomination
 
 
+#: Published test 5 (7♣ by S) with West to lead and the two cards no hand holds as the talon.
+SEVEN_CLUBS_TALON = BY_NAME["test-05"].one_line.replace(" lead=S ", " lead=W ") + " talon=8s,7s"
+SEVEN_CLUBS_WITH_TALON = parse_layout(SEVEN_CLUBS_TALON)
+
+
 def test_makeable_with_actual_discard_and_contract():
-    layout = parse_layout(
-        "contract=7c declarer=S lead=W talon=8s,7s discard=Jd,Kd S=As,7c,8c,9c,Ac,Jd,Kd,Th,Kh,Ah "
-        "W=Ts,Js,Qs,Jc,Kc,7d,9d,Ad,9h,Jh E=9s,Ks,Tc,Qc,8d,Td,Qd,7h,8h,Qh")
+    layout = parse_layout(SEVEN_CLUBS_TALON + " discard=Jd,Kd")
     table = analyse_makeable(layout)
     assert table.actual == 6                       # down one with the real discard
     assert table.best["c"].tricks == 7             # ... but 7♣ was makeable
@@ -166,9 +165,6 @@ def test_makeable_with_actual_discard_and_contract():
     assert table.to_dict()["actual"]["margin"] == -1
 
 
-SEVEN_CLUBS_WITH_TALON = parse_layout(
-    "contract=7c declarer=S lead=W talon=8s,7s S=As,7c,8c,9c,Ac,Jd,Kd,Th,Kh,Ah "
-    "W=Ts,Js,Qs,Jc,Kc,7d,9d,Ad,9h,Jh E=9s,Ks,Tc,Qc,8d,Td,Qd,7h,8h,Qh")
 #: Every discard that takes the most tricks, per denomination, found by trying all 66
 #: discards (test_best_discard_differs_by_denomination: the engine in the default run,
 #: the reference minimax in the slow one).
@@ -199,43 +195,40 @@ def best_of(tricks: dict[frozenset, int]) -> tuple[int, set]:
     return most, {discard for discard, value in tricks.items() if value == most}
 
 
-def test_best_discard_differs_by_denomination():
+def test_best_discard_differs_by_denomination(fast_backend, reference_backend):
     # The published 7♣ deal (layouts/published/test-05.txt) with ♠8 ♠7 as talon: for clubs
     # only the two small spades take 7 tricks; for no-trump only the ♥10 with a small spade
     # takes 6. The table agrees with every discard tried one by one, and the reference
     # minimax confirms the two best values.
     table = analyse_makeable(SEVEN_CLUBS_WITH_TALON)
-    fast, reference = make_backend("fast"), make_backend("reference")
     for denomination, (most, discards) in SEVEN_CLUBS_BEST.items():
-        assert best_of(every_discard(SEVEN_CLUBS_WITH_TALON, denomination, fast)) == (most, discards)
+        assert best_of(every_discard(SEVEN_CLUBS_WITH_TALON, denomination, fast_backend)) == (most, discards)
         best = table.best[denomination]
         assert best.tricks == most
         assert {frozenset(c.code for c in d) for d in best.discards} <= discards
         for discard in discards:
-            assert discard_tricks(SEVEN_CLUBS_WITH_TALON, denomination, discard, reference) == most
+            assert discard_tricks(SEVEN_CLUBS_WITH_TALON, denomination, discard, reference_backend) == most
 
 
 @pytest.mark.slow
-def test_best_discards_of_the_seven_clubs_deal_with_the_reference_minimax():
-    reference = make_backend("reference")
+def test_best_discards_of_the_seven_clubs_deal_with_the_reference_minimax(reference_backend):
     for denomination, expected in SEVEN_CLUBS_BEST.items():
-        assert best_of(every_discard(SEVEN_CLUBS_WITH_TALON, denomination, reference)) == expected
+        assert best_of(every_discard(SEVEN_CLUBS_WITH_TALON, denomination, reference_backend)) == expected
 
 
 # -- 3. play record check ---------------------------------------------------------------
 
 
-def test_first_mistake_known_by_construction():
+def test_first_mistake_known_by_construction(fast_backend):
     rng = random.Random(3)
-    backend = make_backend("fast")
     found = 0
     for _ in range(30):
         layout = random_layout(rng, 5, rng.choice(["6s", "misere", "6n"]))
         # Play the best line, except one deliberately bad card at a random point.
         record, position, planted = [], layout, None
         while position.tricks_left:
-            values = backend.card_values(position.position())
-            best = backend.solve(position.position())
+            values = fast_backend.card_values(position.position())
+            best = fast_backend.solve(position.position())
             worse = [i for i, v in values.items() if v != best]
             if planted is None and worse and rng.random() < 0.3:
                 card = PREFERANS.from_index(rng.choice(worse))
@@ -246,7 +239,7 @@ def test_first_mistake_known_by_construction():
             position = position.after(card)
         if planted is None:
             continue
-        check = check_play(layout, record, backend)
+        check = check_play(layout, record, fast_backend)
         first = check.mistakes[0]
         assert check.steps.index(first) == planted[0]
         assert first.card == planted[1]
@@ -257,16 +250,13 @@ def test_first_mistake_known_by_construction():
 
 
 def test_play_check_message_and_illegal_card():
-    layout, record = parse_layout_with_record(
-        "contract=6d declarer=W lead=E S=Qs,Js,Jc,Tc,Jd,8d,7d,Kh,Th,7h W=As,Ts,9s,Ac,Qc,7c,Ad,Qd,9d,Ah "
-        "E=Ks,8s,7s,Kc,9c,8c,Kd,Td,Qh,Jh played=Ks,Qs,As,Ad,Td,7d,Qd,Kd,8d")
+    deal = BY_NAME["test-01"].one_line                       # 6♦ by W, E leads
+    layout, record = parse_layout_with_record(deal + " played=Ks,Qs,As,Ad,Td,7d,Qd,Kd,8d")
     check = check_play(layout, record)
     texts = [m.describe(names=layout.rules.seat_name) for m in check.mistakes]
     assert texts[0] == "trick 1, East played ♠K: defenders lose 1 trick; ♠8 ♠7 ♥Q ♥J would have kept it"
     assert texts[1] == "trick 3, West played ♦Q: declarer loses 1 trick; ♦9 kept it"
-    bad, bad_record = parse_layout_with_record(
-        "contract=6d declarer=W lead=E S=Qs,Js,Jc,Tc,Jd,8d,7d,Kh,Th,7h W=As,Ts,9s,Ac,Qc,7c,Ad,Qd,9d,Ah "
-        "E=Ks,8s,7s,Kc,9c,8c,Kd,Td,Qh,Jh played=Ks,7d,As")
+    bad, bad_record = parse_layout_with_record(deal + " played=Ks,7d,As")
     with pytest.raises(Exception, match="'7d'"):
         check_play(bad, bad_record)
 
@@ -357,7 +347,7 @@ def test_whister_view_exact_small_case_equals_loop():
 
 
 def test_whister_view_samples_are_reproducible():
-    hand = Hand.parse("Ts,Js,Qs,Jc,Kc,7d,9d,Ad,9h,Jh", PREFERANS)
+    hand = BY_NAME["test-05"].layout.hands["W"]
     one = whister_view(hand, "W", "S", Contract.parse("6c", PREFERANS_RULES), "W", samples=300, seed=4)
     two = whister_view(hand, "W", "S", Contract.parse("6c", PREFERANS_RULES), "W", samples=300, seed=4)
     assert one.histogram == two.histogram and one.tally.splits == 300
