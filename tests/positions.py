@@ -3,7 +3,7 @@
 Every draw comes from a ``random.Random`` the caller seeds, so a seed always gives the
 same positions. Two levels:
 
-* engine positions (``ReferencePosition``, cards as numbers, hands as bit masks):
+* engine positions (``pyanalyzer.model.position.Position``, cards as numbers, hands as masks):
   :func:`deal_masks`, :func:`random_position`, :func:`random_preferans`,
   :func:`random_whist`, :func:`full_deal`;
 * layouts (``Layout``, the Preferans deck): :func:`deal_hands`, :func:`random_layout` and
@@ -27,7 +27,8 @@ from pyanalyzer.cards import PREFERANS, Card
 from pyanalyzer.contract import Contract
 from pyanalyzer.hand import Hand
 from pyanalyzer.layout import Layout
-from pyanalyzer.reference import ReferencePosition, ReferenceSolver
+from pyanalyzer.model.play import TrickRules
+from pyanalyzer.model.position import Position
 from pyanalyzer.rules import PREFERANS_RULES, Rules
 from pyanalyzer.whist import Deal
 
@@ -72,28 +73,28 @@ def deal_masks(rng: random.Random, deck: Sequence[int], seats: int, tricks: int,
 
 def random_position(rng: random.Random, *, seats: int, tricks: int, trump, must_trump: bool,
                     maximize: bool, declarer_side, suit_masks=PREF_SUITS,
-                    mid_trick: bool = False) -> ReferencePosition:
+                    mid_trick: bool = False) -> Position:
     """Deal ``tricks`` cards to each seat, a random leader; ``mid_trick``: 1 to seats - 1
     random legal cards already played to the trick."""
     hands, _ = deal_masks(rng, cards_of(sum(suit_masks)), seats, tricks)
     leader = rng.randrange(seats)
-    pos = ReferencePosition(tuple(hands), tuple(suit_masks), trump, must_trump, leader, (),
+    pos = Position(tuple(hands), tuple(suit_masks), trump, must_trump, leader, (),
                             tuple(declarer_side), maximize)
     if mid_trick:
-        rules = ReferenceSolver.for_position(pos)
+        rules = TrickRules.of(pos)
         played: list[int] = []
         for k in range(rng.randrange(1, seats)):
             seat = (leader + k) % seats
             card = rng.choice(cards_of(rules.legal_moves(hands[seat], played)))
             hands[seat] &= ~(1 << card)
             played.append(card)
-        pos = ReferencePosition(tuple(hands), tuple(suit_masks), trump, must_trump, leader,
+        pos = Position(tuple(hands), tuple(suit_masks), trump, must_trump, leader,
                                 tuple(played), tuple(declarer_side), maximize)
     return pos
 
 
 def random_preferans(rng: random.Random, tricks: int, *, kind: str | None = None,
-                     mid_trick: bool | None = None) -> ReferencePosition:
+                     mid_trick: bool | None = None) -> Position:
     """A 3-hand Preferans position: a trick contract in any denomination or misère
     (``kind`` unset: trump twice as often as no-trump or misère), a random declarer,
     mid-trick 40% of the time unless ``mid_trick`` says."""
@@ -107,7 +108,7 @@ def random_preferans(rng: random.Random, tricks: int, *, kind: str | None = None
                            maximize=kind != "misere", declarer_side=side, mid_trick=mid_trick)
 
 
-def random_whist(rng: random.Random, tricks: int) -> ReferencePosition:
+def random_whist(rng: random.Random, tricks: int) -> Position:
     """A 4-hand Whist-like position: partnerships, free discards, trump or not, the
     declarer's side wanting tricks 85% of the time (else a misère-like aim)."""
     trump = rng.choice([None, 0, 1, 2, 3])
@@ -118,12 +119,12 @@ def random_whist(rng: random.Random, tricks: int) -> ReferencePosition:
                            suit_masks=WHIST_SUITS, mid_trick=rng.random() < 0.4)
 
 
-def full_deal(rng: random.Random, kind: str) -> ReferencePosition:
+def full_deal(rng: random.Random, kind: str) -> Position:
     """A full 10-card Preferans deal (2 cards left in the talon) of one contract kind:
     spades trump for ``trump``; a random declarer and a random leader."""
     hands, _ = deal_masks(rng, PREF_DECK, 3, 10)
     declarer, leader = rng.randrange(3), rng.randrange(3)
-    return ReferencePosition(tuple(hands), PREF_SUITS, 0 if kind == "trump" else None, True, leader, (),
+    return Position(tuple(hands), PREF_SUITS, 0 if kind == "trump" else None, True, leader, (),
                              tuple(s == declarer for s in range(3)), kind != "misere")
 
 

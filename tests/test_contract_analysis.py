@@ -19,9 +19,10 @@ from pyanalyzer.defence import analyse_defence, secured_tricks
 from pyanalyzer.layout import Layout
 from pyanalyzer.layout_io import parse_layout_with_record
 from pyanalyzer.makeable import analyse_makeable, discard_classes
+from pyanalyzer.model.play import TrickRules
 from pyanalyzer.odds import declarer_view, whister_view
 from pyanalyzer.playcheck import check_play
-from pyanalyzer.reference import ReferencePosition, ReferenceSolver, iter_bits, reference_tricks
+from pyanalyzer.reference import ReferencePosition, iter_bits, reference_tricks
 from pyanalyzer.scoring import convention
 from pyanalyzer.splits import all_splits, count_splits, solve_splits
 
@@ -84,7 +85,7 @@ def test_obligations_come_from_the_conventions_table(monkeypatch):
 def lexicographic_brute_force(layout: Layout, defender: str) -> int:
     """Plain minimax on 11 * (pair's tricks) + (defender's own tricks), no memo, no pruning."""
     position = layout.position()
-    rules = ReferenceSolver.for_position(position)
+    rules = TrickRules.of(position)
     seats = len(position.hands)
     target = layout.seats.index(defender)
 

@@ -26,6 +26,7 @@ from positions import (
 )
 from pref_engine import Engine
 
+from pyanalyzer.model.play import TrickRules
 from pyanalyzer.reference import ReferencePosition, ReferenceSolver
 
 # -- positions and layouts (the game facts the tests need are restated here) -------
@@ -374,7 +375,7 @@ def test_suit_permutation_and_seat_rotation_keep_the_value():
 
 def child(pos: ReferencePosition, card: int) -> tuple[ReferencePosition, int]:
     """The position after ``card``, and the declarer side's gain if the trick ends."""
-    rules = ReferenceSolver.for_position(pos)
+    rules = TrickRules.of(pos)
     seat = pos.to_move
     hands = list(pos.hands)
     hands[seat] &= ~(1 << card)
@@ -392,7 +393,7 @@ def replay(pos: ReferencePosition, line: list[int]) -> int:
     """Check ``line`` is a legal play to the end; return the declarer side's tricks."""
     total = 0
     for card in line:
-        rules = ReferenceSolver.for_position(pos)
+        rules = TrickRules.of(pos)
         legal = rules.legal_moves(pos.hands[pos.to_move], pos.played)
         assert legal >> card & 1, f"illegal card {card}"
         pos, gain = child(pos, card)
