@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import ast
 import itertools
 import json
 import math
 import random
 from dataclasses import replace
+from pathlib import Path
 
 import positions
 import published_layouts
@@ -114,6 +116,20 @@ def test_secured_tricks_against_lexicographic_brute_force(fast_backend):
         layout = random_layout(rng, rng.choice((2, 3)), rng.choice(["6s", "7h", "6n", "8d"]))
         for seat in layout.defenders:
             assert secured_tricks(layout, seat, fast_backend) == lexicographic_brute_force(layout, seat), layout
+
+
+def test_the_analyzers_small_searches_are_one_helper_on_the_model_rules():
+    """defence and misère search with pyanalyzer.small_search's TrickSearch and take the trick
+    rules from the model: none of the three modules imports the reference solver (the oracle)."""
+    from pyanalyzer import misere, small_search
+
+    assert issubclass(defence._SecuredTricks, small_search.TrickSearch)
+    assert issubclass(misere._OneDefenceSearch, small_search.TrickSearch)
+    for module in (defence, misere, small_search):
+        tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+        imported = {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+        imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+        assert not any(name.split(".")[-1] == "reference" for name in imported), module.__name__
 
 
 # -- 2. makeable: the talon table -------------------------------------------------------
