@@ -60,11 +60,16 @@ def test_kovalevskaya_one_line():
     assert layout.defenders == ("W", "E")
     assert layout.played == () and layout.talon == ()
     assert parse_one_line(KOVALEVSKAYA) == layout
+    # The fields may come in any order: the hands E, W, S first, then the rest.
+    fields = KOVALEVSKAYA.split()
+    hands = [f for f in fields if f[:2] in ("S=", "W=", "E=")]
+    assert parse_layout(" ".join(hands[::-1] + [f for f in fields if f not in hands])) == layout
 
 
 def test_kovalevskaya_file_format_equals_one_line():
     from_file = parse_layout(KOVALEVSKAYA_FILE)
     assert from_file == parse_layout_file_text(KOVALEVSKAYA_FILE)
+    assert parse_layout(KOVALEVSKAYA_FILE.replace("\nW:", "\n\nW:")) == from_file   # a blank line is ignored
     assert from_file.title == "Kovalevskaya's misère"
     assert from_file.source.startswith("classic Preferans study")
     assert [c.code for c in from_file.discard] == ["Kc", "Ac"]
