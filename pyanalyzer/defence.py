@@ -15,19 +15,26 @@ each defender can secure for himself while the pair still takes its maximum.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .cards import Card
 from .engines import make_backend
 from .errors import LayoutError
 from .layout import Layout
 from .model.play import TrickRules
-from .reference import ReferencePosition, tighten
+from .model.position import Position
+from .scoring.conventions import Conventions
+from .small_search import TrickSearch, distinct_cards
 from .solve import Trick, TrickCounts, format_tricks, line_to_tricks
 
-#: Tricks the two defenders must take together against each contract level
-#: (``docs/rules.md``, "Whist (defence) obligations"). Ten is played out all the same.
-WHIST_OBLIGATION = {6: 4, 7: 2, 8: 1, 9: 1, 10: 0}
+#: The conventions whose whist obligations the analyses report: the defaults (the
+#: ``obligations`` option, ``docs/rules.md``, "Whist (defence) obligations").
+ANALYSIS_CONVENTIONS = Conventions()
+
+
+def whist_obligation(level: int) -> int:
+    """Tricks the two defenders owe together against a trick contract of ``level``."""
+    return ANALYSIS_CONVENTIONS.obligation(level)
 
 
 @dataclass
@@ -49,7 +56,9 @@ class DefenceResult(TrickCounts):
     @property
     def obligation(self) -> int | None:
         """What the defenders owe together (full deals only: an ending lacks the earlier tricks)."""
-        return WHIST_OBLIGATION[self.layout.contract.level] if self.is_full_deal else None
+        if not self.is_full_deal:
+            return None
+        return whist_obligation(self.layout.contract.level)
 
     @property
     def shortfall(self) -> int | None:
@@ -149,86 +158,38 @@ def secured_tricks(layout: Layout, defender: str, backend) -> int:
     and counts the defender's tricks with the declarer minimising them.
     """
     position = layout.position()
-    rules = TrickRules.of(position)
-    seats = len(position.hands)
-    target_seat = layout.seats.index(defender)
-    declarer_side = position.declarer_side
-    memo: dict[tuple, tuple[int, int]] = {}
+    search = _SecuredTricks(position, layout.seats.index(defender), backend)
+    return search.value(tuple(position.hands), position.leader, tuple(position.played))
 
-    def at(hands, leader, played) -> ReferencePosition:
-        return ReferencePosition(hands, position.suit_masks, position.trump, position.must_trump,
-                                 leader, played, declarer_side, position.maximize)
 
-    def search(hands: tuple[int, ...], leader: int, played: tuple[int, ...],
-               alpha: int, beta: int) -> int:
-        """Fail-soft alpha-beta on the defender's own tricks from here."""
-        seat = (leader + len(played)) % seats
-        legal = rules.legal_moves(hands[seat], played)
+class _SecuredTricks(TrickSearch):
+    """The defender's own tricks, over the cards that keep the pair's value (see secured_tricks)."""
+
+    def __init__(self, position: Position, defender: int, backend) -> None:
+        super().__init__(TrickRules.of(position), len(position.hands))
+        self.position = position
+        self.defender = defender
+        self.backend = backend
+
+    def expand(self, hands, leader, played, extra, seat):
+        legal = self.rules.legal_moves(hands[seat], played)
+        pair_tricks = None
         if legal & (legal - 1):
-            values = backend.card_values(at(hands, leader, played))
-            keep = max(values.values()) if declarer_side[seat] else min(values.values())
+            values = self.backend.card_values(replace(self.position, hands=hands, leader=leader, played=played))
+            keep = max(values.values()) if self.position.declarer_side[seat] else min(values.values())
             cards = [c for c, v in values.items() if v == keep]
-            pair_tricks = (sum(bin(h).count("1") for h in hands) + len(played)) // seats - keep
+            pair_tricks = (sum(bin(h).count("1") for h in hands) + len(played)) // self.seats - keep
         else:
             cards = [legal.bit_length() - 1]
-            pair_tricks = None
-        key = None
-        if not played:
-            key = (hands, leader)
-            lower, upper = memo.get(key, (0, bin(hands[0]).count("1")))
-            if pair_tricks is not None:
-                upper = min(upper, pair_tricks)
-            if lower >= beta or lower == upper:
-                return lower
-            if upper <= alpha:
-                return upper
-            alpha, beta = max(alpha, lower), min(beta, upper)
-        window_alpha, window_beta = alpha, beta
-        minimising = declarer_side[seat]
-        best = 1 << 30 if minimising else -1
-        for card in distinct_cards(cards, hands, played, position.suit_masks):
-            child = hands[:seat] + (hands[seat] & ~(1 << card),) + hands[seat + 1:]
-            trick = played + (card,)
-            if len(trick) == seats:
-                winner = rules.trick_winner(leader, trick)
-                gain = int(winner == target_seat)
-                own = gain + (search(child, winner, (), alpha - gain, beta - gain) if any(child) else 0)
-            else:
-                own = search(child, leader, trick, alpha, beta)
-            if minimising:
-                if own < best:
-                    best, beta = own, min(beta, own)
-            elif own > best:
-                best, alpha = own, max(alpha, own)
-            if alpha >= beta:
-                break
-        if key is not None:
-            memo[key] = tighten(memo.get(key, (0, bin(hands[0]).count("1"))), best, window_alpha, window_beta)
-        return best
+        moves = ((card, hands[:seat] + (hands[seat] & ~(1 << card),) + hands[seat + 1:], None)
+                 for card in distinct_cards(cards, hands, played, self.position.suit_masks))
+        return moves, pair_tricks
 
-    hands = tuple(position.hands)
-    return search(hands, position.leader, tuple(position.played), -1, layout.tricks_left + 1)
+    def maximising(self, seat):
+        return not self.position.declarer_side[seat]
 
+    def gain(self, winner):
+        return int(winner == self.defender)
 
-def distinct_cards(cards: list[int], hands: tuple[int, ...], played: tuple[int, ...],
-                   suit_masks: tuple[int, ...]) -> list[int]:
-    """One card per run of touching cards of one hand: no other card still in play lies between.
-
-    Such cards are interchangeable for every question asked here, so one stands for all.
-    """
-    in_play = 0
-    for hand in hands:
-        in_play |= hand
-    for card in played:
-        in_play |= 1 << card
-    chosen: list[int] = []
-    for card in sorted(cards):
-        if chosen:
-            low = chosen[-1]
-            hand = next((h for h in hands if h >> card & 1), 0)
-            between = in_play & ((1 << card) - 1) & ~((1 << (low + 1)) - 1)
-            same_suit = any(m >> low & 1 and m >> card & 1 for m in suit_masks)
-            if hand >> low & 1 and same_suit and not between & ~hand:
-                continue
-        chosen.append(card)
-    return chosen
+    def bounds(self, hands, leader, extra):
+        return 0, bin(hands[0]).count("1")

@@ -25,18 +25,18 @@ from __future__ import annotations
 
 import itertools
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .cards import Card
-from .defence import distinct_cards
 from .engines import make_backend
 from .errors import LayoutError
 from .layout import Layout
 from .makeable import discard_classes
 from .model.play import TrickRules
+from .model.position import Position, iter_bits
 from .notation import format_card
 from .odds import tidy_json
-from .reference import ReferencePosition, iter_bits, tighten
+from .small_search import TrickSearch, distinct_cards
 from .solve import Solution, solve
 
 
@@ -201,124 +201,85 @@ def analyse_unknown_discard(layout: Layout, talon, discard_candidates=None,
             catching = [layout.rules.deck.from_index(i) for i, v in sorted(values.items()) if v == forced]
         outcomes.append(DiscardOutcome(tuple(discard), forced, catching))
     search = _OneDefenceSearch(base, seat_number, backend)
-    value = search.value(list(hands.values()))
+    value = search.one_defence(list(hands.values()))
     pairs = []
     if value == 0 and all(o.forced > 0 for o in outcomes):
         # Which catchable discards cannot be caught by one defence together?
         for first, second in itertools.combinations(outcomes, 2):
-            if search.value([hands[first.discard], hands[second.discard]]) == 0:
+            if search.one_defence([hands[first.discard], hands[second.discard]]) == 0:
                 pairs.append((first.discard, second.discard))
     return UnknownDiscardResult(layout, pool, outcomes, value, pairs, backend.nodes - start_nodes,
                                 time.perf_counter() - start, backend.name)
 
 
-def _with_declarer(base: ReferencePosition, seat: int, hand: int) -> ReferencePosition:
-    hands = list(base.hands)
-    hands[seat] = hand
-    return ReferencePosition(tuple(hands), base.suit_masks, base.trump, base.must_trump, base.leader,
-                             base.played, base.declarer_side, base.maximize)
+def _with_declarer(base: Position, seat: int, hand: int) -> Position:
+    return replace(base, hands=base.hands[:seat] + (hand,) + base.hands[seat + 1:])
 
 
-class _OneDefenceSearch:
+class _OneDefenceSearch(TrickSearch):
     """max over the defenders' cards, min over the declarer's cards *and* candidate hands.
 
-    A node carries the set of candidate declarer hands still consistent with
-    the play; a declarer card keeps the candidates that could play it. With
-    one candidate left the engine gives the open-card value; with several, the
-    open-card values bound the result from above (knowing the discard can only
-    help the defenders), which prunes the search.
+    A node carries (as its ``extra``) the set of candidate declarer hands still
+    consistent with the play; a declarer card keeps the candidates that could
+    play it. With one candidate left the engine gives the open-card value; with
+    several, the open-card values bound the result from above (knowing the
+    discard can only help the defenders), which prunes the search.
     """
 
-    def __init__(self, base: ReferencePosition, declarer: int, backend) -> None:
+    def __init__(self, base: Position, declarer: int, backend) -> None:
+        super().__init__(TrickRules.of(base), len(base.hands))
         self.base = base
         self.declarer = declarer
         self.backend = backend
-        self.rules = TrickRules.of(base)
-        self.memo: dict[tuple, tuple[int, int]] = {}
         self.open_values: dict[tuple, int] = {}
 
-    def value(self, candidates: list[int]) -> int:
-        hands = list(self.base.hands)
-        hands[self.declarer] = 0
+    def one_defence(self, candidates: list[int]) -> int:
+        """Tricks one defence forces against every hand of ``candidates``."""
+        hands = self.base.hands[:self.declarer] + (0,) + self.base.hands[self.declarer + 1:]
         tricks = max(bin(h).count("1") for h in candidates)
-        return self._search(tuple(hands), self.base.leader, (), frozenset(candidates), -1, tricks + 1)
+        return self.value(hands, self.base.leader, (), frozenset(candidates), -1, tricks + 1)
 
     def _open_value(self, hands, leader, played, hand: int) -> int:
         key = (hands, leader, played, hand)
         if key not in self.open_values:
-            full = list(hands)
-            full[self.declarer] = hand
-            position = ReferencePosition(tuple(full), self.base.suit_masks, self.base.trump,
-                                         self.base.must_trump, leader, played, self.base.declarer_side,
-                                         self.base.maximize)
-            self.open_values[key] = self.backend.solve(position)
+            full = hands[:self.declarer] + (hand,) + hands[self.declarer + 1:]
+            self.open_values[key] = self.backend.solve(replace(self.base, hands=full, leader=leader, played=played))
         return self.open_values[key]
 
-    def _search(self, hands, leader, played, candidates: frozenset, alpha: int, beta: int) -> int:
+    def known(self, hands, leader, played, candidates):
         if len(candidates) == 1:
             return self._open_value(hands, leader, played, next(iter(candidates)))
-        seats = len(hands)
-        seat = (leader + len(played)) % seats
-        key = None
-        if not played:
-            if not any(hands) and not any(candidates):
-                return 0
-            key = (hands, leader, candidates)
-            lower, upper = self.memo.get(key, (0, None))
-            if upper is None:
-                upper = min(self._open_value(hands, leader, played, h) for h in candidates)
-            if lower >= beta or lower == upper:
-                return lower
-            if upper <= alpha:
-                return upper
-            alpha, beta = max(alpha, lower), min(beta, upper)
-        window = (alpha, beta)
+        if not played and not any(hands) and not any(candidates):
+            return 0
+        return None
 
+    def finished(self, hands, candidates):
+        return not any(hands) and not any(candidates)
+
+    def bounds(self, hands, leader, candidates):
+        return 0, min(self._open_value(hands, leader, (), h) for h in candidates)
+
+    def maximising(self, seat):
+        return seat != self.declarer
+
+    def gain(self, winner):
+        return int(winner == self.declarer)
+
+    def expand(self, hands, leader, played, candidates, seat):
         if seat == self.declarer:
             # The declarer picks a card, and in doing so the worst candidate hands for the defence.
             moves: dict[int, list[int]] = {}
             for hand in candidates:
                 for card in iter_bits(self.rules.legal_moves(hand, played)):
                     moves.setdefault(card, []).append(hand & ~(1 << card))
-            best = 1 << 30
-            for card, rest in sorted(moves.items()):
-                value = self._after(hands, leader, played, card, frozenset(rest), alpha, beta)
-                if value < best:
-                    best, beta = value, min(beta, value)
-                if alpha >= beta:
-                    break
-        else:
-            union = 0
-            for hand in candidates:
-                union |= hand
-            legal = list(iter_bits(self.rules.legal_moves(hands[seat], played)))
-            full = list(hands)
-            full[self.declarer] = union
-            best = -1
-            for card in distinct_cards(legal, tuple(full), played, self.base.suit_masks):
-                child = hands[:seat] + (hands[seat] & ~(1 << card),) + hands[seat + 1:]
-                value = self._after(child, leader, played, card, candidates, alpha, beta, moved=True)
-                if value > best:
-                    best, alpha = value, max(alpha, value)
-                if alpha >= beta:
-                    break
-        if key is not None:
-            lower, upper = self.memo.get(key, (0, None))
-            if upper is None:
-                upper = min(self._open_value(hands, leader, (), h) for h in candidates)
-            self.memo[key] = tighten((lower, upper), best, *window)
-        return best
-
-    def _after(self, hands, leader, played, card, candidates, alpha, beta, moved=False) -> int:
-        """Value after ``card`` joins the trick (``hands`` already updated if ``moved``)."""
-        trick = played + (card,)
-        if len(trick) < len(hands):
-            return self._search(hands, leader, trick, candidates, alpha, beta)
-        winner = self.rules.trick_winner(leader, trick)
-        gain = int(winner == self.declarer)
-        if not any(hands) and not any(candidates):
-            return gain
-        return gain + self._search(hands, winner, (), candidates, alpha - gain, beta - gain)
+            return [(card, hands, frozenset(rest)) for card, rest in sorted(moves.items())], None
+        union = 0
+        for hand in candidates:
+            union |= hand
+        legal = list(iter_bits(self.rules.legal_moves(hands[seat], played)))
+        full = hands[:self.declarer] + (union,) + hands[self.declarer + 1:]
+        return [(card, hands[:seat] + (hands[seat] & ~(1 << card),) + hands[seat + 1:], candidates)
+                for card in distinct_cards(legal, full, played, self.base.suit_masks)], None
 
 
 @dataclass

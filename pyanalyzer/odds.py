@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from .cards import Card
 from .contract import TRICKS, Contract
-from .defence import WHIST_OBLIGATION
+from .defence import whist_obligation
 from .errors import LayoutError
 from .hand import Hand
 from .makeable import DENOMINATIONS, discard_classes
@@ -150,7 +150,7 @@ class TrickOdds:
     def p_whist_obligation_met(self) -> float | None:
         if self.contract.kind != TRICKS:
             return None
-        owed = WHIST_OBLIGATION[self.contract.level]
+        owed = whist_obligation(self.contract.level)
         return self.tally.probability(lambda k: self.tricks - k >= owed)
 
     @property
@@ -197,7 +197,7 @@ class TrickOdds:
             return f"{what}: between {low:.3f} and {high:.3f}."
 
         if self.contract.kind == TRICKS:
-            level, owed = self.contract.level, WHIST_OBLIGATION[self.contract.level]
+            level, owed = self.contract.level, whist_obligation(self.contract.level)
             lines.append(share("The contract makes", lambda k: k >= level))
             lines.append(share(f"The whisters meet their obligation of {owed}",
                                lambda k: self.tricks - k >= owed))
@@ -240,7 +240,7 @@ class TrickOdds:
             "seed": self.seed,
         }
         if self.contract.kind == TRICKS:
-            level, owed = self.contract.level, WHIST_OBLIGATION[self.contract.level]
+            level, owed = self.contract.level, whist_obligation(self.contract.level)
             measures = {"p_make": lambda k: k >= level,
                         "p_whist_obligation_met": lambda k: self.tricks - k >= owed}
         else:

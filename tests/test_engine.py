@@ -13,78 +13,28 @@ import random
 
 import published_layouts
 import pytest
+from positions import (
+    PREF_DECK,
+    PREF_SUITS,
+    WHIST_SUITS,
+    bits,
+    cards_of,
+    deal_masks,
+    random_position,
+    random_preferans,
+    random_whist,
+)
 from pref_engine import Engine
 
 from pyanalyzer.model.play import TrickRules
 from pyanalyzer.reference import ReferencePosition, ReferenceSolver
 
 # -- positions and layouts (the game facts the tests need are restated here) -------
-
-# Preferans: card = suit * 8 + rank; suits s, c, d, h = 0..3; ranks 7..A = 0..7.
-PREF_SUITS = tuple(0xFF << (8 * s) for s in range(4))
-# Whist: card = suit * 13 + rank; ranks 2..A = 0..12.
-WHIST_SUITS = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
+# Random positions: tests/positions.py (card numbers and suits as restated there).
 
 SUIT_LETTERS = "scdh"
 PREF_RANKS = "789TJQKA"
 SEAT_LETTERS = "SWE"  # play order S -> W -> E
-
-
-def bits(cards) -> int:
-    mask = 0
-    for c in cards:
-        mask |= 1 << c
-    return mask
-
-
-def cards_of(mask: int) -> list[int]:
-    return [i for i in range(mask.bit_length()) if mask >> i & 1]
-
-
-def random_position(rng: random.Random, *, seats: int, tricks: int, trump, must_trump: bool,
-                    maximize: bool, declarer_side, suit_masks=PREF_SUITS,
-                    mid_trick: bool = False) -> ReferencePosition:
-    """Deal ``tricks`` cards to each seat from the deck; optionally play into the trick."""
-    deck = cards_of(sum(suit_masks))
-    dealt = rng.sample(deck, tricks * seats)
-    hands = [bits(dealt[i * tricks:(i + 1) * tricks]) for i in range(seats)]
-    leader = rng.randrange(seats)
-    pos = ReferencePosition(tuple(hands), tuple(suit_masks), trump, must_trump, leader, (),
-                            tuple(declarer_side), maximize)
-    if mid_trick:
-        rules = TrickRules.of(pos)
-        played: list[int] = []
-        for k in range(rng.randrange(1, seats)):
-            seat = (leader + k) % seats
-            card = rng.choice(cards_of(rules.legal_moves(hands[seat], played)))
-            hands[seat] &= ~(1 << card)
-            played.append(card)
-        pos = ReferencePosition(tuple(hands), tuple(suit_masks), trump, must_trump, leader,
-                                tuple(played), tuple(declarer_side), maximize)
-    return pos
-
-
-def random_preferans(rng: random.Random, tricks: int, *, kind: str | None = None,
-                     mid_trick: bool | None = None) -> ReferencePosition:
-    """A 3-hand Preferans position: a trick contract in any denomination or misère."""
-    kind = kind or rng.choice(["trump", "trump", "nt", "misere"])
-    declarer = rng.randrange(3)
-    side = tuple(s == declarer for s in range(3))
-    if mid_trick is None:
-        mid_trick = rng.random() < 0.4
-    trump = rng.randrange(4) if kind == "trump" else None
-    return random_position(rng, seats=3, tricks=tricks, trump=trump, must_trump=True,
-                           maximize=kind != "misere", declarer_side=side, mid_trick=mid_trick)
-
-
-def random_whist(rng: random.Random, tricks: int) -> ReferencePosition:
-    """A 4-hand Whist-like position: partnerships, free discards, trump or not."""
-    trump = rng.choice([None, 0, 1, 2, 3])
-    first = rng.randrange(2)
-    side = tuple(s % 2 == first for s in range(4))
-    return random_position(rng, seats=4, tricks=tricks, trump=trump, must_trump=False,
-                           maximize=rng.random() < 0.85, declarer_side=side,
-                           suit_masks=WHIST_SUITS, mid_trick=rng.random() < 0.4)
 
 
 def parse_pref_card(text: str) -> int:
@@ -101,11 +51,6 @@ def parse_layout(line: str) -> ReferencePosition:
     trump = None if misere or contract[1] == "n" else SUIT_LETTERS.index(contract[1])
     return ReferencePosition(hands, PREF_SUITS, trump, True, SEAT_LETTERS.index(fields["lead"]),
                              (), tuple(s == declarer for s in range(3)), not misere)
-
-
-@pytest.fixture(scope="module")
-def engine():
-    return Engine(tt_size_mb=4)
 
 
 def reference_value(pos: ReferencePosition) -> int:
@@ -305,13 +250,13 @@ def test_table_memory_is_bounded_and_returned():
     """The table holds no more memory than ``tt_bytes`` (plus the huge-page alignment)
     however long an enumeration overflows it, and an engine gives its memory back."""
     rng = random.Random("memory")
-    deck = rng.sample(range(32), 30)
-    rest = sorted(deck[10:])
+    (declarer, west, east), _ = deal_masks(rng, PREF_DECK, 3, 10)
+    rest = cards_of(west | east)
     splits = []
     while len(splits) < 4000:
         west = bits(rng.sample(rest, 10))
         splits.append((west, bits(rest) & ~west))
-    first = ReferencePosition((bits(deck[:10]), splits[0][0], splits[0][1]), PREF_SUITS, None, True, 0, (),
+    first = ReferencePosition((declarer, splits[0][0], splits[0][1]), PREF_SUITS, None, True, 0, (),
                               (True, False, False), False)
     before = resident_bytes()
     eng = Engine(tt_size_mb=8)
@@ -359,9 +304,8 @@ def test_enumeration_of_splits_with_a_warm_table():
 
     rng = random.Random("splits")
     for kind in ("misere", "trump", "nt"):
-        deck = rng.sample(range(32), 15)
-        declarer = bits(deck[:5])
-        rest = sorted(deck[5:])
+        (declarer, west, east), _ = deal_masks(rng, PREF_DECK, 3, 5)
+        rest = cards_of(west | east)
         eng = Engine(tt_size_mb=1)
         for west in list(combinations(rest, 5))[::4]:
             w = bits(west)
@@ -554,14 +498,11 @@ def test_solve_batch_equals_one_solve_per_layout():
     import itertools
     from dataclasses import replace
 
-    from pyanalyzer.layout_io import parse_layout
     from pyanalyzer.splits import all_splits
 
-    for line in ("contract=misere declarer=S lead=E E=Js,Qs,7c,9c,Td,Jd,Qd,Kd,7h,Jh "
-                 "S=7s,8s,9s,Ts,8c,7d,8d,9d,8h,9h W=Ks,As,Tc,Jc,Qc,Ad,Th,Qh,Kh,Ah",
-                 "contract=7c declarer=S lead=W S=As,7c,8c,9c,Ac,Jd,Kd,Th,Kh,Ah "
-                 "W=Ts,Js,Qs,Jc,Kc,7d,9d,Ad,9h,Jh E=9s,Ks,Tc,Qc,8d,Td,Qd,7h,8h,Qh"):
-        pos = parse_layout(line).position()
+    seven_clubs = published_layouts.BY_NAME["test-05"].layout
+    for layout in (published_layouts.KOVALEVSKAYA.layout, replace(seven_clubs, lead="W")):
+        pos = layout.position()
         unknown = pos.hands[1] | pos.hands[2]
         # Every 37th split: far apart in the enumeration order, so the table is really tested.
         splits = list(itertools.islice(all_splits(unknown, (10, 10)), 0, 20000, 37))

@@ -12,6 +12,7 @@ import signal
 import sys
 import threading
 
+import published_layouts
 import pytest
 
 from pyanalyzer import PREFERANS, Contract, Hand
@@ -37,7 +38,7 @@ def wait_until(condition, failure: str, timeout: float = 60.0) -> None:
         time.sleep(0.001)
 
 # The misère of tests/test_interrupt.py: S's ten cards, his discard Kc Ac, East leads.
-HAND = Hand.parse("♠10987 ♣8 ♦987 ♥98", PREFERANS)
+HAND = published_layouts.KOVALEVSKAYA.layout.hands["S"]
 DISCARD = list(Hand.parse("♣AK", PREFERANS))
 
 

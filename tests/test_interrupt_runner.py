@@ -8,6 +8,7 @@ import signal
 import sys
 import types
 
+import published_layouts
 import pytest
 
 from pyanalyzer import runner
@@ -155,7 +156,7 @@ def test_an_interrupted_estimate_before_the_talon_is_printed_marked_and_exits_13
             return self.inner.solve(position)
 
     monkeypatch.setattr(engines, "make_backend", StopsAt800th)
-    status, out, err = run(["misere", "--hand", "S=7s,8s,9s,Ts,8c,7d,8d,9d,8h,9h", "--lead", "E",
+    status, out, err = run(["misere", "--hand", "S=" + published_layouts.hand_codes("kovalevskaya", "S"), "--lead", "E",
                             "--samples", "50", "--seed", "1", "--json"], capsys)
     assert status == 130
     assert err.splitlines() == ["pref: interrupted: the result above is partial"]

@@ -9,6 +9,7 @@ import re
 import shlex
 from pathlib import Path
 
+import published_layouts
 import pytest
 from click.testing import CliRunner
 
@@ -130,7 +131,7 @@ def test_allpass_verdict_talon_in_notation(notation, talon):
 
 # -- pref contract never guesses the declarer; each command points to the right one -------------
 
-WEST_TEN = "W=Ts,Js,Qs,Jc,Kc,7d,9d,Ad,9h,Jh"
+WEST_TEN = "W=" + published_layouts.hand_codes("test-05", "W")       # West of the published 7♣ deal
 
 
 def _one_line_error(result, token):
@@ -357,11 +358,9 @@ def _floats(value):
 
 def test_before_talon_probability_has_no_float_noise():
     from pyanalyzer.contract import Contract
-    from pyanalyzer.hand import Hand
-    from pyanalyzer.notation import parse_cards
     from pyanalyzer.odds import TalonEstimate
 
-    hand = Hand(parse_cards("7s,8s,9s,Ts,8c,7d,8d,9d,8h,9h", PREFERANS), PREFERANS)
+    hand = published_layouts.KOVALEVSKAYA.layout.hands["S"]
     # 9 clean misères of 10: caught 1 - 0.9, which is 0.09999999999999998 in floats.
     data = TalonEstimate(hand, "S", Contract("misere"), "E", 10, 9, 1).to_dict()
     assert data["p_caught"] == 0.1
@@ -369,7 +368,7 @@ def test_before_talon_probability_has_no_float_noise():
 
 
 def test_exact_probabilities_in_json_keep_ten_significant_digits():
-    result = CliRunner().invoke(main, ["contract", "--hand", "S=As,7c,8c,9c,Ac,Jd,Kd,Th,Kh,Ah",
+    result = CliRunner().invoke(main, ["contract", "--hand", "S=" + published_layouts.hand_codes("test-05", "S"),
                                        "--discard", "8s,7s", "--contract", "7c", "--lead", "S", "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)

@@ -15,6 +15,7 @@ import itertools
 import random
 from dataclasses import replace
 
+import positions
 import published_layouts
 import pytest
 
@@ -27,7 +28,6 @@ from pyanalyzer.layout import Layout
 from pyanalyzer.layout_io import format_one_line, parse_layout
 from pyanalyzer.notation import parse_card
 from pyanalyzer.reference import ReferencePosition, ReferenceSolver, iter_bits
-from pyanalyzer.rules import PREFERANS_RULES
 from pyanalyzer.solve import Solution, solve
 
 SEATS = ("S", "W", "E")
@@ -314,26 +314,18 @@ def bf_solve(layout: Layout, side: str | None = None, must_trump: bool = True) -
 CONTRACT_CODES = [f"{lvl}{d}" for lvl in (6, 7) for d in "scdhn"] + ["misere"]
 
 
+def checked_legal(layout: Layout) -> list:
+    """The brute force's legal cards, checked against the layout's own."""
+    legal = bf_legal(frozenset(layout.hands[layout.to_move]), list(layout.played), layout.trump_number)
+    assert sorted(layout.legal_cards()) == legal
+    return legal
+
+
 def random_layout(rng: random.Random, max_tricks: int = 3, contracts=CONTRACT_CODES) -> Layout:
-    n = rng.randint(1, max_tricks)
-    # Small decks make suits collide often: deal from a random subset of suits sometimes.
-    pool = list(PREFERANS.cards)
-    if rng.random() < 0.5:
-        suits = rng.sample(range(4), rng.randint(1, 3))
-        pool = [c for c in pool if c.suit_number in suits] or pool
-        if len(pool) < 3 * n:
-            pool = list(PREFERANS.cards)
-    dealt = rng.sample(pool, 3 * n)
-    hands = {s: Hand(dealt[i * n:(i + 1) * n], PREFERANS) for i, s in enumerate(SEATS)}
-    contract = Contract.parse(rng.choice(contracts), PREFERANS_RULES)
-    declarer = None if contract.is_allpass else rng.choice(SEATS)
-    layout = Layout(hands, contract, declarer, rng.choice(SEATS))
-    for _ in range(rng.randint(0, 2)):
-        legal = bf_legal(frozenset(layout.hands[layout.to_move]), list(layout.played),
-                         layout.trump_number)
-        assert sorted(layout.legal_cards()) == legal
-        layout = layout.after(rng.choice(legal))
-    return layout
+    """1 to ``max_tricks`` tricks, half of the time from 1 to 3 suits (small decks make suits
+    collide often), then 0 to 2 random cards played (tests/positions.py)."""
+    layout = positions.random_layout(rng, rng.randint(1, max_tricks), contracts)
+    return positions.play_random_cards(rng, layout, rng.randint(0, 2), legal=checked_legal)
 
 
 def test_layout_trick_rules_agree_with_the_brute_force_rules():

@@ -186,12 +186,11 @@ def test_table_of_an_easy_deal():
     assert data["deal"] == EASY
 
 
-def test_fast_table_equals_reference_table_on_endings():
+def test_fast_table_equals_reference_table_on_endings(fast_backend, reference_backend):
     rng = random.Random(11)
-    fast, reference = make_backend("fast"), make_backend("reference")
     for cards in (1, 2, 3, 4, 3, 4):
         deal = random_deal(rng, cards)
-        assert dd_table(deal, fast).tricks == dd_table(deal, reference).tricks, deal.pbn()
+        assert dd_table(deal, fast_backend).tricks == dd_table(deal, reference_backend).tricks, deal.pbn()
 
 
 def test_threads_share_out_the_denominations():
@@ -258,9 +257,8 @@ def test_bid_whist_no_trump_with_a_joker_is_refused():
         solve_bid_whist(deal, "nt")
 
 
-def test_bid_whist_fast_equals_reference():
+def test_bid_whist_fast_equals_reference(fast_backend, reference_backend):
     rng = random.Random(17)
-    fast, reference = make_backend("fast"), make_backend("reference")
     for i in range(30):
         pack = [(s, r) for s in range(4) for r in range(13)] + [("J", "B"), ("J", "L")]
         rng.shuffle(pack)
@@ -278,7 +276,7 @@ def test_bid_whist_fast_equals_reference():
         for ranking in ("uptown", "downtown"):
             for lead in "NE":
                 position = bid_whist_position(deal, trump, ranking, "N", lead)
-                assert fast.solve(position) == reference.solve(position), deal.pbn()
+                assert fast_backend.solve(position) == reference_backend.solve(position), deal.pbn()
 
 
 # -- the command line ----------------------------------------------------------
