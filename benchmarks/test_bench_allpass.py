@@ -45,8 +45,6 @@ sys.path.insert(0, str(ROOT / "tests"))
 from positions import PREF_DECK, PREF_SUITS, deal_masks  # noqa: E402
 from pref_engine import Engine  # noqa: E402
 
-from pref_engine import Engine  # noqa: E402
-
 from pyanalyzer.allpass import analyse_allpass  # noqa: E402
 from pyanalyzer.engines import make_backend  # noqa: E402
 from pyanalyzer.layout_io import read_layout  # noqa: E402
