@@ -14,20 +14,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from positions import KINDS, PREF_DECK, PREF_SUITS, bits, cards_of, deal_masks, full_deal  # noqa: E402
 
-from pyanalyzer.reference import ReferencePosition  # noqa: E402
+from pyanalyzer.model.position import Position  # noqa: E402
 
 __all__ = ["KINDS", "COUNT", "full_layouts", "split_masks", "splits"]
 
 COUNT = 200
 
 
-def position(hands, kind: str, declarer: int, leader: int) -> ReferencePosition:
+def position(hands, kind: str, declarer: int, leader: int) -> Position:
     trump = 0 if kind == "trump" else None
-    return ReferencePosition(tuple(hands), PREF_SUITS, trump, True, leader, (),
+    return Position(tuple(hands), PREF_SUITS, trump, True, leader, (),
                              tuple(s == declarer for s in range(3)), kind != "misere")
 
 
-def full_layouts(kind: str, count: int = COUNT, seed: str = "bench") -> list[ReferencePosition]:
+def full_layouts(kind: str, count: int = COUNT, seed: str = "bench") -> list[Position]:
     """``count`` random deals (10 cards each, 2 in the talon) for one contract kind."""
     rng = random.Random(f"{seed}-{kind}")
     return [full_deal(rng, kind) for _ in range(count)]

@@ -45,10 +45,10 @@ sys.path.insert(0, str(ROOT / "tests"))
 from positions import PREF_DECK, PREF_SUITS, deal_masks  # noqa: E402
 from pref_engine import Engine  # noqa: E402
 
-from pyanalyzer.allpass import analyse_allpass  # noqa: E402
-from pyanalyzer.engines import make_backend  # noqa: E402
-from pyanalyzer.layout_io import read_layout  # noqa: E402
-from pyanalyzer.reference import ReferencePosition  # noqa: E402
+from pyanalyzer.engines.registry import make_backend  # noqa: E402
+from pyanalyzer.model.layout_io import read_layout  # noqa: E402
+from pyanalyzer.model.position import Position  # noqa: E402
+from pyanalyzer.preferans.allpass import analyse_allpass  # noqa: E402
 
 COUNT = 200
 SEATS = 3
@@ -69,20 +69,20 @@ def deal(i: int) -> tuple[tuple[int, ...], tuple[int, int]]:
     return tuple(hands), (talon[0], talon[1])
 
 
-def position(i: int, seat: int, talon: str = "open") -> ReferencePosition:
+def position(i: int, seat: int, talon: str = "open") -> Position:
     """Deal ``i`` with ``seat`` counted, S to lead, under the talon convention ``talon``."""
     hands, cards = deal(i)
     turned_up, must_beat = TALON[talon]
-    return ReferencePosition(hands, PREF_SUITS, None, True, 0, (), tuple(s == seat for s in range(SEATS)),
+    return Position(hands, PREF_SUITS, None, True, 0, (), tuple(s == seat for s in range(SEATS)),
                              False, cards if turned_up else (), must_beat)
 
 
-def minimum_cases(talon: str, count: int = COUNT) -> list[tuple[str, ReferencePosition]]:
+def minimum_cases(talon: str, count: int = COUNT) -> list[tuple[str, Position]]:
     """(label, position) of every deal x seat, deal-major."""
     return [(f"{seed(i)} seat {seat}", position(i, seat, talon)) for i in range(count) for seat in range(SEATS)]
 
 
-def maxn_cases(count: int = COUNT) -> list[tuple[str, ReferencePosition]]:
+def maxn_cases(count: int = COUNT) -> list[tuple[str, Position]]:
     return [(seed(i), position(i, 0, "open")) for i in range(count)]
 
 

@@ -15,10 +15,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 import published_layouts  # noqa: E402  (the published deals' one home: layouts/, read by tests/)
 
 from pyanalyzer import PREFERANS, PREFERANS_RULES, Contract, Hand, parse_layout
-from pyanalyzer.makeable import analyse_makeable
-from pyanalyzer.misere import analyse_unknown_discard, rank_misere_discards
-from pyanalyzer.notation import parse_cards
-from pyanalyzer.odds import declarer_view
+from pyanalyzer.model.notation import parse_cards
+from pyanalyzer.preferans.makeable import analyse_makeable
+from pyanalyzer.preferans.misere import analyse_unknown_discard, rank_misere_discards
+from pyanalyzer.preferans.odds import declarer_view
 
 #: Kovalevskaya's declarer: ten cards after discarding the talon's ♣K ♣A; East leads.
 KOVALEVSKAYA_HAND = published_layouts.hand_codes("kovalevskaya", "S")

@@ -6,10 +6,8 @@
 0
 """
 
-from .allpass import AllPassSolution, analyse_allpass, with_conventions
-from .cards import PREFERANS, THOUSAND, WHIST, Card, Deck, Rank, Suit
-from .contract import Contract
-from .errors import (
+from pyanalyzer.analysis.solve import Solution, solve
+from pyanalyzer.errors import (
     DuplicateCardError,
     IllegalPlayError,
     LayoutError,
@@ -17,18 +15,20 @@ from .errors import (
     PrefInputError,
     UnknownCardError,
 )
-from .hand import Hand
-from .layout import Layout
-from .layout_io import (
+from pyanalyzer.model.cards import PREFERANS, THOUSAND, WHIST, Card, Deck, Rank, Suit
+from pyanalyzer.model.contract import Contract
+from pyanalyzer.model.hand import Hand
+from pyanalyzer.model.layout import Layout
+from pyanalyzer.model.layout_io import (
     format_layout_file,
     format_one_line,
     parse_layout,
     parse_one_line,
     read_layout,
 )
-from .notation import format_card, format_cards, parse_card, parse_cards
-from .rules import PREFERANS_RULES, WHIST_RULES, AllPassRules, Rules
-from .solve import Solution, solve
+from pyanalyzer.model.notation import format_card, format_cards, parse_card, parse_cards
+from pyanalyzer.model.rules import PREFERANS_RULES, WHIST_RULES, AllPassRules, Rules
+from pyanalyzer.preferans.allpass import AllPassSolution, analyse_allpass, with_conventions
 
 __all__ = [
     "PREFERANS", "THOUSAND", "WHIST", "Card", "Deck", "Rank", "Suit",

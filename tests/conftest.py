@@ -2,7 +2,7 @@
 
 * ``engine``: one fast engine per module (a 4 MB table kept warm across its tests);
 * ``fast_backend`` / ``reference_backend``: a fresh backend of each kind for one test
-  (``pyanalyzer.engines.make_backend``), as the analyzers take them;
+  (``pyanalyzer.engines.registry.make_backend``), as the analyzers take them;
 * ``dds_one_thread``: DDS (through endplay) on one thread, for the modules that compare
   with it (the machine's cores are left to our own engine's threads).
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 import pytest
 from pref_engine import Engine
 
-from pyanalyzer.engines import make_backend
+from pyanalyzer.engines.registry import make_backend
 
 
 @pytest.fixture(scope="module")

@@ -23,13 +23,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from pyanalyzer.cards import PREFERANS, Card
-from pyanalyzer.contract import Contract
-from pyanalyzer.hand import Hand
-from pyanalyzer.layout import Layout
+from pyanalyzer.model.cards import PREFERANS, Card
+from pyanalyzer.model.contract import Contract
+from pyanalyzer.model.hand import Hand
+from pyanalyzer.model.layout import Layout
 from pyanalyzer.model.play import TrickRules
 from pyanalyzer.model.position import Position
-from pyanalyzer.rules import PREFERANS_RULES, Rules
+from pyanalyzer.model.rules import PREFERANS_RULES, Rules
 from pyanalyzer.whist import Deal
 
 __all__ = ["PREF_SUITS", "WHIST_SUITS", "PREF_DECK", "KINDS", "bits", "cards_of", "deal_masks",

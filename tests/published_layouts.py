@@ -15,8 +15,8 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from pyanalyzer.layout import Layout
-from pyanalyzer.layout_io import format_one_line, read_layout
+from pyanalyzer.model.layout import Layout
+from pyanalyzer.model.layout_io import format_one_line, read_layout
 
 LAYOUTS = Path(__file__).resolve().parents[1] / "layouts"
 KOVALEVSKAYA_FILE = LAYOUTS / "kovalevskaya.txt"

@@ -1,6 +1,6 @@
 """All-pass: guaranteed minima, the self-interested line, talon tricks, conventions, CLI.
 
-The brute-force oracles here play the game through :class:`~pyanalyzer.layout.Layout`
+The brute-force oracles here play the game through :class:`~pyanalyzer.model.layout.Layout`
 itself (its ``legal_cards``, ``trick_winner`` and ``after``), so they share no
 code with the engine (``solver/``) or with the reference minimax; the full deals,
 too big for them, are checked with the reference minimax. Fixed seeds.
@@ -16,16 +16,17 @@ from click.testing import CliRunner
 from positions import PREF_DECK, PREF_SUITS, deal_masks, play_random_cards, random_layout
 from pref_engine import Engine
 
-from pyanalyzer.allpass import analyse_allpass, with_conventions
-from pyanalyzer.cards import PREFERANS
-from pyanalyzer.cli import main
-from pyanalyzer.contract import Contract
-from pyanalyzer.engines import make_backend
-from pyanalyzer.hand import Hand
-from pyanalyzer.layout import Layout
-from pyanalyzer.layout_io import format_one_line, parse_layout
-from pyanalyzer.reference import ReferencePosition, ReferenceSolver, self_interested_play
-from pyanalyzer.rules import PREFERANS_RULES, AllPassRules
+from pyanalyzer.cli.main import main
+from pyanalyzer.engines.reference import ReferenceSolver, self_interested_play
+from pyanalyzer.engines.registry import make_backend
+from pyanalyzer.model.cards import PREFERANS
+from pyanalyzer.model.contract import Contract
+from pyanalyzer.model.hand import Hand
+from pyanalyzer.model.layout import Layout
+from pyanalyzer.model.layout_io import format_one_line, parse_layout
+from pyanalyzer.model.position import Position
+from pyanalyzer.model.rules import PREFERANS_RULES, AllPassRules
+from pyanalyzer.preferans.allpass import analyse_allpass, with_conventions
 
 SEATS = ("S", "W", "E")
 ALLPASS = Contract.parse("allpass", PREFERANS_RULES)
@@ -209,7 +210,7 @@ TALON_MATTERS = {"open": {"S": 7, "W": 5, "E": 3}, "rostov": {"S": 6, "W": 6, "E
 def _talon_matters_deal() -> Layout:
     from pathlib import Path
 
-    from pyanalyzer.layout_io import read_layout
+    from pyanalyzer.model.layout_io import read_layout
 
     return read_layout(str(Path(__file__).parents[1] / "layouts" / "allpass-talon-matters.txt"))
 
@@ -286,7 +287,7 @@ def test_engine_against_reference_on_thousands_of_positions():
         hands, extra = deal_masks(rng, PREF_DECK, 3, tricks, extra=2)
         talon = tuple(extra[:rng.choice([1, 2, 2])])
         counted = rng.randrange(3)
-        pos = ReferencePosition(tuple(hands), PREF_SUITS, None, True, rng.randrange(3), (),
+        pos = Position(tuple(hands), PREF_SUITS, None, True, rng.randrange(3), (),
                                 tuple(s == counted for s in range(3)), False, talon,
                                 rng.random() < 0.5)
         reference = ReferenceSolver.for_position(pos)
@@ -303,7 +304,7 @@ def test_engine_self_interested_against_the_reference_max_n():
         tricks = rng.randint(1, 4)
         hands, extra = deal_masks(rng, PREF_DECK, 3, tricks, extra=2)
         talon = tuple(extra[:min(tricks, rng.choice([0, 1, 2]))])
-        pos = ReferencePosition(tuple(hands), PREF_SUITS, None, True, rng.randrange(3), (), (True, False, False),
+        pos = Position(tuple(hands), PREF_SUITS, None, True, rng.randrange(3), (), (True, False, False),
                                 False, talon, rng.random() < 0.5)
         rostov = rng.random() < 0.3
         taken = tuple(rng.randrange(3) for _ in range(3)) if rostov else None

@@ -11,7 +11,7 @@ import published_layouts
 import pytest
 from click.testing import CliRunner
 
-from pyanalyzer.cli import main
+from pyanalyzer.cli.main import main
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -16,17 +16,18 @@ import pytest
 from click.testing import CliRunner
 
 from pyanalyzer import PREFERANS, PREFERANS_RULES, Contract, Hand, defence, parse_layout
-from pyanalyzer.cli import main
-from pyanalyzer.defence import analyse_defence, secured_tricks
-from pyanalyzer.layout import Layout
-from pyanalyzer.layout_io import parse_layout_with_record
-from pyanalyzer.makeable import analyse_makeable, discard_classes
+from pyanalyzer.analysis.playcheck import check_play
+from pyanalyzer.analysis.splits import all_splits, count_splits, solve_splits
+from pyanalyzer.cli.main import main
+from pyanalyzer.engines.reference import reference_tricks
+from pyanalyzer.model.layout import Layout
+from pyanalyzer.model.layout_io import parse_layout_with_record
 from pyanalyzer.model.play import TrickRules
-from pyanalyzer.odds import declarer_view, whister_view
-from pyanalyzer.playcheck import check_play
-from pyanalyzer.reference import ReferencePosition, iter_bits, reference_tricks
+from pyanalyzer.model.position import Position, iter_bits
+from pyanalyzer.preferans.defence import analyse_defence, secured_tricks
+from pyanalyzer.preferans.makeable import analyse_makeable, discard_classes
+from pyanalyzer.preferans.odds import declarer_view, whister_view
 from pyanalyzer.scoring import convention
-from pyanalyzer.splits import all_splits, count_splits, solve_splits
 
 #: The published trick contracts (layouts/published/, answers and their source cited there).
 PUBLISHED = [entry for entry in published_layouts.PUBLISHED if not entry.layout.contract.is_misere]
@@ -119,7 +120,7 @@ def test_secured_tricks_against_lexicographic_brute_force(fast_backend):
 
 
 def test_the_analyzers_small_searches_are_one_helper_on_the_model_rules():
-    """defence and misère search with pyanalyzer.small_search's TrickSearch and take the trick
+    """defence and misère search with pyanalyzer.analysis.small_search's TrickSearch and take the trick
     rules from the model: none of the three modules imports the reference solver (the oracle)."""
     from pyanalyzer import misere, small_search
 
@@ -300,7 +301,7 @@ def small_template(rng, maximize=True, trump=None, declarer_cards=3):
     cards = list(range(32))
     rng.shuffle(cards)
     hand = sum(1 << c for c in cards[:declarer_cards])
-    return ReferencePosition(
+    return Position(
         hands=(hand, 0, 0), suit_masks=tuple(0xFF << (8 * i) for i in range(4)), trump=trump,
         must_trump=True, leader=rng.randrange(3), played=(), declarer_side=(True, False, False),
         maximize=maximize), cards
@@ -320,7 +321,7 @@ def test_enumeration_equals_plain_loop_on_reduced_decks(seed):
 def test_suit_symmetry_reduction_is_exact():
     # Declarer void in spades and clubs, both suits fully unknown: they are interchangeable.
     hand = sum(1 << c for c in (16, 17, 24))                  # ♦7 ♦8 ♥7
-    template = ReferencePosition((hand, 0, 0), tuple(0xFF << (8 * i) for i in range(4)), None, True, 1,
+    template = Position((hand, 0, 0), tuple(0xFF << (8 * i) for i in range(4)), None, True, 1,
                                  (), (True, False, False), False)
     unknown = sum(1 << c for c in (0, 1, 8, 9, 18, 25))       # ♠7 ♠8 ♣7 ♣8 ♦9 ♥8
     tally = solve_splits(template, (1, 2), (3, 3), unknown, threads=1)

@@ -15,8 +15,8 @@ import threading
 
 import pytest
 
-import pyanalyzer.executor as executor_module
-from pyanalyzer.executor import Executor
+import pyanalyzer.engines.executor as executor_module
+from pyanalyzer.engines.executor import Executor
 
 FORK = multiprocessing.get_context("fork") if sys.platform != "win32" else None
 needs_fork = pytest.mark.skipif(FORK is None, reason="worker processes are forked (POSIX)")

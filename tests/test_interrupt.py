@@ -218,8 +218,8 @@ def test_an_engine_stopped_by_ctrl_c_answers_correctly_afterwards():
 
     from pref_engine import Engine
 
-    from pyanalyzer.cards import WHIST
-    from pyanalyzer.hand import Hand
+    from pyanalyzer.model.cards import WHIST
+    from pyanalyzer.model.hand import Hand
     from pyanalyzer.whist import Deal
     from pyanalyzer.whist.table import whist_layout
 

@@ -16,10 +16,10 @@ import published_layouts
 import pytest
 
 from pyanalyzer import PREFERANS, Contract, Hand
-from pyanalyzer.engines import make_backend
-from pyanalyzer.odds import TrickOdds, _template
-from pyanalyzer.rules import PREFERANS_RULES
-from pyanalyzer.splits import solve_splits
+from pyanalyzer.analysis.splits import solve_splits
+from pyanalyzer.engines.registry import make_backend
+from pyanalyzer.model.rules import PREFERANS_RULES
+from pyanalyzer.preferans.odds import TrickOdds, _template
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
@@ -93,7 +93,7 @@ class SignallingBackend:
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_an_interrupted_enumeration_returns_only_when_its_engines_are_free(monkeypatch, threads):
-    import pyanalyzer.executor as executor
+    import pyanalyzer.engines.executor as executor
 
     stopped = threading.Event()
     original = executor.stop_running_searches
@@ -115,7 +115,7 @@ def test_an_interrupted_enumeration_returns_only_when_its_engines_are_free(monke
     # The next solves on the same engines equal a fresh engine's (layouts of this enumeration).
     fresh = make_backend("fast")
     known = [template.hands[seat] for seat in defenders]
-    from pyanalyzer.splits import all_splits
+    from pyanalyzer.analysis.splits import all_splits
 
     splits = [s for _, s in zip(range(300), all_splits(unknown, (10, 10)))][::7]
     for backend in backends:
@@ -165,7 +165,7 @@ def test_a_second_search_on_a_busy_engine_is_refused():
 
 def test_a_partial_enumeration_reports_bounds_not_an_interval(monkeypatch):
     """Stopped after some splits, in order: not a sample. What is proven is shown: bounds."""
-    import pyanalyzer.executor as executor
+    import pyanalyzer.engines.executor as executor
 
     stopped = threading.Event()
     original = executor.stop_running_searches
@@ -192,7 +192,7 @@ def test_a_partial_enumeration_reports_bounds_not_an_interval(monkeypatch):
 
 def test_the_layouts_solved_count_only_the_finished_ones(monkeypatch):
     """A block cut short by the stop: its unfinished layouts are not counted as solved."""
-    import pyanalyzer.executor as executor
+    import pyanalyzer.engines.executor as executor
 
     stopped = threading.Event()
     original = executor.stop_running_searches
@@ -211,8 +211,8 @@ def test_the_layouts_solved_count_only_the_finished_ones(monkeypatch):
 def test_ctrl_c_between_two_classes_keeps_the_classes_finished():
     """The twelve-card misère ranking, stopped (deterministically) as discard class 2 begins:
     class 1 stands, complete; the result is marked interrupted."""
-    from pyanalyzer.misere import rank_misere_discards
-    from pyanalyzer.progress import ProgressLine
+    from pyanalyzer.cli.progress import ProgressLine
+    from pyanalyzer.preferans.misere import rank_misere_discards
 
     class StopsAtClassTwo(ProgressLine):
         def stage(self, label, number=None, count=None, **kwargs):
@@ -238,7 +238,7 @@ def test_a_second_ctrl_c_while_the_workers_stop_is_part_of_the_same_stop():
     import os
     import time
 
-    from pyanalyzer.executor import Executor
+    from pyanalyzer.engines.executor import Executor
 
     stop = threading.Event()
     returned = []
@@ -267,8 +267,8 @@ def test_the_plot_of_a_partial_enumeration_states_bounds(tmp_path, monkeypatch):
     pytest.importorskip("matplotlib")
     import matplotlib.axes
 
-    from pyanalyzer.odds import plot_histogram
-    from pyanalyzer.splits import Tally
+    from pyanalyzer.analysis.splits import Tally
+    from pyanalyzer.preferans.odds import plot_histogram
 
     titles = []
     monkeypatch.setattr(matplotlib.axes.Axes, "set_title", lambda self, text, **kw: titles.append(text))

@@ -9,8 +9,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pyanalyzer.cards import PREFERANS
-from pyanalyzer.contract import Contract
 from pyanalyzer.errors import (
     DuplicateCardError,
     IllegalPlayError,
@@ -19,9 +17,11 @@ from pyanalyzer.errors import (
     PrefInputError,
     UnknownCardError,
 )
-from pyanalyzer.hand import Hand
-from pyanalyzer.layout import Layout
-from pyanalyzer.layout_io import (
+from pyanalyzer.model.cards import PREFERANS
+from pyanalyzer.model.contract import Contract
+from pyanalyzer.model.hand import Hand
+from pyanalyzer.model.layout import Layout
+from pyanalyzer.model.layout_io import (
     format_layout_file,
     format_one_line,
     parse_layout,
@@ -29,8 +29,8 @@ from pyanalyzer.layout_io import (
     parse_one_line,
     read_layout,
 )
-from pyanalyzer.notation import STYLES, parse_card, parse_cards
-from pyanalyzer.rules import PREFERANS_RULES
+from pyanalyzer.model.notation import STYLES, parse_card, parse_cards
+from pyanalyzer.model.rules import PREFERANS_RULES
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -13,14 +13,14 @@ import pytest
 from click.testing import CliRunner
 
 from pyanalyzer import PREFERANS, PREFERANS_RULES, Contract, Hand, parse_layout
-from pyanalyzer.cli import main
-from pyanalyzer.layout import Layout
-from pyanalyzer.misere import analyse_open, analyse_unknown_discard, rank_misere_discards
+from pyanalyzer.cli.main import main
+from pyanalyzer.engines.reference import ReferenceSolver
+from pyanalyzer.model.layout import Layout
+from pyanalyzer.model.notation import parse_cards
 from pyanalyzer.model.play import TrickRules
 from pyanalyzer.model.position import iter_bits
-from pyanalyzer.notation import parse_cards
-from pyanalyzer.odds import declarer_view
-from pyanalyzer.reference import ReferenceSolver
+from pyanalyzer.preferans.misere import analyse_open, analyse_unknown_discard, rank_misere_discards
+from pyanalyzer.preferans.odds import declarer_view
 
 #: Kovalevskaya's misère (layouts/kovalevskaya.txt) in the one-line form.
 KOVALEVSKAYA = published_layouts.KOVALEVSKAYA.one_line

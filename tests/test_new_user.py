@@ -13,10 +13,10 @@ import published_layouts
 import pytest
 from click.testing import CliRunner
 
-from pyanalyzer.cards import DECKS, PREFERANS, WHIST
-from pyanalyzer.cli import main
-from pyanalyzer.notation import format_card, parse_cards
-from pyanalyzer.puzzles import Order, generate, parse_constraint
+from pyanalyzer.cli.main import main
+from pyanalyzer.model.cards import DECKS, PREFERANS, WHIST
+from pyanalyzer.model.notation import format_card, parse_cards
+from pyanalyzer.preferans.puzzles import Order, generate, parse_constraint
 from pyanalyzer.whist.deal import Deal
 
 REPO = Path(__file__).resolve().parent.parent
@@ -280,7 +280,7 @@ def test_table_help_deals_are_valid():
 @pytest.mark.parametrize("name", ["kovalevskaya.txt", "seven-clubs.txt", "whist-deal.txt",
                                   "allpass-talon-matters.txt"])
 def test_show_json_describes_the_layout(name):
-    from pyanalyzer.layout_io import format_one_line, parse_one_line, read_layout
+    from pyanalyzer.model.layout_io import format_one_line, parse_one_line, read_layout
 
     path = str(REPO / "layouts" / name)
     result = CliRunner().invoke(main, ["show", path, "--json"])
@@ -357,8 +357,8 @@ def _floats(value):
 
 
 def test_before_talon_probability_has_no_float_noise():
-    from pyanalyzer.contract import Contract
-    from pyanalyzer.odds import TalonEstimate
+    from pyanalyzer.model.contract import Contract
+    from pyanalyzer.preferans.odds import TalonEstimate
 
     hand = published_layouts.KOVALEVSKAYA.layout.hands["S"]
     # 9 clean misères of 10: caught 1 - 0.9, which is 0.09999999999999998 in floats.
@@ -390,7 +390,7 @@ def test_exact_probabilities_in_json_keep_ten_significant_digits():
 ])
 def test_latin_ten_among_russian_letters_is_refused(text, token):
     from pyanalyzer.errors import NotationError
-    from pyanalyzer.notation import parse_cards
+    from pyanalyzer.model.notation import parse_cards
 
     with pytest.raises(NotationError) as info:
         parse_cards(text, PREFERANS)
@@ -398,7 +398,7 @@ def test_latin_ten_among_russian_letters_is_refused(text, token):
 
 
 def test_russian_letters_with_10_are_read():
-    from pyanalyzer.notation import parse_cards
+    from pyanalyzer.model.notation import parse_cards
 
     assert [c.code for c in parse_cards("♠Т10 ♦К", PREFERANS)] == ["As", "Ts", "Kd"]
     assert [c.code for c in parse_cards("♠AT ♦K", PREFERANS)] == ["As", "Ts", "Kd"]  # all Latin
@@ -441,10 +441,10 @@ def test_every_command_reads_an_open_discard_alike(record):
     Expected: the puzzle set's answer and value (layouts/puzzles/discard/puzzles.jsonl, each
     proven the only good discard when the set was made), and the commands agree with each other.
     """
-    from pyanalyzer.layout_io import parse_one_line
-    from pyanalyzer.makeable import analyse_makeable
-    from pyanalyzer.misere import analyse_unknown_discard
-    from pyanalyzer.solve import solve
+    from pyanalyzer.analysis.solve import solve
+    from pyanalyzer.model.layout_io import parse_one_line
+    from pyanalyzer.preferans.makeable import analyse_makeable
+    from pyanalyzer.preferans.misere import analyse_unknown_discard
 
     layout = parse_one_line(record["layout"])
     result = solve(layout, line=False, cards=False)
@@ -477,7 +477,7 @@ def test_solve_names_the_discard_it_chose():
 
 
 def test_table_reads_a_whist_layout_file_and_one_line_form():
-    from pyanalyzer.layout_io import format_one_line, read_layout
+    from pyanalyzer.model.layout_io import format_one_line, read_layout
 
     path = REPO / "layouts" / "whist-deal.txt"
     # The file's own comment gives the deal's PBN: the same deal either way.
@@ -508,7 +508,7 @@ def test_whist_diagram_shows_spades_hearts_diamonds_clubs():
 
 
 def test_whist_hands_are_written_spades_hearts_diamonds_clubs():
-    from pyanalyzer.notation import format_cards, parse_cards
+    from pyanalyzer.model.notation import format_cards, parse_cards
 
     cards = parse_cards("Ac Ad Ah As", WHIST)
     assert format_cards(cards) == "♠A ♥A ♦A ♣A"
@@ -571,7 +571,7 @@ def test_cards_and_no_line_mean_the_same_everywhere(command, layout):
 @pytest.mark.parametrize("notation", list(NOTATION_RANKS))
 @pytest.mark.parametrize("name", ["kovalevskaya.txt", "whist-deal.txt", "allpass.txt"])
 def test_file_format_in_each_notation_reads_back(name, notation):
-    from pyanalyzer.layout_io import format_one_line, parse_layout, read_layout
+    from pyanalyzer.model.layout_io import format_one_line, parse_layout, read_layout
 
     path = str(REPO / "layouts" / name)
     result = CliRunner().invoke(main, ["show", path, "--file-format", "--notation", notation])

@@ -19,16 +19,17 @@ import positions
 import published_layouts
 import pytest
 
-from pyanalyzer.allpass import AllPassSolution
-from pyanalyzer.cards import PREFERANS, Card
-from pyanalyzer.contract import Contract
-from pyanalyzer.engines import ReferenceBackend
-from pyanalyzer.hand import Hand
-from pyanalyzer.layout import Layout
-from pyanalyzer.layout_io import format_one_line, parse_layout
-from pyanalyzer.notation import parse_card
-from pyanalyzer.reference import ReferencePosition, ReferenceSolver, iter_bits
-from pyanalyzer.solve import Solution, solve
+from pyanalyzer.analysis.solve import Solution, solve
+from pyanalyzer.engines.reference import ReferenceSolver
+from pyanalyzer.engines.registry import ReferenceBackend
+from pyanalyzer.model.cards import PREFERANS, Card
+from pyanalyzer.model.contract import Contract
+from pyanalyzer.model.hand import Hand
+from pyanalyzer.model.layout import Layout
+from pyanalyzer.model.layout_io import format_one_line, parse_layout
+from pyanalyzer.model.notation import parse_card
+from pyanalyzer.model.position import Position, iter_bits
+from pyanalyzer.preferans.allpass import AllPassSolution
 
 SEATS = ("S", "W", "E")
 
@@ -484,8 +485,8 @@ def test_suit_permutation_invariance():
 
 
 def test_card_values_by_position_api():
-    # Raw ReferencePosition: 1 trick, no trump, seat 0 leads ♠A (bit 7) against ♠7 ♠8.
-    pos = ReferencePosition(
+    # Raw Position: 1 trick, no trump, seat 0 leads ♠A (bit 7) against ♠7 ♠8.
+    pos = Position(
         hands=(1 << 7, 1 << 0, 1 << 1), suit_masks=tuple(PREFERANS.suit_mask(i) for i in range(4)),
         trump=None, must_trump=True, leader=0, played=(), declarer_side=(True, False, False),
         maximize=True,
@@ -502,8 +503,8 @@ def test_card_values_by_position_api():
 
 def test_one_reference_backend_serves_layouts_with_different_talons():
     # The backend keeps its memo only while the rules match; a different talon is different rules.
-    from pyanalyzer.engines import make_backend
-    from pyanalyzer.solve import solve
+    from pyanalyzer.analysis.solve import solve
+    from pyanalyzer.engines.registry import make_backend
 
     backend = make_backend("reference")
     base = "contract=allpass lead=S S=7s,As,8d W=8s,Kd,7h E=9s,Qd,Ah"

@@ -28,8 +28,8 @@ from pyanalyzer import (
     read_layout,
     with_conventions,
 )
-from pyanalyzer.contract import ALLPASS, MISERE, TRICKS
 from pyanalyzer.errors import NotationError
+from pyanalyzer.model.contract import ALLPASS, MISERE, TRICKS
 
 EXPORTED = {name: getattr(pyanalyzer, name) for name in pyanalyzer.__all__}
 DECKS = (PREFERANS, WHIST, THOUSAND)

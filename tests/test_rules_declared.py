@@ -10,12 +10,12 @@ from dataclasses import replace
 
 import pytest
 
-from pyanalyzer.cards import WHIST
-from pyanalyzer.contract import Contract
+from pyanalyzer.analysis.solve import solve
 from pyanalyzer.errors import NotationError
-from pyanalyzer.layout_io import parse_layout
-from pyanalyzer.rules import PREFERANS_RULES, WHIST_RULES
-from pyanalyzer.solve import solve
+from pyanalyzer.model.cards import WHIST
+from pyanalyzer.model.contract import Contract
+from pyanalyzer.model.layout_io import parse_layout
+from pyanalyzer.model.rules import PREFERANS_RULES, WHIST_RULES
 from pyanalyzer.whist.bid import BidWhistDeal, bid_whist_position
 
 PREFERANS_LAYOUT = "contract=6s declarer=S lead=S S=As,Ks W=7h,8h E=7d,8d"

@@ -10,8 +10,8 @@ import random
 
 import pytest
 
-from pyanalyzer.engines import make_backend
-from pyanalyzer.solve import solve
+from pyanalyzer.analysis.solve import solve
+from pyanalyzer.engines.registry import make_backend
 from pyanalyzer.whist import Deal, dd_table, random_deal, whist_layout
 
 # North cashes the spade ace and king, crosses with the heart two to South's ace: three

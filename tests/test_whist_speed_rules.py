@@ -23,7 +23,7 @@ from endplay.types import Deal as EndplayDeal  # noqa: E402
 from endplay.types import Denom, Player  # noqa: E402
 from positions import skewed_whist_deal  # noqa: E402
 
-from pyanalyzer.engines import make_backend  # noqa: E402
+from pyanalyzer.engines.registry import make_backend  # noqa: E402
 from pyanalyzer.whist import DENOMINATIONS, Deal, dd_table  # noqa: E402
 
 DENOMS = {"s": Denom.spades, "h": Denom.hearts, "d": Denom.diamonds, "c": Denom.clubs, "n": Denom.nt}

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from typing import Any
 
-from .errors import ConventionError, ScoringError
-from .inputs import MAX_MAGNITUDE, parse_number, parse_whole, shown
+from pyanalyzer.scoring.errors import ConventionError, ScoringError
+from pyanalyzer.scoring.inputs import MAX_MAGNITUDE, parse_number, parse_whole, shown
 
 _TRUE = {"1", "yes", "y", "true", "on"}
 _FALSE = {"0", "no", "n", "false", "off"}

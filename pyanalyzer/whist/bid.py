@@ -33,14 +33,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from ..cards import WHIST, Suit
-from ..engines import make_backend
-from ..errors import LayoutError, NotationError
-from ..hand import Hand
-from ..model.position import Position
-from ..rules import WHIST_RULES
-from .deal import SEATS, _trump_suit, lho
-from .pbn import PBN_SEATS, _parse_hand, format_hand
+from pyanalyzer.engines.registry import make_backend
+from pyanalyzer.errors import LayoutError, NotationError
+from pyanalyzer.model.cards import WHIST, Suit
+from pyanalyzer.model.hand import Hand
+from pyanalyzer.model.position import Position
+from pyanalyzer.model.rules import WHIST_RULES
+from pyanalyzer.whist.deal import SEATS, _trump_suit, lho
+from pyanalyzer.whist.pbn import PBN_SEATS, _parse_hand, format_hand
 
 RANKINGS = ("uptown", "downtown")
 #: Engine bits of the jokers: above the 52 cards, so above any suit.

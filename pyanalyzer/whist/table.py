@@ -26,11 +26,11 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from ..cards import WHIST
-from ..engines import make_backend
-from ..executor import Executor
-from ..rules import WHIST_RULES
-from .deal import SEATS, Deal, whist_layout
+from pyanalyzer.engines.executor import Executor
+from pyanalyzer.engines.registry import make_backend
+from pyanalyzer.model.cards import WHIST
+from pyanalyzer.model.rules import WHIST_RULES
+from pyanalyzer.whist.deal import SEATS, Deal, whist_layout
 
 #: Denominations in DDS's strain order (its ``resTable``): spades, hearts, diamonds, clubs,
 #: no-trump; the printed table's columns and the JSON's keys.
@@ -87,9 +87,9 @@ def dd_table(deal: Deal, engine: str | object | Sequence[object] = "fast", progr
     """The double-dummy table of ``deal`` (an ending gives the tricks left).
 
     ``engine`` is ``fast``, ``reference``, a backend from
-    :func:`pyanalyzer.engines.make_backend` or a list of them (one per thread;
+    :func:`pyanalyzer.engines.registry.make_backend` or a list of them (one per thread;
     reused across deals). With ``threads`` > 1 (or several backends) the five
-    denominations are shared out among threads (:class:`pyanalyzer.executor.Executor`),
+    denominations are shared out among threads (:class:`pyanalyzer.engines.executor.Executor`),
     each with its own engine and table: the searches run without the GIL, so two cores
     nearly halve the time. ``progress``, if given, is called from the calling thread
     with ``(searches done, 20)`` after each search.
