@@ -1,1 +1,11 @@
-"""engines"""
+"""The solvers behind one interface, and the machinery that runs them.
+
+* :mod:`.registry`: the backends by name (``fast``: the Cython engine ``pref_engine``;
+  ``reference``: the plain minimax), table-size checks; the only module that imports the oracle;
+* :mod:`.reference`: the reference minimax, the oracle the fast engine is tested against;
+* :mod:`.workers`: worker threads that stop cleanly on Ctrl-C and SIGTERM.
+"""
+
+from pyanalyzer.engines.registry import DEFAULT_TT_MB, ENGINE_NAMES, check_table_memory, make_backend
+
+__all__ = ["DEFAULT_TT_MB", "ENGINE_NAMES", "check_table_memory", "make_backend"]

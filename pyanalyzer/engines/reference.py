@@ -19,9 +19,6 @@ from dataclasses import dataclass, field
 from pyanalyzer.model.play import TrickRules
 from pyanalyzer.model.position import DECLARE, Position, iter_bits
 
-#: The engines' input used to be defined here; the model owns it now.
-ReferencePosition = Position
-
 
 @dataclass
 class ReferenceSolver:
@@ -209,12 +206,12 @@ def tighten(bounds: tuple[int, int], best: int, alpha: int, beta: int) -> tuple[
     return best, best
 
 
-def reference_tricks(position: ReferencePosition) -> int:
+def reference_tricks(position: Position) -> int:
     """Solve one position from scratch with the reference solver."""
     return ReferenceSolver.for_position(position).solve(position)
 
 
-def self_interested_play(position: ReferencePosition, rostov: bool = False,
+def self_interested_play(position: Position, rostov: bool = False,
                          taken: Sequence[int] | None = None) -> tuple[tuple[int, ...], list[int]]:
     """All-pass, every seat for himself, by plain max^n over every legal card.
 

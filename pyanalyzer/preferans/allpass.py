@@ -35,7 +35,7 @@ import time
 from dataclasses import dataclass
 from dataclasses import replace as dataclass_replace
 
-from pyanalyzer.analysis.solve import Trick, format_tricks, line_to_tricks
+from pyanalyzer.analysis.tricks import Trick, format_tricks, line_to_tricks
 from pyanalyzer.engines.registry import make_backend
 from pyanalyzer.model.cards import Card
 from pyanalyzer.model.layout import Layout
