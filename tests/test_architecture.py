@@ -2,7 +2,8 @@
 the trick rules exist once in Python.
 
 Read from the source with ``ast``, so a function-level import counts like any other: a circle
-broken by importing inside a function is still a circle.
+broken by importing inside a function is still a circle. Imports under ``if TYPE_CHECKING:`` are
+left out: they never run, they only name types for annotations.
 """
 
 from __future__ import annotations
@@ -32,7 +33,13 @@ def imported_modules(name: str, path: Path, modules: dict[str, Path]) -> set[str
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     own_packages = {".".join(name.split(".")[:k]) for k in range(1, name.count(".") + 1)}
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    type_checking_only = {id(inner) for node in ast.walk(tree)
+                          if isinstance(node, ast.If) and ast.unparse(node.test).endswith("TYPE_CHECKING")
+                          for statement in node.body for inner in ast.walk(statement)}
+    for node in ast.walk(tree):
+        if id(node) in type_checking_only:
+            continue
         targets: list[str] = []
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]

@@ -21,6 +21,7 @@ from pyanalyzer.errors import DuplicateCardError, IllegalPlayError, LayoutError
 from pyanalyzer.model.cards import Card
 from pyanalyzer.model.contract import Contract
 from pyanalyzer.model.hand import Hand
+from pyanalyzer.model.layout_format import format_one_line
 from pyanalyzer.model.play import TrickRules
 from pyanalyzer.model.position import Position
 from pyanalyzer.model.rules import GAMES, PREFERANS_RULES, Rules, with_allpass
@@ -312,8 +313,6 @@ class Layout:
         AllPassRules(…))``. A rule set that is no game's (made in code) has no text form: the
         repr then says so in angle brackets.
         """
-        from pyanalyzer.model.layout_io import format_one_line
-
         text = f"parse_layout({format_one_line(self)!r})"
         standard = GAMES.get(self.rules.game)
         if standard == self.rules:

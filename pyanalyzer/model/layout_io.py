@@ -38,11 +38,15 @@ from pyanalyzer.model.cards import Card
 from pyanalyzer.model.contract import Contract
 from pyanalyzer.model.hand import Hand
 from pyanalyzer.model.layout import Layout
-from pyanalyzer.model.notation import check_ten_spelling, format_card, format_cards, parse_cards
+from pyanalyzer.model.layout_format import CARD_KEYS
+from pyanalyzer.model.layout_format import format_card_list as format_card_list
+from pyanalyzer.model.layout_format import format_layout_file as format_layout_file
+from pyanalyzer.model.layout_format import format_one_line as format_one_line
+from pyanalyzer.model.layout_format import layout_to_dict as layout_to_dict
+from pyanalyzer.model.notation import check_ten_spelling, parse_cards
 from pyanalyzer.model.rules import rules_for
 
 HEADER_KEYS = ("title", "source", "game", "contract", "declarer", "lead", "talon", "discard")
-CARD_KEYS = ("talon", "discard", "played")
 ALL_KEYS = HEADER_KEYS + ("played",)
 
 _ONE_LINE_START = re.compile(r"^\s*[A-Za-z_]+\s*=")
@@ -318,80 +322,3 @@ def read_text(argument: str) -> str:
 def read_layout(argument: str) -> Layout:
     """A layout from a file path, or from the text itself if it is not a file."""
     return parse_layout(read_text(argument))
-
-
-def _quote(value: str) -> str:
-    if value and re.fullmatch(r"[^\s\"'\\]+", value):
-        return value
-    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def format_one_line(layout: Layout) -> str:
-    """The one-line form, in ASCII card codes; parses back to an equal layout."""
-    parts = []
-    if layout.rules.game != "preferans":
-        parts.append(f"game={layout.rules.game}")
-    parts.append(f"contract={layout.contract.code}")
-    if layout.declarer:
-        parts.append(f"declarer={layout.declarer}")
-    parts.append(f"lead={layout.lead}")
-    for seat in layout.seats:
-        parts.append(f"{seat}={layout.hands[seat].compact()}")
-    for key in CARD_KEYS:
-        cards = getattr(layout, key)
-        if cards:
-            parts.append(f"{key}={','.join(c.code for c in cards)}")
-    for key in ("title", "source"):
-        value = getattr(layout, key)
-        if value:
-            parts.append(f"{key}={_quote(value)}")
-    return " ".join(parts)
-
-
-def format_layout_file(layout: Layout, style: str = "symbols") -> str:
-    """The layout file format; parses back to an equal layout."""
-    lines = []
-    for key in ("title", "source"):
-        value = getattr(layout, key)
-        if value:
-            lines.append(f"{key}: {value}")
-    if layout.rules.game != "preferans":
-        lines.append(f"game: {layout.rules.game}")
-    lines.append(f"contract: {layout.contract.code}")
-    if layout.declarer:
-        lines.append(f"declarer: {layout.declarer}")
-    lines.append(f"lead: {layout.lead}")
-    for key in ("talon", "discard"):
-        cards = getattr(layout, key)
-        if cards:
-            lines.append(f"{key}: {' '.join(format_card_list(cards, style))}")
-    for seat in layout.seats:
-        lines.append(f"{seat}: {format_cards(layout.hands[seat], style)}")
-    if layout.played:
-        lines.append(f"played: {' '.join(format_card_list(layout.played, style))}")
-    return "\n".join(lines) + "\n"
-
-
-def format_card_list(cards, style: str = "symbols") -> list[str]:
-    """Cards one by one, in the given order (for talon, discard and played)."""
-    return [format_card(c, style) for c in cards]
-
-
-
-def layout_to_dict(layout: Layout) -> dict:
-    """The JSON object of ``pref show --json``: the layout's fields, cards as ASCII codes."""
-    return {
-        "game": layout.rules.game,
-        "title": layout.title,
-        "source": layout.source,
-        "contract": layout.contract.code,
-        "declarer": layout.declarer,
-        "lead": layout.lead,
-        "to_move": layout.to_move,
-        "hands": {seat: [c.code for c in layout.hands[seat]] for seat in layout.seats},
-        "talon": [c.code for c in layout.talon],
-        "discard": [c.code for c in layout.discard],
-        "played": [c.code for c in layout.played],
-        "tricks_left": layout.tricks_left,
-        "one_line": format_one_line(layout),
-    }
