@@ -2,7 +2,7 @@
 
 The brute-force oracles here play the game through :class:`~pyanalyzer.model.layout.Layout`
 itself (its ``legal_cards``, ``trick_winner`` and ``after``), so they share no
-code with the engine (``solver/``) or with the reference minimax; the full deals,
+code with the engine (``solver/pref_engine/``) or with the reference minimax; the full deals,
 too big for them, are checked with the reference minimax. Fixed seeds.
 """
 

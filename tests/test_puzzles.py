@@ -41,7 +41,7 @@ def _set(kind: str, count: int = 4, seed: int = 7, **kwargs) -> list:
 
 
 # -- an independent check of a puzzle ----------------------------------------------------
-# Written from the rules, sharing nothing with the generator (pyanalyzer/puzzles.py and the
+# Written from the rules, sharing nothing with the generator (pyanalyzer/preferans/puzzles.py and the
 # helpers it uses, distinct_cards and discard_classes): every legal card (every one of the
 # discards) is solved, and the cards are grouped by this file's own rule of equivalence. The
 # solver is the reference minimax on endings; on full deals, where it is too slow for the

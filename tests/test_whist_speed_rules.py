@@ -1,4 +1,4 @@
-"""Exactness of the Whist search's speed rules (``solver/partition.pyx``) against DDS.
+"""Exactness of the Whist search's speed rules (``solver/pref_engine/partition.pyx``) against DDS.
 
 The rules checked here cut off searches early (length winners in the quick tricks,
 the second hand's quick tricks), skip moves (small cards like a refuted one) or only

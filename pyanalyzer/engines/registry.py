@@ -1,6 +1,6 @@
 """The solvers behind the analyzers, behind one small interface.
 
-* ``fast``: the Cython engine in ``solver/`` (the default);
+* ``fast``: the Cython engine in ``solver/pref_engine/`` (the default);
 * ``reference``: the plain minimax of :mod:`pyanalyzer.engines.reference`, the oracle.
 
 Both take a position in the engine's primitive terms (see

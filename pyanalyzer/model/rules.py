@@ -17,7 +17,7 @@ from pyanalyzer.model.position import HEURISTICS
 
 @dataclass(frozen=True)
 class AllPassRules:
-    """The all-pass conventions (``docs/rules.md``, "All-pass conventions"; see ``pyanalyzer/allpass.py``).
+    """The all-pass conventions (``docs/rules.md``, "All-pass conventions"; see ``pyanalyzer/preferans/allpass.py``).
 
     * ``talon``: ``open`` (the talon cards, turned up one at a time, fix the
       suit of the first tricks; the highest card of that suit takes the trick),
