@@ -15,7 +15,7 @@ import published_layouts
 import pytest
 from click.testing import CliRunner
 
-from pyanalyzer import PREFERANS, PREFERANS_RULES, Contract, Hand, defence, parse_layout
+from pyanalyzer import PREFERANS, PREFERANS_RULES, Contract, Hand, parse_layout
 from pyanalyzer.analysis.playcheck import check_play
 from pyanalyzer.analysis.splits import all_splits, count_splits, solve_splits
 from pyanalyzer.cli.main import main
@@ -24,6 +24,7 @@ from pyanalyzer.model.layout import Layout
 from pyanalyzer.model.layout_io import parse_layout_with_record
 from pyanalyzer.model.play import TrickRules
 from pyanalyzer.model.position import Position, iter_bits
+from pyanalyzer.preferans import defence
 from pyanalyzer.preferans.defence import analyse_defence, secured_tricks
 from pyanalyzer.preferans.makeable import analyse_makeable, discard_classes
 from pyanalyzer.preferans.odds import declarer_view, whister_view
@@ -122,7 +123,8 @@ def test_secured_tricks_against_lexicographic_brute_force(fast_backend):
 def test_the_analyzers_small_searches_are_one_helper_on_the_model_rules():
     """defence and misère search with pyanalyzer.analysis.small_search's TrickSearch and take the trick
     rules from the model: none of the three modules imports the reference solver (the oracle)."""
-    from pyanalyzer import misere, small_search
+    from pyanalyzer.analysis import small_search
+    from pyanalyzer.preferans import misere
 
     assert issubclass(defence._SecuredTricks, small_search.TrickSearch)
     assert issubclass(misere._OneDefenceSearch, small_search.TrickSearch)
