@@ -86,9 +86,9 @@ from libc.string cimport memset
 
 from pref_engine.state cimport (u64, Rules, Position, seat_to_move, cards_out, legal_moves,
                            run_bottoms, bit_count, low_index, high_index, bit_extract,
-                           bit_deposit, MAX_SEATS, last_trick_cards)
+                           bit_deposit, MAX_SEATS, last_trick_cards, HEURISTICS_PARTNERSHIP)
 from pref_engine.search cimport Undo, make_move, unmake_move, stop_requested
-from pref_engine.transtable cimport mix, prefetch_line, huge_alloc, huge_free
+from pref_engine.transtable cimport mix, prefetch_line, huge_alloc, huge_free, tt_planes
 from pref_engine.moves cimport order_moves, MAX_MOVES
 from pref_engine.quicktricks cimport quick_tricks_from
 
@@ -142,10 +142,11 @@ cdef void rank_table_clear(RankTable* t) noexcept nogil:
 
 
 cdef bint partition_fits(const Searcher* s) noexcept nogil:
-    """Partition search is used for plain trick play, 4 seats, at most 4 suits of 15 cards
-    and 56 cards in all."""
+    """Partition search is used for plain trick play counting tricks, partnership
+    heuristics (4 seats), at most 4 suits of 15 cards and 56 cards in all."""
     cdef int i, total = 0
-    if s.rules.nseats != 4 or s.rules.nsuits > 4 or not s.rules.plain_tricks:
+    if (s.rules.heuristics != HEURISTICS_PARTNERSHIP or s.rules.nsuits > 4
+            or not s.rules.plain_tricks or not s.rules.plain_value):
         return False
     for i in range(s.rules.nsuits):
         if s.rules.suit_len[i] > 15:
@@ -294,10 +295,10 @@ cdef inline u64 quick_tricks_long(const Rules* r, const Position* p, u64 out, in
     cdef bint longer
     if count[0] >= p.tricks_left:
         return rel
-    if r.trump >= 0:
+    if p.trump >= 0:
         # the count cashes the top trumps first: they must leave no spoiler a trump
         # (a partner who need not trump may discard instead)
-        trumps = out & r.suit_mask[r.trump]
+        trumps = out & r.suit_mask[p.trump]
         n = bit_count(rel & trumps)
         for seat in range(4):
             if ((r.dside[seat] != r.dside[lead] or (r.must_trump and seat != lead))
@@ -355,10 +356,10 @@ cdef inline u64 side_quick_tricks(const Rules* r, const Position* p, const Quick
         if not (k.psuits >> suit) & 1 or not p.hand[lead] & r.suit_mask[suit]:
             continue
         safe = True
-        if r.trump >= 0 and suit != r.trump:
+        if p.trump >= 0 and suit != p.trump:
             for other in range(r.nseats):
                 if (r.dside[other] != r.dside[lead] and not p.hand[other] & r.suit_mask[suit]
-                        and p.hand[other] & r.suit_mask[r.trump]):
+                        and p.hand[other] & r.suit_mask[p.trump]):
                     safe = False
         if safe:
             count[0] = k.qp
@@ -384,12 +385,12 @@ cdef inline u64 cross_quick_tricks(const Rules* r, const Position* p, u64 out, c
     count[0] = 0
     if not k.qp or r.dside[partner] != r.dside[lead]:
         return 0
-    if r.trump >= 0 and out & r.suit_mask[r.trump]:
+    if p.trump >= 0 and out & r.suit_mask[p.trump]:
         # trumps out: the leader's counted top trumps, cashed first, must leave the
         # opponents none (then nobody can ruff a winner or the entry)
         if r.must_trump:
             return 0
-        trumps = out & r.suit_mask[r.trump]
+        trumps = out & r.suit_mask[p.trump]
         n = bit_count(k.rel & trumps)
         for seat in range(4):
             if r.dside[seat] != r.dside[lead] and bit_count(p.hand[seat] & trumps) > n:
@@ -407,7 +408,7 @@ cdef inline int sure_trump_tricks(const Rules* r, const Position* p, u64 out, in
     """Tricks ``side`` (1: the declarer's) surely takes with trumps above all the other
     side's trumps: the most such trumps in one hand. ``rel``: the trumps out from the top
     down to the other side's best trump (none if it has no trump: the shape decides)."""
-    cdef u64 trumps = out & r.suit_mask[r.trump]
+    cdef u64 trumps = out & r.suit_mask[p.trump]
     cdef u64 theirs = 0
     cdef u64 above
     cdef int seat, best = 0, n
@@ -449,7 +450,7 @@ cdef inline int later_tricks(const Rules* r, const Position* p, u64 out, u64* re
     cdef int side = r.dside[p.leader]
     cdef int suit, top, holder, a, b, k, k_seat, q, total = 0
     cdef u64 suit_out, trumps, rest, tops = 0
-    if r.trump < 0 or not (out & r.suit_mask[r.trump]):
+    if p.trump < 0 or not (out & r.suit_mask[p.trump]):
         for suit in range(r.nsuits):
             suit_out = out & r.suit_mask[suit]
             if not suit_out:
@@ -466,7 +467,7 @@ cdef inline int later_tricks(const Rules* r, const Position* p, u64 out, u64* re
             rel[0] = tops
             return 1
         return 0
-    trumps = out & r.suit_mask[r.trump]
+    trumps = out & r.suit_mask[p.trump]
     top = high_index(trumps)
     holder = owner_of(p, top)
     rest = trumps & ~((<u64>1) << top)
@@ -575,25 +576,25 @@ cdef inline int second_hand_tricks(const Rules* r, const Position* p, int seat,
     cdef int partner = (seat + 2) & 3
     cdef u64 ours = (p.hand[seat] | p.hand[partner]) & sm
     cdef u64 theirs = p.hand[third] & sm
-    cdef u64 trumps = r.suit_mask[r.trump] if r.trump >= 0 else 0
+    cdef u64 trumps = r.suit_mask[p.trump] if p.trump >= 0 else 0
     cdef u64 held, rest, others
     cdef int best, winner, s2, q, top
     rel[0] = 0
-    if r.trump >= 0 and suit != r.trump and not theirs and p.hand[third] & trumps:
+    if p.trump >= 0 and suit != p.trump and not theirs and p.hand[third] & trumps:
         return 0                                  # the third hand may ruff
     if ours:
         best = high_index(ours)
         if best < lead_card or (theirs and high_index(theirs) > best):
             return 0
         rel[0] = (<u64>1) << best
-    elif (r.trump >= 0 and suit != r.trump
+    elif (p.trump >= 0 and suit != p.trump
             and ((not p.hand[seat] & sm and p.hand[seat] & trumps)
                  or (not p.hand[partner] & sm and p.hand[partner] & trumps))):
         return 1                                  # a ruff the third hand cannot beat
     else:
         return 0
     q = 1
-    if r.trump >= 0:
+    if p.trump >= 0:
         return q
     winner = seat if (p.hand[seat] >> best) & 1 else partner
     held = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]
@@ -677,8 +678,7 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
     if boundary:
         if stop_requested(s):              # Ctrl-C: unwind a trick at a time
             return False
-        plane0 = bit_extract(p.hand[1] | p.hand[3], out)
-        plane1 = bit_extract(p.hand[2] | p.hand[3], out)
+        tt_planes(p, out, &plane0, &plane1)
         shape = shape_of(r, p)
         key = shape | (<u64>p.leader << 52)
         for level in range(NLEVELS):
@@ -727,7 +727,7 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
         if decided:
             s.rel = qrel
             return decided > 0
-        if r.trump >= 0:
+        if p.trump >= 0:
             # Sure trump tricks: a trump above all the other side's trumps wins the
             # trick it is played to, and one hand plays one card a trick.
             q = sure_trump_tricks(r, p, out, 1, &qrel)

@@ -16,8 +16,8 @@ cdef struct Searcher:
     TransTable* tt
     long long nodes
     const TTKey* child_key        # the key of the next position, if the caller made it
-    # Trick contracts: per tricks left and side on lead, the last lead that cut off
-    # (-1: none), tried first where the table has no move (``reset_killers``).
+    # Trick contracts: per tricks left and side on lead, the last lead (a move) that cut
+    # off (-1: none), tried first where the table has no move (``reset_killers``).
     signed char killer[2 * MAX_TRICKS]
     # All-pass with an open talon (root.pyx): talon-led tricks still to play
     # before the main search; they are never stored in the table.
@@ -44,10 +44,13 @@ cdef struct Undo:
     u64 trick_cards
     bint trick_done
     bint talon_trick              # the move completed a talon-led trick
+    bint may_declare              # (a completed trick)
+    int trick_points              # (a completed trick, card points)
+    int trump                     # (a lead with a declaration)
 
 
-cdef int make_move(Searcher* s, int card, Undo* u) noexcept nogil
-cdef void unmake_move(Searcher* s, int seat, int card, const Undo* u) noexcept nogil
+cdef int make_move(Searcher* s, int move, Undo* u) noexcept nogil
+cdef void unmake_move(Searcher* s, int seat, int move, const Undo* u) noexcept nogil
 cdef inline bint stop_requested(Searcher* s) noexcept nogil:
     """True once Ctrl-C was pressed during this search (the count is read when the
     node count is a multiple of 4,096)."""
