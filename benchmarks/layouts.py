@@ -1,7 +1,9 @@
-"""Fixed-seed benchmark layouts: random full 10-card Preferans deals.
+"""Fixed-seed benchmark layouts: random full 10-card Preferans deals, and Whist endings.
 
 Self-contained (the tests' helpers are not imported): card = suit * 8 + rank,
 suits s, c, d, h = 0..3, ranks 7..A = 0..7; seats 0, 1, 2 in play order.
+Whist: card = suit * 13 + rank (2..A = 0..12), seats 0..3, seats 0 and 2 the
+declarer's side.
 """
 
 from __future__ import annotations
@@ -36,6 +38,22 @@ def full_layouts(kind: str, count: int = COUNT, seed: str = "bench") -> list[Ref
         deck = rng.sample(range(32), 30)
         hands = [bits(deck[i * 10:(i + 1) * 10]) for i in range(3)]
         out.append(position(hands, kind, rng.randrange(3), rng.randrange(3)))
+    return out
+
+
+WHIST_SUITS = tuple(0x1FFF << (13 * s) for s in range(4))
+
+
+def whist_endings(count: int = 40, cards: int = 10, seed: str = "bench") -> list[ReferencePosition]:
+    """``count`` random Whist endings of ``cards`` cards a hand, trump random (or none)."""
+    rng = random.Random(f"{seed}-whist")
+    out = []
+    for _ in range(count):
+        deck = rng.sample(range(52), 4 * cards)
+        hands = [bits(deck[i * cards:(i + 1) * cards]) for i in range(4)]
+        trump = rng.choice((None, 0, 1, 2, 3))
+        out.append(ReferencePosition(tuple(hands), WHIST_SUITS, trump, False, rng.randrange(4),
+                                     (), (True, False, True, False), True))
     return out
 
 
