@@ -21,7 +21,8 @@ from .cards import Card
 from .engines import make_backend
 from .errors import LayoutError
 from .layout import Layout
-from .reference import ReferencePosition, ReferenceSolver, tighten
+from .model.play import TrickRules
+from .reference import ReferencePosition, tighten
 from .solve import Trick, TrickCounts, format_tricks, line_to_tricks
 
 #: Tricks the two defenders must take together against each contract level
@@ -148,7 +149,7 @@ def secured_tricks(layout: Layout, defender: str, backend) -> int:
     and counts the defender's tricks with the declarer minimising them.
     """
     position = layout.position()
-    rules = ReferenceSolver.for_position(position)  # rule helpers only: legal cards, trick winner
+    rules = TrickRules.of(position)
     seats = len(position.hands)
     target_seat = layout.seats.index(defender)
     declarer_side = position.declarer_side

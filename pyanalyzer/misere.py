@@ -33,9 +33,10 @@ from .engines import make_backend
 from .errors import LayoutError
 from .layout import Layout
 from .makeable import discard_classes
+from .model.play import TrickRules
 from .notation import format_card
 from .odds import tidy_json
-from .reference import ReferencePosition, ReferenceSolver, iter_bits, tighten
+from .reference import ReferencePosition, iter_bits, tighten
 from .solve import Solution, solve
 
 
@@ -232,7 +233,7 @@ class _OneDefenceSearch:
         self.base = base
         self.declarer = declarer
         self.backend = backend
-        self.rules = ReferenceSolver.for_position(base)
+        self.rules = TrickRules.of(base)
         self.memo: dict[tuple, tuple[int, int]] = {}
         self.open_values: dict[tuple, int] = {}
 

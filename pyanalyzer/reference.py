@@ -1,27 +1,14 @@
-"""The reference solver: plain, exact minimax over every legal card.
+"""The reference solver: plain, exact minimax over every legal move.
 
 It is deliberately simple (alpha-beta with a memo of bounds at trick
 boundaries, nothing else) so that it is obviously correct. It is the oracle the
-fast engine in ``solver/`` is tested against, and it is used by
-``pref solve --engine reference``.
+fast engine (``pref_engine``) is tested against, and it is used by
+``pref solve --engine reference``. It reads a :class:`~pyanalyzer.model.position.Position`
+and plays by the one Python copy of the trick rules, :mod:`pyanalyzer.model.play`.
 
-The position is given in the engine's primitive terms, shared by every game:
-
-* ``hands``: one bit mask of cards per seat, seats numbered in play order
-  (seat ``i + 1`` plays after seat ``i``);
-* ``suit_masks``: the cards of each suit; inside a suit a higher bit is a
-  higher card, so the rank order of the game is encoded by the numbering;
-* ``trump``: index into ``suit_masks``, or ``None`` for no trump;
-* ``must_trump``: a player void in the suit led must trump if he can
-  (Preferans, Thousand); otherwise any card (Whist);
-* ``leader`` and ``played``: the seat that led the current trick and the cards
-  played to it so far, in order (empty at a trick boundary);
-* ``declarer_side``: one flag per seat, true for the declarer and his partner;
-* ``maximize``: true if the declarer's side wants as many tricks as possible
-  (trick contracts), false for misère.
-
-The value is the number of the remaining tricks (the current one included)
-taken by the declarer's side with best play by all.
+The value is the declarer side's total over the remaining play (the current
+trick included) with best play by all: its tricks, or with card points the
+points of its tricks, plus the points of its declarations.
 """
 
 from __future__ import annotations
@@ -29,226 +16,151 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from .model.play import TrickRules
+from .model.position import DECLARE, Position, iter_bits
 
-def iter_bits(mask: int):
-    """Yield the indices of the set bits of ``mask``, lowest first."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
-
-
-@dataclass
-class ReferencePosition:
-    """A position in the engine's primitive terms (see the module docstring).
-
-    ``talon_leads`` (all-pass with an open talon) are the talon cards still to
-    be turned up, in order: each fixes the suit of one trick to which every
-    seat plays in turn starting with ``leader``; the highest card of that suit
-    takes it (with ``talon_must_beat``, only if it beats the talon card), nobody
-    takes it if nobody follows, and ``leader`` leads again after it.
-    """
-
-    hands: tuple[int, ...]
-    suit_masks: tuple[int, ...]
-    trump: int | None
-    must_trump: bool
-    leader: int
-    played: tuple[int, ...]
-    declarer_side: tuple[bool, ...]
-    maximize: bool
-    talon_leads: tuple[int, ...] = ()
-    talon_must_beat: bool = False
-
-    @property
-    def seats(self) -> int:
-        return len(self.hands)
-
-    @property
-    def to_move(self) -> int:
-        return (self.leader + len(self.played)) % self.seats
-
-    @property
-    def tricks_left(self) -> int:
-        cards = sum(bin(h).count("1") for h in self.hands) + len(self.played)
-        return cards // self.seats
+#: The engines' input used to be defined here; the model owns it now.
+ReferencePosition = Position
 
 
 @dataclass
 class ReferenceSolver:
-    """Exact minimax for one position family (same seats, suits and rules).
+    """Exact minimax for one position family (same seats, trick rules and sides).
 
-    The memo is kept between calls, so per-card values and the best line reuse
+    The memo is kept between calls, so per-move values and the best line reuse
     the work of the first solve.
     """
 
-    suit_masks: tuple[int, ...]
-    trump: int | None
-    must_trump: bool
+    rules: TrickRules
     declarer_side: tuple[bool, ...]
     maximize: bool
-    talon_leads: tuple[int, ...] = ()
-    talon_must_beat: bool = False
     nodes: int = 0
     memo: dict = field(default_factory=dict)
 
     @classmethod
-    def for_position(cls, position: ReferencePosition) -> ReferenceSolver:
-        return cls(
-            suit_masks=tuple(position.suit_masks),
-            trump=position.trump,
-            must_trump=position.must_trump,
-            declarer_side=tuple(position.declarer_side),
-            maximize=position.maximize,
-            talon_leads=tuple(getattr(position, "talon_leads", ())),
-            talon_must_beat=getattr(position, "talon_must_beat", False),
-        )
-
-    # -- rules ---------------------------------------------------------------
-
-    def suit_of(self, card: int) -> int:
-        bit = 1 << card
-        for suit, mask in enumerate(self.suit_masks):
-            if mask & bit:
-                return suit
-        raise ValueError(f"card {card} is in no suit")
-
-    def legal_moves(self, hand: int, played: Sequence[int], talon_card: int | None = None) -> int:
-        """The cards of ``hand`` that may be played to the current trick."""
-        if talon_card is not None:  # a talon trick: follow the talon card's suit, else anything
-            follow = hand & self.suit_masks[self.suit_of(talon_card)]
-            return follow or hand
-        if not played:
-            return hand
-        follow = hand & self.suit_masks[self.suit_of(played[0])]
-        if follow:
-            return follow
-        if self.must_trump and self.trump is not None:
-            trumps = hand & self.suit_masks[self.trump]
-            if trumps:
-                return trumps
-        return hand
-
-    def trick_winner(self, leader: int, played: Sequence[int],
-                     talon_card: int | None = None) -> int | None:
-        """The seat that wins a complete trick led by ``leader`` (None: nobody, talon trick)."""
-        if talon_card is not None:
-            suit = self.suit_of(talon_card)
-            floor = talon_card if self.talon_must_beat else -1
-            best = None
-            for i, card in enumerate(played):
-                if self.suit_of(card) == suit and card > floor:
-                    if best is None or card > played[best]:
-                        best = i
-            return None if best is None else (leader + best) % len(played)
-        best = 0
-        best_suit = self.suit_of(played[0])
-        for i in range(1, len(played)):
-            suit = self.suit_of(played[i])
-            beats = (suit == best_suit and played[i] > played[best]) or (
-                suit == self.trump and best_suit != self.trump
-            )
-            if beats:
-                best, best_suit = i, suit
-        return (leader + best) % len(played)
-
-    def _talon_card(self, talon: int) -> int | None:
-        return self.talon_leads[talon] if talon < len(self.talon_leads) else None
+    def for_position(cls, position: Position) -> ReferenceSolver:
+        return cls(rules=TrickRules.of(position), declarer_side=tuple(position.declarer_side),
+                   maximize=position.maximize)
 
     # -- search --------------------------------------------------------------
 
-    def solve(self, position: ReferencePosition) -> int:
-        """Declarer's side's tricks from ``position`` with best play by all."""
+    def solve(self, position: Position) -> int:
+        """The declarer side's total from ``position`` with best play by all."""
         self._check(position)
-        return self._value(tuple(position.hands), position.leader, tuple(position.played), 0)
+        return self._value(*self._start(position))
 
-    def card_values(self, position: ReferencePosition) -> dict[int, int]:
-        """For each legal card of the player to move, the value after it is played."""
+    def card_values(self, position: Position) -> dict[int, int]:
+        """For each legal move of the player to move, the value after it is made (a declaring
+        lead is the key ``card | DECLARE``)."""
         self._check(position)
+        hands, leader, played, talon, trump, may_declare = self._start(position)
         seat = position.to_move
-        hands = list(position.hands)
         values = {}
-        legal = self.legal_moves(hands[seat], position.played, self._talon_card(0))
-        for card in iter_bits(legal):
-            child = list(hands)
-            child[seat] &= ~(1 << card)
-            values[card] = self._value(tuple(child), position.leader, position.played + (card,), 0)
+        for move in self.rules.moves(hands[seat], played, trump, may_declare, self.rules.talon_card(talon)):
+            child, child_trump, gain = self._make(hands, seat, move, trump)
+            values[move] = gain + self._value(child, leader, played + (move & ~DECLARE,), talon,
+                                              child_trump, may_declare)
         return values
 
-    def best_line(self, position: ReferencePosition) -> list[int]:
-        """One optimal play to the end: at each turn the first card keeping the value."""
+    def best_line(self, position: Position) -> list[int]:
+        """One optimal play to the end: at each turn the first move keeping the value."""
         self._check(position)
-        hands = list(position.hands)
-        leader, played, talon = position.leader, tuple(position.played), 0
+        hands, leader, played, talon, trump, may_declare = self._start(position)
         target = self.solve(position)
         line: list[int] = []
         while any(hands) or played:
             seat = (leader + len(played)) % len(hands)
-            talon_card = self._talon_card(talon)
-            for card in iter_bits(self.legal_moves(hands[seat], played, talon_card)):
-                child = list(hands)
-                child[seat] &= ~(1 << card)
-                if self._value(tuple(child), leader, played + (card,), talon) == target:
+            talon_card = self.rules.talon_card(talon)
+            for move in self.rules.moves(hands[seat], played, trump, may_declare and not played, talon_card):
+                child, child_trump, gain = self._make(hands, seat, move, trump)
+                card = move & ~DECLARE
+                if gain + self._value(child, leader, played + (card,), talon, child_trump,
+                                      may_declare) == target:
                     break
-            else:  # pragma: no cover - the value is always kept by some card
-                raise AssertionError("no card keeps the minimax value")
-            line.append(card)
-            hands = child
+            else:  # pragma: no cover - the value is always kept by some move
+                raise AssertionError("no move keeps the minimax value")
+            line.append(move)
+            hands, trump, target = child, child_trump, target - gain
             played += (card,)
             if len(played) == len(hands):
-                winner = self.trick_winner(leader, played, talon_card)
-                if winner is not None:
-                    target -= int(self.declarer_side[winner])
+                winner = self.rules.trick_winner(leader, played, talon_card, trump)
+                if winner is not None and self.declarer_side[winner]:
+                    target -= self.rules.trick_value(played)
                 if talon_card is None:
-                    leader = winner
+                    leader, may_declare = winner, bool(self.rules.marriages)
                 else:
                     talon += 1
                 played = ()
         return line
 
-    def fits(self, position: ReferencePosition) -> bool:
+    def fits(self, position: Position) -> bool:
         """True if ``position`` plays by this solver's rules (so its memo applies)."""
-        return (
-            tuple(position.suit_masks) == self.suit_masks
-            and position.trump == self.trump
-            and position.must_trump == self.must_trump
-            and tuple(position.declarer_side) == self.declarer_side
-            and position.maximize == self.maximize
-            and tuple(getattr(position, "talon_leads", ())) == self.talon_leads
-            and getattr(position, "talon_must_beat", False) == self.talon_must_beat
-        )
+        return (TrickRules.of(position) == self.rules
+                and tuple(position.declarer_side) == self.declarer_side
+                and position.maximize == self.maximize)
 
-    def _check(self, position: ReferencePosition) -> None:
+    def _check(self, position: Position) -> None:
         if not self.fits(position):
             raise ValueError("position does not belong to this solver's rules")
 
-    def _value(self, hands: tuple[int, ...], leader: int, played: tuple[int, ...],
-               talon: int) -> int:
-        cards = sum(bin(h).count("1") for h in hands) + len(played)
-        hi = -(-cards // len(hands))
-        return self._search(hands, leader, played, talon, -1, hi + 1)
+    @staticmethod
+    def _start(position: Position) -> tuple:
+        return (tuple(position.hands), position.leader, tuple(position.played), 0, position.trump,
+                bool(getattr(position, "leader_may_declare", False)))
 
-    def _search(self, hands: tuple[int, ...], leader: int, played: tuple[int, ...],
-                talon: int, alpha: int, beta: int) -> int:
-        """Fail-soft alpha-beta; the value counts the declarer side's tricks."""
+    def _make(self, hands: tuple[int, ...], seat: int, move: int, trump: int | None) -> tuple:
+        """The hands after ``seat`` makes ``move``, the trump then, and what the declaration scores
+        for the declarer's side."""
+        card = move & ~DECLARE
+        child = hands[:seat] + (hands[seat] & ~(1 << card),) + hands[seat + 1:]
+        declared = self.rules.declaration(move)
+        if declared is None:
+            return child, trump, 0
+        suit, points = declared
+        return child, suit, points if self.declarer_side[seat] else 0
+
+    def _bound(self, hands: tuple[int, ...]) -> int:
+        """At a trick boundary: the most the declarer's side can still get."""
+        if not self.rules.card_points:
+            return bin(hands[0]).count("1")
+        points = sum(self.rules.card_points[card] for hand in hands for card in iter_bits(hand))
+        return points + sum(p for king, queen, p in self.rules.marriages
+                            if any(hand >> king & 1 and hand >> queen & 1 for hand in hands))
+
+    def _value(self, hands: tuple[int, ...], leader: int, played: tuple[int, ...], talon: int,
+               trump: int | None, may_declare: bool) -> int:
+        everything = 0
+        for hand in hands:
+            everything |= hand
+        for card in played:
+            everything |= 1 << card
+        seats = len(hands)
+        hi = self._bound((everything,) + (0,) * (seats - 1)) if self.rules.card_points \
+            else -(-(sum(bin(h).count("1") for h in hands) + len(played)) // seats)
+        return self._search(hands, leader, played, talon, trump, may_declare, -1, hi + 1)
+
+    def _search(self, hands: tuple[int, ...], leader: int, played: tuple[int, ...], talon: int,
+                trump: int | None, may_declare: bool, alpha: int, beta: int) -> int:
+        """Fail-soft alpha-beta; the value is the declarer side's total."""
         self.nodes += 1
         seats = len(hands)
-        talon_card = self._talon_card(talon)
+        rules = self.rules
+        talon_card = rules.talon_card(talon)
         if len(played) == seats:
-            winner = self.trick_winner(leader, played, talon_card)
-            gain = 0 if winner is None else int(self.declarer_side[winner])
+            winner = rules.trick_winner(leader, played, talon_card, trump)
+            gain = rules.trick_value(played) if winner is not None and self.declarer_side[winner] else 0
             if not any(hands):
                 return gain
             if talon_card is None:
-                leader = winner
+                leader, may_declare = winner, bool(rules.marriages)
             else:  # after a talon trick the same player leads (or plays first) again
                 talon += 1
-            return gain + self._search(hands, leader, (), talon, alpha - gain, beta - gain)
+            return gain + self._search(hands, leader, (), talon, trump, may_declare, alpha - gain, beta - gain)
 
         key = None
         if not played:
-            key = (hands, leader, talon)
-            lower, upper = self.memo.get(key, (0, bin(hands[0]).count("1")))
+            key = (hands, leader, talon, trump, may_declare)
+            lower, upper = self.memo.get(key, (0, self._bound(hands)))
             if lower >= beta:
                 return lower
             if upper <= alpha:
@@ -261,14 +173,15 @@ class ReferenceSolver:
         seat = (leader + len(played)) % seats
         wants_more = self.declarer_side[seat] == self.maximize
         best = -1 if wants_more else 1 << 30
-        legal = list(iter_bits(self.legal_moves(hands[seat], played, talon_card)))
-        # Order only speeds the cut-offs; every card is still tried if needed.
+        moves = rules.moves(hands[seat], played, trump, may_declare and not played, talon_card)
+        # Order only speeds the cut-offs; every move is still tried if needed.
         # Highest first for the side that wants tricks, lowest first for the other.
         if wants_more:
-            legal.reverse()
-        for card in legal:
-            child = hands[:seat] + (hands[seat] & ~(1 << card),) + hands[seat + 1:]
-            value = self._search(child, leader, played + (card,), talon, alpha, beta)
+            moves.reverse()
+        for move in moves:
+            child, child_trump, gain = self._make(hands, seat, move, trump)
+            value = gain + self._search(child, leader, played + (move & ~DECLARE,), talon, child_trump,
+                                        may_declare, alpha - gain, beta - gain)
             if wants_more:
                 if value > best:
                     best = value
@@ -280,7 +193,7 @@ class ReferenceSolver:
                 break
 
         if key is not None:
-            bounds = self.memo.get(key, (0, bin(hands[0]).count("1")))
+            bounds = self.memo.get(key, (0, self._bound(hands)))
             self.memo[key] = tighten(bounds, best, window_alpha, window_beta)
         return best
 
@@ -314,7 +227,7 @@ def self_interested_play(position: ReferencePosition, rostov: bool = False,
     cards, no cut-offs); only whole positions are memoised. The oracle for
     the engine's ``self_interested``.
     """
-    rules = ReferenceSolver.for_position(position)
+    rules = TrickRules.of(position)
     seats = position.seats
     before = tuple(taken) if taken is not None else (0,) * seats
     suit_rank = {}
@@ -338,7 +251,7 @@ def self_interested_play(position: ReferencePosition, rostov: bool = False,
         if key in memo:
             return memo[key]
         seat = (leader + len(played)) % seats
-        talon_card = rules._talon_card(talon)
+        talon_card = rules.talon_card(talon)
         best = None
         cards = sorted(iter_bits(rules.legal_moves(hands[seat], played, talon_card)),
                        key=suit_rank.__getitem__)

@@ -9,8 +9,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import pyanalyzer
 import pref_engine
+
+import pyanalyzer
 
 
 def child_environment(**extra: str) -> dict:

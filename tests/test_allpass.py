@@ -13,6 +13,7 @@ import random
 
 import pytest
 from click.testing import CliRunner
+from pref_engine import Engine
 
 from pyanalyzer.allpass import analyse_allpass, with_conventions
 from pyanalyzer.cards import PREFERANS
@@ -24,7 +25,6 @@ from pyanalyzer.layout import Layout
 from pyanalyzer.layout_io import format_one_line, parse_layout
 from pyanalyzer.reference import ReferencePosition, ReferenceSolver, self_interested_play
 from pyanalyzer.rules import PREFERANS_RULES, AllPassRules
-from pref_engine import Engine
 
 SEATS = ("S", "W", "E")
 ALLPASS = Contract.parse("allpass", PREFERANS_RULES)

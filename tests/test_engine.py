@@ -13,9 +13,9 @@ import random
 
 import published_layouts
 import pytest
+from pref_engine import Engine
 
 from pyanalyzer.reference import ReferencePosition, ReferenceSolver
-from pref_engine import Engine
 
 # -- positions and layouts (the game facts the tests need are restated here) -------
 

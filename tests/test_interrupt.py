@@ -214,11 +214,12 @@ def test_an_engine_stopped_by_ctrl_c_answers_correctly_afterwards():
     """A stopped search leaves nothing behind: the next answers equal a fresh engine's."""
     import random
 
+    from pref_engine import Engine
+
     from pyanalyzer.cards import WHIST
     from pyanalyzer.hand import Hand
     from pyanalyzer.whist import Deal
     from pyanalyzer.whist.table import whist_layout
-    from pref_engine import Engine
 
     engine = Engine(tt_size_mb=1)         # (slow enough to be stopped mid-search)
     slow = whist_layout(Deal.from_pbn(SLOW_WHIST_DEAL), None, "N", lead="N").position()
@@ -248,9 +249,10 @@ def test_ctrl_c_during_a_batch_returns_the_values_finished():
     so an enumeration keeps its partial tally."""
     import itertools
 
+    from pref_engine import Engine
+
     from pyanalyzer.whist import Deal
     from pyanalyzer.whist.table import whist_layout
-    from pref_engine import Engine
 
     slow = whist_layout(Deal.from_pbn(SLOW_WHIST_DEAL), None, "N", lead="N").position()
     splits = [(0,)] * 50                   # the same (slow) layout 50 times: seat 1 keeps its cards

@@ -130,9 +130,10 @@ def test_an_interrupted_enumeration_returns_only_when_its_engines_are_free(monke
 
 def test_a_second_search_on_a_busy_engine_is_refused():
     """Two searches at once on one Engine would corrupt it: the second is refused."""
+    from pref_engine import Engine, EngineBusy, stop_searches
+
     from pyanalyzer.whist import Deal
     from pyanalyzer.whist.table import whist_layout
-    from pref_engine import Engine, EngineBusy, stop_searches
 
     engine = Engine(tt_size_mb=1)
     slow = whist_layout(Deal.from_pbn(SLOW_WHIST_DEAL), None, "N", lead="N").position()
@@ -278,9 +279,10 @@ def test_a_stopped_search_counts_its_nodes():
     """An interrupted run reports the work it did: the nodes of a search that Ctrl-C stopped
     are added to the backend's count (they were lost: 'pref table' said '0 nodes' after
     seconds of search)."""
+    from pref_engine import stop_searches
+
     from pyanalyzer.whist import Deal
     from pyanalyzer.whist.table import whist_layout
-    from pref_engine import stop_searches
 
     backend = make_backend("fast", tt_size_mb=1)   # (slow enough to be stopped mid-search)
     slow = whist_layout(Deal.from_pbn(SLOW_WHIST_DEAL), None, "N", lead="N").position()

@@ -15,9 +15,11 @@ from pyanalyzer import PREFERANS, PREFERANS_RULES, Contract, Hand, parse_layout
 from pyanalyzer.cli import main
 from pyanalyzer.layout import Layout
 from pyanalyzer.misere import analyse_open, analyse_unknown_discard, rank_misere_discards
+from pyanalyzer.model.play import TrickRules
+from pyanalyzer.model.position import iter_bits
 from pyanalyzer.notation import parse_cards
 from pyanalyzer.odds import declarer_view
-from pyanalyzer.reference import ReferenceSolver, iter_bits
+from pyanalyzer.reference import ReferenceSolver
 
 #: Kovalevskaya's misère (layouts/kovalevskaya.txt) in the one-line form.
 KOVALEVSKAYA = published_layouts.KOVALEVSKAYA.one_line
@@ -48,7 +50,7 @@ def brute_force_one_defence(layout: Layout, candidates: list[int]) -> int:
     """Enumerate every pure defence explicitly (a card for each defender history),
     score each against every candidate hand with the declarer minimising, keep the best."""
     position = layout.position()
-    rules = ReferenceSolver.for_position(position)
+    rules = TrickRules.of(position)
     seats = len(position.hands)
     declarer = layout.seats.index(layout.declarer)
     base = list(position.hands)
@@ -130,7 +132,7 @@ def one_defence_by_histories(layout: Layout, candidates: list[int]) -> int:
     No memo and no pruning; checked against the explicit enumeration on small endings.
     """
     position = layout.position()
-    rules = ReferenceSolver.for_position(position)
+    rules = TrickRules.of(position)
     seats = len(position.hands)
     declarer = layout.seats.index(layout.declarer)
 

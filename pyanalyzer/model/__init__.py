@@ -1,0 +1,1 @@
+"""The model: cards, rule sets, layouts and the position every engine consumes."""
