@@ -53,7 +53,8 @@ def whist_endings(count: int = 40, cards: int = 10, seed: str = "bench") -> list
         hands = [bits(deck[i * cards:(i + 1) * cards]) for i in range(4)]
         trump = rng.choice((None, 0, 1, 2, 3))
         out.append(ReferencePosition(tuple(hands), WHIST_SUITS, trump, False, rng.randrange(4),
-                                     (), (True, False, True, False), True))
+                                     (), (True, False, True, False), True,
+                                     heuristics="partnership"))
     return out
 
 
