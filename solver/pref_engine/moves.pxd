@@ -36,7 +36,7 @@ all of them, and last a suit the declarer is void in.
 
 from pref_engine.state cimport (u64, Rules, Position, MAX_SEATS, beats, bit_count, low_index,
                            high_index, declarable, DECLARE, MAX_MARRIAGES,
-                           HEURISTICS_PARTNERSHIP, HEURISTICS_PLAIN)
+                           HEURISTICS_SOLO, HEURISTICS_PARTNERSHIP)
 
 cdef enum:
     MAX_MOVES = 32                # cards a hand
@@ -64,10 +64,11 @@ cdef inline int lead_score(const Rules* r, const Position* p, int seat, int card
     cdef int s = r.suit_of[card]
     cdef u64 suit_out = out & r.suit_mask[s]
     cdef u64 above = suit_out & ~((((<u64>1) << card) << 1) - 1)
-    if r.plain_tricks and r.heuristics == HEURISTICS_PARTNERSHIP:
-        return partnership_lead_score(r, p, seat, card, suit_out, above)
-    if r.heuristics == HEURISTICS_PLAIN:
-        return plain_lead_score(r, seat, card, suit_out, above, mine)
+    if r.heuristics != HEURISTICS_SOLO:
+        if r.heuristics != HEURISTICS_PARTNERSHIP:
+            return plain_lead_score(r, seat, card, suit_out, above, mine)
+        if r.plain_tricks:
+            return partnership_lead_score(r, p, seat, card, suit_out, above)
     if r.plain_tricks:
         if not (above & ~mine):
             return 200 + bit_count(mine & suit_out)          # a sure winner: cash it
@@ -380,3 +381,7 @@ cdef inline int add_declarations(const Rules* r, const Position* p, int seat, in
             i -= 1
         moves[0] = first
     return n
+
+
+cdef int order_moves_declaring(const Rules* r, const Position* p, int seat, u64 moves, int first,
+                               u64 out, int* cards, int room) noexcept nogil

@@ -17,31 +17,51 @@ from pref_engine.state cimport (Rules, Position, MAX_SEATS, seat_to_move, cards_
                            last_trick_cards, trick_points, value_bound, marriage_of, DECLARE,
                            run_bottoms, play_card, beats, bit_count, low_index, bit_deposit)
 from pref_engine.transtable cimport (TTKey, TTChildKeys, tt_make_key, tt_probe, tt_store,
-                                tt_prefetch, tt_child_keys_begin, tt_child_key, NO_MOVE)
+                                tt_prefetch, tt_child_keys_begin, tt_child_key_relative,
+                                tt_child_key_absolute, NO_MOVE)
 from pref_engine.quicktricks cimport quick_tricks, misere_sure
-from pref_engine.moves cimport order_moves, add_declarations, MAX_MOVES, MAX_LEAD_MOVES
+from pref_engine.moves cimport order_moves, order_moves_declaring, MAX_MOVES, MAX_LEAD_MOVES
 
 
 cdef enum:
     TT_MIN_TRICKS = 1              # (the last trick is played out directly)
 
 
+# The search is compiled twice (a fused type picks the version): for trick counts
+# (``TrickCount``: ``Rules.plain_value``, every trick worth 1 and no declarations, so the
+# value is bounded by the tricks left) and for any other value (``PointValue``: card points,
+# declarations). The trick-count version carries none of the other's tests.
+cdef struct TrickCount:
+    char unused
+cdef struct PointValue:
+    char unused
+ctypedef fused Valuation:
+    TrickCount
+    PointValue
+
+
 cdef int make_move(Searcher* s, int move, Undo* u) noexcept nogil:
     """Make ``move`` for the seat to move; returns the declarer side's gain: the trick's
     (1 or its card points) if it ends, a declaration's points."""
-    return do_move(s, move, u)
+    if s.rules.plain_value:
+        return do_move(s, move, u, <TrickCount*>NULL)
+    return do_move(s, move, u, <PointValue*>NULL)
 
 
 cdef void unmake_move(Searcher* s, int seat, int move, const Undo* u) noexcept nogil:
-    undo_move(s, seat, move, u)
+    if s.rules.plain_value:
+        undo_move(s, seat, move, u, <TrickCount*>NULL)
+    else:
+        undo_move(s, seat, move, u, <PointValue*>NULL)
 
 
-cdef inline int do_move(Searcher* s, int move, Undo* u) noexcept nogil:
+cdef inline int do_move(Searcher* s, int move, Undo* u, Valuation* value) noexcept nogil:
     cdef Rules* r = &s.rules
     cdef Position* p = &s.pos
     cdef int i, winner
-    if move >= DECLARE:
-        return declare_lead(s, move - DECLARE, u)
+    if Valuation is PointValue:
+        if move >= DECLARE:
+            return declare_lead(s, move - DECLARE, u)
     u.win_seat = p.win_seat
     u.win_card = p.win_card
     u.trick_done = False
@@ -52,7 +72,6 @@ cdef inline int do_move(Searcher* s, int move, Undo* u) noexcept nogil:
     u.trick_done = True
     u.leader = p.leader
     u.trick_cards = p.trick_cards
-    u.may_declare = p.may_declare
     for i in range(MAX_SEATS):             # (a fixed size: copied in registers)
         u.played[i] = p.played[i]
     winner = p.win_seat
@@ -60,6 +79,9 @@ cdef inline int do_move(Searcher* s, int move, Undo* u) noexcept nogil:
     p.nplayed = 0
     p.trick_cards = 0
     p.tricks_left -= 1
+    if Valuation is TrickCount:
+        return r.dside[winner]
+    u.may_declare = p.may_declare
     p.may_declare = True
     if r.unit_tricks:
         return r.dside[winner]
@@ -84,23 +106,26 @@ cdef inline int declare_lead(Searcher* s, int card, Undo* u) noexcept nogil:
     return r.marriage_points[m] if r.dside[seat] else 0
 
 
-cdef inline void undo_move(Searcher* s, int seat, int move, const Undo* u) noexcept nogil:
+cdef inline void undo_move(Searcher* s, int seat, int move, const Undo* u,
+                           Valuation* value) noexcept nogil:
     cdef Rules* r = &s.rules
     cdef Position* p = &s.pos
     cdef int i
     cdef u64 bit
-    if move >= DECLARE:
-        p.trump = u.trump
-        move -= DECLARE
+    if Valuation is PointValue:
+        if move >= DECLARE:
+            p.trump = u.trump
+            move -= DECLARE
     bit = (<u64>1) << move
     if u.trick_done:
         p.leader = u.leader
         p.nplayed = r.nseats
         p.trick_cards = u.trick_cards
         p.tricks_left += 1
-        p.may_declare = u.may_declare
-        if not r.unit_tricks:
-            p.points_left += u.trick_points
+        if Valuation is PointValue:
+            p.may_declare = u.may_declare
+            if not r.unit_tricks:
+                p.points_left += u.trick_points
         for i in range(MAX_SEATS):
             p.played[i] = u.played[i]
     p.nplayed -= 1
@@ -110,11 +135,13 @@ cdef inline void undo_move(Searcher* s, int seat, int move, const Undo* u) noexc
     p.win_card = u.win_card
 
 
-cdef inline int last_trick_gain(const Rules* r, Position* p) noexcept nogil:
+cdef inline int last_trick_gain(const Rules* r, Position* p, Valuation* value) noexcept nogil:
     """Declarer side's gain in the last trick: every seat has one card left."""
     cdef int cards[MAX_SEATS]
     cdef int place = last_trick_cards(r, p, cards)
     cdef int side = r.dside[(p.leader + place) % r.nseats]
+    if Valuation is TrickCount:
+        return side
     if r.unit_tricks or not side:
         return side
     return trick_points(r, cards, r.nseats)
@@ -126,6 +153,13 @@ cdef void reset_killers(Searcher* s) noexcept nogil:
 
 cdef bint reaches(Searcher* s, int target) noexcept nogil:
     """True if the declarer's side can score ``target`` over the rest of the play."""
+    if s.rules.plain_value:
+        return search(s, target, <TrickCount*>NULL)
+    return search(s, target, <PointValue*>NULL)
+
+
+cdef bint search(Searcher* s, int target, Valuation* value) noexcept nogil:
+    """``reaches`` for one kind of value (``Valuation``)."""
     cdef Rules* r = &s.rules
     cdef Position* p = &s.pos
     cdef TTKey key
@@ -133,7 +167,7 @@ cdef bint reaches(Searcher* s, int target) noexcept nogil:
     cdef Undo u
     cdef int cards[MAX_LEAD_MOVES]
     cdef int first = -1
-    cdef int n, i, seat, card, gain, q, room, best = -1, table_points = 0
+    cdef int n, i, seat, card, gain, q, room, bound, best = -1, table_points = 0
     cdef bint result, v, maxer
     cdef u64 out, moves
     cdef TTChildKeys child_base
@@ -145,10 +179,14 @@ cdef bint reaches(Searcher* s, int target) noexcept nogil:
     # Step 1. Bounds from what is left to score (the tricks left, for trick counts).
     if target <= 0:
         return True
-    if target > value_bound(r, p):
-        return False
+    if Valuation is TrickCount:
+        if target > p.tricks_left:
+            return False
+    else:
+        if target > value_bound(r, p):
+            return False
     if p.tricks_left == 1:
-        return last_trick_gain(r, p) >= target
+        return last_trick_gain(r, p, value) >= target
 
     out = cards_out(r, p)
     if p.nplayed == 0 and p.tricks_left > TT_MIN_TRICKS:
@@ -156,10 +194,11 @@ cdef bint reaches(Searcher* s, int target) noexcept nogil:
         if stop_requested(s):
             return False
         # Step 2. Misère: the declarer caught for every remaining trick, or clean.
-        if not r.plain_tricks and r.plain_value:
-            q = misere_sure(r, p)
-            if q:
-                return q > 0
+        if Valuation is TrickCount:
+            if not r.plain_tricks:
+                q = misere_sure(r, p)
+                if q:
+                    return q > 0
         # Step 3. Transposition table lookup (trick boundaries only); the key may
         # come from the caller (step 6).
         if s.child_key != NULL:
@@ -173,18 +212,22 @@ cdef bint reaches(Searcher* s, int target) noexcept nogil:
             if upper < target:
                 return False
             if stored_best != NO_MOVE:
-                first = low_index(bit_deposit((<u64>1) << (stored_best & 63), out)) \
-                    | (stored_best & DECLARE)
+                if Valuation is TrickCount:
+                    first = low_index(bit_deposit((<u64>1) << stored_best, out))
+                else:
+                    first = low_index(bit_deposit((<u64>1) << (stored_best & 63), out)) \
+                        | (stored_best & DECLARE)
         # Step 4. Quick tricks of the side on lead (trick contracts counting tricks).
-        if r.plain_tricks and r.plain_value:
-            q = quick_tricks(r, p, out)
-            if r.dside[p.leader]:
-                if q >= target:
-                    tt_store(s.tt, &key, p.tricks_left, q, p.tricks_left, NO_MOVE)
-                    return True
-            elif p.tricks_left - q < target:
-                tt_store(s.tt, &key, p.tricks_left, 0, p.tricks_left - q, NO_MOVE)
-                return False
+        if Valuation is TrickCount:
+            if r.plain_tricks:
+                q = quick_tricks(r, p, out)
+                if r.dside[p.leader]:
+                    if q >= target:
+                        tt_store(s.tt, &key, p.tricks_left, q, p.tricks_left, NO_MOVE)
+                        return True
+                elif p.tricks_left - q < target:
+                    tt_store(s.tt, &key, p.tricks_left, 0, p.tricks_left - q, NO_MOVE)
+                    return False
 
     # Step 5. Moves: legal cards, one per run of equivalent cards, best first.
     seat = seat_to_move(r, p)
@@ -202,9 +245,10 @@ cdef bint reaches(Searcher* s, int target) noexcept nogil:
         q = s.killer[2 * p.tricks_left + r.dside[seat]]
         if q >= 0 and (moves >> (q & 63)) & 1:
             first = q
-    n = order_moves(r, p, seat, moves, first, out, cards, room)
-    if r.nmarriages and p.nplayed == 0:
-        n = add_declarations(r, p, seat, cards, n, first)
+    if Valuation is TrickCount:
+        n = order_moves(r, p, seat, moves, first, out, cards, room)
+    else:
+        n = order_moves_declaring(r, p, seat, moves, first, out, cards, room)
     maxer = r.maxer[seat]
 
     # Step 6. The last card of a trick leads to table positions: make their keys
@@ -219,18 +263,27 @@ cdef bint reaches(Searcher* s, int target) noexcept nogil:
         for i in range(n):
             card = cards[i]
             child_winner[i] = seat if beats(r, p, card, p.win_card) else p.win_seat
-            tt_child_key(r, &child_base, card, child_winner[i], &child_keys[i])
+            if Valuation is TrickCount:
+                tt_child_key_relative(r, &child_base, card, child_winner[i], &child_keys[i])
+            else:
+                tt_child_key_absolute(&child_base, card, child_winner[i], &child_keys[i])
             if n > 1:
                 tt_prefetch(s.tt, &child_keys[i])
-        if not r.unit_tricks:
-            table_points = trick_points(r, p.played, p.nplayed)
+        if Valuation is PointValue:
+            if not r.unit_tricks:
+                table_points = trick_points(r, p.played, p.nplayed)
         for i in range(n):
-            if r.unit_tricks:
+            if Valuation is TrickCount:
                 t2 = target - r.dside[child_winner[i]]
+                if t2 <= 0 or t2 > p.tricks_left - 1:
+                    continue
             else:
-                t2 = target - r.dside[child_winner[i]] * (table_points + r.points[cards[i]])
-            if t2 <= 0 or (r.plain_value and t2 > p.tricks_left - 1):
-                continue
+                if r.unit_tricks:
+                    t2 = target - r.dside[child_winner[i]]
+                else:
+                    t2 = target - r.dside[child_winner[i]] * (table_points + r.points[cards[i]])
+                if t2 <= 0:
+                    continue
             if tt_probe(s.tt, &child_keys[i], &lower, &upper, &stored_best):
                 if (maxer and lower >= t2) or (not maxer and upper < t2):
                     s.nodes += 1
@@ -240,17 +293,21 @@ cdef bint reaches(Searcher* s, int target) noexcept nogil:
     result = not maxer
     for i in range(n):
         card = cards[i]
-        gain = do_move(s, card, &u)
-        if target - gain <= 0 or target - gain > value_bound(r, p):
-            # decided by the trick count alone (reaches' step 1, without the call)
+        gain = do_move(s, card, &u, value)
+        if Valuation is TrickCount:
+            bound = p.tricks_left
+        else:
+            bound = value_bound(r, p)
+        if target - gain <= 0 or target - gain > bound:
+            # decided by what is left to score alone (step 1, without the call)
             s.nodes += 1
             v = target - gain <= 0
         else:
             if keyed:
                 s.child_key = &child_keys[i]
-            v = reaches(s, target - gain)
+            v = search(s, target - gain, value)
             s.child_key = NULL
-        undo_move(s, seat, card, &u)
+        undo_move(s, seat, card, &u, value)
         if v == maxer:
             result = v
             best = card
@@ -261,12 +318,18 @@ cdef bint reaches(Searcher* s, int target) noexcept nogil:
     # Step 8. Store the bound (and the move that proved it) at trick boundaries
     # (not while a stopped search unwinds: its answers are void).
     if p.nplayed == 0 and p.tricks_left > TT_MIN_TRICKS and not s.stopped:
-        if best >= 0:
-            best = bit_count(out & (((<u64>1) << (best & 63)) - 1)) | (best & DECLARE)
-        else:
+        if best < 0:
             best = NO_MOVE
+        elif Valuation is TrickCount:
+            best = bit_count(out & (((<u64>1) << best) - 1))
+        else:
+            best = bit_count(out & (((<u64>1) << (best & 63)) - 1)) | (best & DECLARE)
+        if Valuation is TrickCount:
+            bound = p.tricks_left
+        else:
+            bound = value_bound(r, p)
         if result:
-            tt_store(s.tt, &key, p.tricks_left, target, value_bound(r, p), best)
+            tt_store(s.tt, &key, p.tricks_left, target, bound, best)
         else:
             tt_store(s.tt, &key, p.tricks_left, 0, target - 1, best)
     return result

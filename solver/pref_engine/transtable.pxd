@@ -139,7 +139,7 @@ cdef inline u64 absolute_meta(int leader, int trump, bint may_declare, u64 out) 
 
 
 cdef struct TTChildKeys:
-    # What the keys of the positions after the last card of a trick share (``tt_child_key``).
+    # What the keys of the positions after the last card of a trick share (``tt_child_key_*``).
     u64 out                       # the cards out after the trick
     u64 meta                      # relative keys: the counts of ``out`` per suit
     u64 owners1                   # seats 1 and 3's cards
@@ -157,15 +157,23 @@ cdef inline void tt_child_keys_begin(const Rules* r, const Position* p, u64 out,
     c.trump = p.trump
 
 
-cdef inline void tt_child_key(const Rules* r, const TTChildKeys* c, int card, int winner,
-                              TTKey* key) noexcept nogil:
+cdef inline void tt_child_key_relative(const Rules* r, const TTChildKeys* c, int card,
+                                       int winner, TTKey* key) noexcept nogil:
     """The key of the position after ``card`` ends the trick and ``winner`` leads (made
-    without playing the card; a completed trick lets the winner declare)."""
+    without playing the card), for trick counts (``Rules.plain_value``)."""
     cdef u64 out = c.out & ~((<u64>1) << card)
-    if r.plain_value:
-        key.meta = (c.meta - tt_suit_one(r.suit_of[card])) | <u64>winner
-    else:
-        key.meta = absolute_meta(winner, c.trump, True, out)
+    key.meta = (c.meta - tt_suit_one(r.suit_of[card])) | <u64>winner
+    key.plane0 = bit_extract(c.owners1, out)
+    key.plane1 = bit_extract(c.owners2, out)
+    tt_hash_key(key)
+
+
+cdef inline void tt_child_key_absolute(const TTChildKeys* c, int card, int winner,
+                                       TTKey* key) noexcept nogil:
+    """``tt_child_key_relative`` for points and declarations (a completed trick lets the
+    winner declare)."""
+    cdef u64 out = c.out & ~((<u64>1) << card)
+    key.meta = absolute_meta(winner, c.trump, True, out)
     key.plane0 = bit_extract(c.owners1, out)
     key.plane1 = bit_extract(c.owners2, out)
     tt_hash_key(key)
