@@ -87,7 +87,7 @@ from libc.string cimport memset
 from pref_engine.state cimport (u64, Rules, Position, seat_to_move, cards_out, legal_moves,
                            run_bottoms, bit_count, low_index, high_index, bit_extract,
                            bit_deposit, MAX_SEATS, last_trick_cards, HEURISTICS_PARTNERSHIP)
-from pref_engine.search cimport Undo, make_move, unmake_move, stop_requested
+from pref_engine.search cimport Undo, make_trick_move, unmake_trick_move, stop_requested
 from pref_engine.transtable cimport mix, prefetch_line, huge_alloc, huge_free, tt_planes
 from pref_engine.moves cimport order_moves, MAX_MOVES
 from pref_engine.quicktricks cimport quick_tricks_from
@@ -784,7 +784,7 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
         if small_below[suit] >= 0 and run_top(r, p.hand[seat], out, card) < small_below[suit]:
             continue                      # small, like a card refuted already
         tried |= (<u64>1) << card
-        gain = make_move(s, card, &u)
+        gain = make_trick_move(s, card, &u)
         if target - gain <= 0 or target - gain > p.tricks_left:
             s.nodes += 1
             v = target - gain <= 0
@@ -794,7 +794,7 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
             child_rel = s.rel
         if u.trick_done:
             child_rel |= rank_winner(r, u.played, r.nseats, p.win_card)
-        unmake_move(s, seat, card, &u)
+        unmake_trick_move(s, seat, card, &u)
         if v == maxer:
             result = v
             rel = child_rel

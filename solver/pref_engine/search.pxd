@@ -51,6 +51,8 @@ cdef struct Undo:
 
 cdef int make_move(Searcher* s, int move, Undo* u) noexcept nogil
 cdef void unmake_move(Searcher* s, int seat, int move, const Undo* u) noexcept nogil
+cdef int make_trick_move(Searcher* s, int card, Undo* u) noexcept nogil
+cdef void unmake_trick_move(Searcher* s, int seat, int card, const Undo* u) noexcept nogil
 cdef inline bint stop_requested(Searcher* s) noexcept nogil:
     """True once Ctrl-C was pressed during this search (the count is read when the
     node count is a multiple of 4,096)."""

@@ -55,6 +55,15 @@ cdef void unmake_move(Searcher* s, int seat, int move, const Undo* u) noexcept n
         undo_move(s, seat, move, u, <PointValue*>NULL)
 
 
+cdef int make_trick_move(Searcher* s, int card, Undo* u) noexcept nogil:
+    """``make_move`` where the value is a trick count (``Rules.plain_value``)."""
+    return do_move(s, card, u, <TrickCount*>NULL)
+
+
+cdef void unmake_trick_move(Searcher* s, int seat, int card, const Undo* u) noexcept nogil:
+    undo_move(s, seat, card, u, <TrickCount*>NULL)
+
+
 cdef inline int do_move(Searcher* s, int move, Undo* u, Valuation* value) noexcept nogil:
     cdef Rules* r = &s.rules
     cdef Position* p = &s.pos
