@@ -138,6 +138,15 @@ cdef inline u64 absolute_meta(int leader, int trump, bint may_declare, u64 out) 
             | (out << 32))
 
 
+cdef inline void tt_key_add_taken(TTKey* key, const int* taken, int nseats) noexcept nogil:
+    """Add to a trick-count key the tricks each seat took before it (6 bits a seat above the
+    counts: max^n under Rostov's aim, whose choices depend on them)."""
+    cdef int i
+    for i in range(nseats):
+        key.meta |= (<u64>taken[i]) << (40 + 6 * i)
+    tt_hash_key(key)
+
+
 cdef struct TTChildKeys:
     # What the keys of the positions after the last card of a trick share (``tt_child_key_*``).
     u64 out                       # the cards out after the trick
