@@ -211,6 +211,7 @@ cdef class Engine:
                tuple(int(x) for x in getattr(pos, "card_points", ())), marriages)
         if tag != self.rules_tag:
             tt_clear(&self.tt)
+            reset_killers(&self.s)
             if self.rank_table.entries != NULL:
                 rank_table_clear(&self.rank_table)
             self.rules_tag = tag
