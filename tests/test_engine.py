@@ -15,6 +15,7 @@ import published_layouts
 import pytest
 from pref_engine import Engine
 
+from pyanalyzer.model.play import TrickRules
 from pyanalyzer.reference import ReferencePosition, ReferenceSolver
 
 # -- positions and layouts (the game facts the tests need are restated here) -------
@@ -42,16 +43,16 @@ def cards_of(mask: int) -> list[int]:
 
 def random_position(rng: random.Random, *, seats: int, tricks: int, trump, must_trump: bool,
                     maximize: bool, declarer_side, suit_masks=PREF_SUITS,
-                    mid_trick: bool = False) -> ReferencePosition:
+                    mid_trick: bool = False, heuristics: str = "solo") -> ReferencePosition:
     """Deal ``tricks`` cards to each seat from the deck; optionally play into the trick."""
     deck = cards_of(sum(suit_masks))
     dealt = rng.sample(deck, tricks * seats)
     hands = [bits(dealt[i * tricks:(i + 1) * tricks]) for i in range(seats)]
     leader = rng.randrange(seats)
     pos = ReferencePosition(tuple(hands), tuple(suit_masks), trump, must_trump, leader, (),
-                            tuple(declarer_side), maximize)
+                            tuple(declarer_side), maximize, heuristics=heuristics)
     if mid_trick:
-        rules = ReferenceSolver.for_position(pos)
+        rules = TrickRules.of(pos)
         played: list[int] = []
         for k in range(rng.randrange(1, seats)):
             seat = (leader + k) % seats
@@ -59,7 +60,7 @@ def random_position(rng: random.Random, *, seats: int, tricks: int, trump, must_
             hands[seat] &= ~(1 << card)
             played.append(card)
         pos = ReferencePosition(tuple(hands), tuple(suit_masks), trump, must_trump, leader,
-                                tuple(played), tuple(declarer_side), maximize)
+                                tuple(played), tuple(declarer_side), maximize, heuristics=heuristics)
     return pos
 
 
@@ -83,7 +84,8 @@ def random_whist(rng: random.Random, tricks: int) -> ReferencePosition:
     side = tuple(s % 2 == first for s in range(4))
     return random_position(rng, seats=4, tricks=tricks, trump=trump, must_trump=False,
                            maximize=rng.random() < 0.85, declarer_side=side,
-                           suit_masks=WHIST_SUITS, mid_trick=rng.random() < 0.4)
+                           suit_masks=WHIST_SUITS, mid_trick=rng.random() < 0.4,
+                           heuristics="partnership")
 
 
 def parse_pref_card(text: str) -> int:
@@ -407,7 +409,8 @@ def rotate_seats(pos: ReferencePosition, k: int) -> ReferencePosition:
         hands[(i + k) % n] = pos.hands[i]
         sides[(i + k) % n] = pos.declarer_side[i]
     return ReferencePosition(tuple(hands), pos.suit_masks, pos.trump, pos.must_trump,
-                             (pos.leader + k) % n, pos.played, tuple(sides), pos.maximize)
+                             (pos.leader + k) % n, pos.played, tuple(sides), pos.maximize,
+                             heuristics=pos.heuristics)
 
 
 def test_suit_permutation_and_seat_rotation_keep_the_value():
@@ -430,7 +433,7 @@ def test_suit_permutation_and_seat_rotation_keep_the_value():
 
 def child(pos: ReferencePosition, card: int) -> tuple[ReferencePosition, int]:
     """The position after ``card``, and the declarer side's gain if the trick ends."""
-    rules = ReferenceSolver.for_position(pos)
+    rules = TrickRules.of(pos)
     seat = pos.to_move
     hands = list(pos.hands)
     hands[seat] &= ~(1 << card)
@@ -441,14 +444,14 @@ def child(pos: ReferencePosition, card: int) -> tuple[ReferencePosition, int]:
         gain = int(pos.declarer_side[leader])
         played = ()
     return ReferencePosition(tuple(hands), pos.suit_masks, pos.trump, pos.must_trump, leader,
-                             played, pos.declarer_side, pos.maximize), gain
+                             played, pos.declarer_side, pos.maximize, heuristics=pos.heuristics), gain
 
 
 def replay(pos: ReferencePosition, line: list[int]) -> int:
     """Check ``line`` is a legal play to the end; return the declarer side's tricks."""
     total = 0
     for card in line:
-        rules = ReferenceSolver.for_position(pos)
+        rules = TrickRules.of(pos)
         legal = rules.legal_moves(pos.hands[pos.to_move], pos.played)
         assert legal >> card & 1, f"illegal card {card}"
         pos, gain = child(pos, card)
@@ -583,7 +586,7 @@ def _skewed_whist(rng: random.Random, tricks: int) -> ReferencePosition:
     first = rng.randrange(2)
     return random_position(rng, seats=4, tricks=tricks, trump=trump, must_trump=False, maximize=True,
                            declarer_side=tuple(s % 2 == first for s in range(4)),
-                           suit_masks=masks, mid_trick=rng.random() < 0.4)
+                           suit_masks=masks, mid_trick=rng.random() < 0.4, heuristics="partnership")
 
 
 def test_partition_search_agrees_with_the_plain_table():
@@ -610,7 +613,8 @@ def test_partition_search_agrees_with_the_plain_table():
             hands[a] = hands[a] & ~(1 << ca) | (1 << cb)
             hands[b] = hands[b] & ~(1 << cb) | (1 << ca)
             family.append(ReferencePosition(tuple(hands), base.suit_masks, base.trump, False,
-                                            base.leader, (), base.declarer_side, True))
+                                            base.leader, (), base.declarer_side, True,
+                                            heuristics="partnership"))
         for pos in family:
             assert with_partition.solve(pos) == plain.solve(pos), pos
             assert with_partition.card_values(pos) == plain.card_values(pos), pos
@@ -623,7 +627,7 @@ def test_partition_search_is_used_only_where_it_fits():
     pref = random_preferans(random.Random(4), 3, kind="trump")
     forced = Engine(tt_size_mb=1, partition=True)
     whist = ReferencePosition(pos.hands, pos.suit_masks, pos.trump, False, pos.leader, pos.played,
-                              pos.declarer_side, True)
+                              pos.declarer_side, True, heuristics="partnership")
     assert forced.solve(whist) == reference_value(whist)
     with pytest.raises(ValueError, match="partition"):
         forced.solve(pref)  # three seats
