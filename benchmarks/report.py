@@ -26,9 +26,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parent.parent))
 
+from pref_engine import Engine  # noqa: E402
+
 from layouts import KINDS, full_layouts, split_masks, splits  # noqa: E402
 from pyanalyzer.reference import reference_tricks  # noqa: E402
-from pref_engine import Engine  # noqa: E402
 
 
 def quantile(values, q):

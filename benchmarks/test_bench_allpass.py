@@ -41,11 +41,12 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from pref_engine import Engine  # noqa: E402
+
 from pyanalyzer.allpass import analyse_allpass  # noqa: E402
 from pyanalyzer.engines import make_backend  # noqa: E402
 from pyanalyzer.layout_io import read_layout  # noqa: E402
 from pyanalyzer.reference import ReferencePosition  # noqa: E402
-from pref_engine import Engine  # noqa: E402
 
 SUITS = tuple(0xFF << (8 * s) for s in range(4))
 COUNT = 200

@@ -15,8 +15,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from layouts import COUNT, KINDS, full_layouts, split_masks, splits  # noqa: E402
 from pref_engine import Engine  # noqa: E402
+
+from layouts import COUNT, KINDS, full_layouts, split_masks, splits  # noqa: E402
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -16,19 +16,16 @@ of the speed. The heuristics depend on what the seat wants from the trick:
   declarer, when a defender is still to play: with the lowest); a defender
   last to play may overtake his partner as freely as not.
 
-Misère leads (tuned on the benchmark layouts: fewest nodes, see
+Misère leads (the order that searched fewest nodes on the benchmark layouts,
 benchmarks/RESULTS.md): the declarer first cashes a suit in which his lowest
 card is above all the defenders' (it wins whenever the suit is led, unless he
-can discard it first: cashing now keeps the lead and costs nothing; -21% nodes
-warm, -2% fresh); when the target leaves him room for a trick (``room``: he may
-take this one and still stay under it), a sure winner, highest first (he sheds
-a card that could be caught later; -10% to -37% nodes warm, fresh unchanged when
-the search passes room only where the target is at most half the tricks left); then
-he leads a card that some defender
-must overtake (one whose cards in the suit are all higher), the highest such
-card first (ranks counted among the cards still out: -8% nodes against "most
-defender cards above it first"), then the card with the fewest defender cards
-below it, and last a suit the defenders are void in (he wins it). A defender
+can discard it first: cashing now keeps the lead and costs nothing); when the
+target leaves him room for a trick (``room``: he may take this one and still
+stay under it), a sure winner, highest first (he sheds a card that could be
+caught later); then he leads a card that some defender must overtake (one whose
+cards in the suit are all higher), the highest such card first (ranks counted
+among the cards still out), then the card with the fewest defender cards below
+it, and last a suit the defenders are void in (he wins it). A defender
 first leads a card above all the declarer's cards of the suit (lowest first),
 then one between his cards (fewest declarer cards above first), then one under
 all of them, and last a suit the declarer is void in.
@@ -98,11 +95,8 @@ cdef inline int partnership_lead_score(const Rules* r, const Position* p, int se
     tricks left + 1 cards, as in DDS: he may discard any card, and the more he holds the
     more that costs. Leads into the opponents' ruffs score -100 and less, trumps the
     opponents do not hold low too (two of the side's trumps spent on one trick, the
-    opponents free to discard). The penalties and the trump rule took 25% off the nodes
-    (benchmarks/RESULTS.md); the classes used to lie 30 to 200 points apart, more than
-    the penalties, so a cash into a void always went before a low lead: with the classes
-    10 to 50 points apart (a reply or a few) and a void counted by the tricks left
-    (against a flat 100), 4% fewer nodes (67.0M to 64.4M on the four measuring sets)."""
+    opponents free to discard). The classes lie a reply or a few apart, so the penalties
+    can put a low lead before a cash into a void (benchmarks/RESULTS.md)."""
     cdef int s = r.suit_of[card]
     cdef int rank = card - r.suit_base[s]
     cdef int partner = (seat + 2) % 4
@@ -228,9 +222,8 @@ cdef inline int third_hand_score(const Rules* r, const Position* p, int seat, in
     """Third hand following suit (four hands): the lowest card that beats both the trick
     and every card the fourth hand holds in the suit; else the lowest card that beats the
     trick and the fourth hand's second-best card, so he must spend his top card to win
-    (DDS's "force out the ace": 1% to 3% fewer nodes than forcing only over the second
-    hand's card); else low (no overtaking of a partner's card that already forces the
-    fourth hand's top card or that he cannot beat)."""
+    (DDS's "force out the ace"); else low (no overtaking of a partner's card that already
+    forces the fourth hand's top card or that he cannot beat)."""
     cdef int s = r.suit_of[card]
     cdef u64 fourth = p.hand[(seat + 1) & 3] & r.suit_mask[s]
     cdef int top4 = high_index(fourth) if fourth else -1
@@ -254,11 +247,9 @@ cdef inline int second_hand_score(const Rules* r, const Position* p, int seat, i
     holds in it (who cannot ruff either; the fourth hand is the partner), unless, for the
     latter, the partner's best card already beats the trick and the third hand's cards
     (then low); then the cheapest card that beats the lead (it makes the third hand play
-    higher to win: DDS too prefers it to a low card; 6% fewer nodes on the measuring sets,
-    2% more on one held-out pair of seeds, 2% fewer on another); low last. The top card
-    out used to come before a cheaper sure winner: the ace from AQ over the leader's king
-    spent the tenace (one search 40x DDS's nodes); 2-4% fewer nodes without it, on the
-    measuring sets and on both held-out pairs."""
+    higher to win: DDS too prefers it to a low card); low last. A cheaper sure winner goes
+    before the top card out of the suit: the ace from AQ over the leader's king would
+    spend the tenace."""
     cdef int s = r.suit_of[card]
     cdef u64 third = p.hand[(seat + 1) & 3]
     cdef u64 third_suit = third & r.suit_mask[s]

@@ -2,20 +2,31 @@
 """Null-window search with winning-rank (partition) table entries (see partition.pyx)."""
 
 from pref_engine.state cimport u64
-from pref_engine.search cimport Searcher
+from pref_engine.search cimport Searcher, Killers
 from pref_engine.transtable cimport HugeBlock
 
 
 cdef enum:
     PBUCKET = 64                  # entries per bucket
+    NLEVELS = 3                   # bucket levels (``level_spread``)
 
 
 cdef struct RankEntry:
-    # 32 bytes, two to a cache line (a probe scans ~13 entries: fewer lines than at 40 bytes)
-    u64 key                       # shape (KEY_SHAPE) | tricks left << 48 | leader << 52
+    # 32 bytes, two to a cache line (a probe scans many entries of a bucket)
+    u64 key                       # shape (``shape_of``) | tricks left << 48 | leader << 52
     u64 mask                      # deciding cards (numbered among the cards out) | lower << 56 | upper << 60
     u64 plane0                    # their owners, as in TTKey (masked) | generation (8 bits) << 56
     u64 plane1                    # (masked)
+
+
+cdef struct RankKey:
+    # A position's key in the winning-rank table (``rank_key``) and what its probe saw
+    # (``rank_probe``), for the store after the search (``rank_store``).
+    u64 word                      # shape, tricks left and leader, as in ``RankEntry.key``
+    u64 plane0                    # the owners of the cards out, as in TTKey
+    u64 plane1
+    u64 bucket[NLEVELS]           # the position's bucket at each level
+    int nvalid[NLEVELS]           # used entries the probe saw in each bucket
 
 
 cdef struct RankTable:
@@ -26,7 +37,7 @@ cdef struct RankTable:
     unsigned int gen
     long long probes
     long long hits
-    signed char killer[32]        # per tricks left: the last two leads that cut off (-1: none yet)
+    Killers killers               # per tricks left (the slot): the last two leads that cut off
 
 
 cdef int rank_table_init(RankTable* t, double size_mb) except -1

@@ -1,13 +1,27 @@
 # cython: language_level=3
-"""Null-window search with winning-rank table entries (partition search).
+"""Partition search: the main search (``search.pyx``) with winning-rank table entries.
 
-The plain table (``transtable``) matches a position only if every card out has
-the same owner. Here an entry records which cards *decided* its bound, and
-matches every position with the same shape (cards per suit of every seat) and
-leader whose deciding cards have the same owners; the cards below them in each
-suit are interchangeable small cards. This is the partition search of
-Ginsberg's GIB and the "winning ranks" of DDS, which make most of their speed
-in bridge: with 13-card suits, most tricks are decided by a few high cards.
+``partition_reaches`` answers the same question as ``search.reaches`` ("can the
+declarer's side take ``target`` of the remaining tricks?") in numbered steps
+that follow the main search's: bounds from the trick count, the table, sure
+tricks, the moves in order, the search of the moves, the store. It has no
+misère step (it serves plain trick play only) and makes no child keys at the
+last card of a trick (a cut-off there saved nodes but not time:
+benchmarks/RESULTS.md); it adds the second hand's sure tricks (step 4) and the
+deciding cards of a node where every move failed (step 7).
+
+What it adds above all is its table: the plain table (``transtable``) matches a
+position only if every card out has the same owner, while a winning-rank entry
+records which cards *decided* its bound and matches every position with the
+same shape (cards per suit of every seat) and leader whose deciding cards have
+the same owners; the cards below them in each suit are interchangeable small
+cards. This is the partition search of Ginsberg's GIB and the "winning ranks"
+of DDS, which make most of their speed in bridge: with 13-card suits, most
+tricks are decided by a few high cards, so one entry answers for many
+positions. In Preferans 8-card suits nearly every card decides and the plain
+table is faster (benchmarks/RESULTS.md): partition search is used for plain
+trick play counting tricks where the rules declare partnership heuristics (four
+seats), at most 4 suits of at most 15 cards (Whist; ``partition_fits``).
 
 Why a bound carries over. Number the cards out of each suit from the top. An
 entry keeps, per suit, the top ``k`` cards (down to the lowest deciding card)
@@ -18,67 +32,55 @@ place: every play of the proof has its image, legal by the same suit rules,
 and a trick has the same winner if the winning card was compared by rank only
 with lower cards: so the *deciding cards* are
   * the winner of every trick of the proof that beat a card of its own suit,
-  * the leader's top cards counted as quick tricks,
+  * the cards a sure-trick count relied on (the leader's top cards counted as
+    quick tricks, for instance: each count returns its own),
   * where every card of a seat was refuted, the bottom card of each run of
     touching cards the search tried once for the whole run (the run must stay
     a run),
   * the deciding cards of the table entries the proof used.
 A proof's deciding cards are computed bottom-up with the search (``s.rel``).
 
-Only for plain trick contracts with 4 seats and at most 4 suits of at most 15
-cards (Whist): in Preferans 8-card suits nearly every card decides and the
-plain table is faster (benchmarks/RESULTS.md).
+The same argument lets the search skip small cards (DDS's "lowest winning
+rank"): once a card is refuted whose whole run lies below the deciding cards
+its proof found in its suit, every other such run of the hand in that suit is
+skipped, since playing it leads to a position that differs only in small cards
+of that suit, which the same proof covers. Where every card was refuted, the
+deciding cards are those of the cards tried: the skipped ones stay below them
+in every position the entry will match.
 
-Table: buckets of ``PBUCKET`` entries chosen by a hash of the shape, the
-leader and the owners of the top few cards of each suit (the *spread*: 0, 1
-or 3 cards, one bucket per level). An entry goes to the most specific level
-whose spread its deciding cards cover in every suit shared by two or more
-seats, so it loses no generality: an entry whose bound does not depend on
-the cards of some suit sits with the shape alone, one that needs the top
-three of every suit in a bucket of its own. A probe scans the (filled)
-bucket of each level. Before this, every entry was spread by the top three
-cards, so one deciding only on aces was found only by positions agreeing on
-three cards a suit: twice the nodes. One bit per bucket says whether it was
-ever filled, so probes of empty buckets cost no memory load; a bucket fills
-from its first entry on, so a scan stops at the first unused one.
-Entries are 32 bytes, two to a cache line (a probe scans about 13 entries;
-at 40 bytes they took a fifth more lines): the shape is kept as three suits
-a seat plus the tricks left, the bounds and generation in the bits
-above the 56 card bits of the other words (so at most 56 cards a deal).
-Replacement: a free slot, else the entry with the fewest
-tricks left and, among those (a bucket's entries mostly share the shape),
-the most deciding cards (the least general); a store takes the first free
-slot the probe saw, without looking for an entry of the same key to tighten
-(its bucket has mostly left the cache by then); an entry that cuts a probe off
-swaps places with the one halfway to the bucket's front (a probe scans about 37
-entries on deal 86; often-used entries are met sooner, and the first match decides).
-The table is probed before the
-quick tricks are counted (most probes hit); quick-trick cut-offs are not
-stored (cheaper to find again). The entries sit in 2 MB huge pages where
-the system allows it (probes are scattered, so page-table misses were a
-tenth of the time); only a bucket's first lines are prefetched.
+Because an entry is so general, a cut-off is worth more here than in the main
+search, and the search counts more sure tricks before it branches: quick
+tricks with length winners, through the partner's entry and crossing between
+the partners, sure trump tricks, the tricks the side not on lead surely takes
+(DDS's "later tricks"), and the second hand's sure tricks (DDS's
+QuickTricksSecondHand). Each returns the cards it relied on. Its killer leads
+are the last two distinct leads that cut off with as many tricks left.
 
-At the second hand, the tricks his side surely takes from there (the trick being
-played, and without trumps the winner's cashing after it) cut the search off when
-they are all the side needs (DDS's QuickTricksSecondHand; ``second_hand_tricks``).
-
-Quick tricks count length winners too where no other hand holds a trump (a run
-as long as every other hand's holding takes the rest of the suit).
-
-Leads: the *killer leads* first, the last two distinct leads that cut off with
-as many tricks left: siblings of a subtree mostly want the same lead (cash the
-same winner, give the same ruff).
-
-Small cards (DDS's "lowest winning rank"): once a card is refuted whose whole
-run lies below the deciding cards its proof found in its suit, every other
-such run of the hand in that suit is skipped. Playing one of them instead
-leads to a position that differs only in small cards of that suit, which the
-same proof covers (as an entry covers positions that agree on its deciding
-cards). Where every card was refuted, the deciding cards are those of the
-cards tried, as before: the skipped ones are covered by a tried one's proof
-in every position the entry will match, since their cards stay below its
-deciding cards there too.
-Measured in benchmarks/RESULTS.md (Whist).
+The table (``rank_key``, ``rank_probe``, ``rank_store``: the only code that
+knows its format). Entries of 32 bytes, two to a cache line: the shape as three
+suits a seat plus the tricks left, the leader, the deciding cards (numbered
+among the cards out) with their owners as two bit planes like the plain key's,
+and the bounds and an 8-bit generation in the bits above the 56 card bits (so
+at most 56 cards a deal). Buckets of ``PBUCKET`` entries, chosen by a hash of
+the shape, the leader and the owners of the top few cards of each suit (the
+*spread*: 0, 1 or 3 cards, one bucket per level). An entry goes to the most
+specific level whose spread its deciding cards cover in every suit shared by
+two or more seats, so it loses no generality: an entry whose bound does not
+depend on the cards of some suit sits with the shape alone, one that needs the
+top three of every suit in a bucket of its own. A probe scans the (filled)
+bucket of each level. One bit per bucket says whether it was ever filled, so
+probes of empty buckets cost no memory load; a bucket fills from its first
+entry on, so a scan stops at the first unused slot. Replacement: a free slot,
+else the entry with the fewest tricks left and, among those (a bucket's
+entries mostly share the shape), the most deciding cards (the least general);
+a store takes the first free slot the probe saw, without looking for an entry
+of the same key to tighten (its bucket has mostly left the cache by then); an
+entry that cuts a probe off swaps places with the one halfway to the bucket's
+front, so often-used entries are met sooner. The table is probed before the
+sure tricks are counted (most probes hit); sure-trick cut-offs are not stored
+(cheaper to find again). The entries sit in 2 MB huge pages where the system
+allows it (probes are scattered: page-table misses would cost), and only a
+bucket's first lines are prefetched (the scan streams the rest).
 """
 
 from libc.stdlib cimport calloc, free
@@ -87,14 +89,14 @@ from libc.string cimport memset
 from pref_engine.state cimport (u64, Rules, Position, seat_to_move, cards_out, legal_moves,
                            run_bottoms, bit_count, low_index, high_index, bit_extract,
                            bit_deposit, MAX_SEATS, last_trick_cards, HEURISTICS_PARTNERSHIP)
-from pref_engine.search cimport Undo, make_trick_move, unmake_trick_move, stop_requested
+from pref_engine.search cimport (Undo, make_trick_move, unmake_trick_move, stop_requested,
+                                 killers_reset, killer_lead, killers_record)
 from pref_engine.transtable cimport mix, prefetch_line, huge_alloc, huge_free, tt_planes
 from pref_engine.moves cimport order_moves, MAX_MOVES
 from pref_engine.quicktricks cimport quick_tricks_from
 
 cdef enum:
     PREFETCH_BYTES = 256          # of each bucket probed
-    NLEVELS = 3
     MAX_CARDS = 56                # cards a deal (the entry's fields, below)
 
 # An entry's words: the cards' fields take the low 56 bits, the rest sits above them.
@@ -108,7 +110,7 @@ cdef int rank_table_init(RankTable* t, double size_mb) except -1:
         nb = 1
     if nb >= (<u64>1 << 32):
         nb = (<u64>1 << 32) - 1
-    # (a bucket's entries are wiped when it is first filled in a generation, ``store``,
+    # (a bucket's entries are wiped when it is first filled in a generation, ``rank_store``,
     # and only filled buckets are read: untouched pages cost nothing)
     t.entries = <RankEntry*>huge_alloc(&t.memory, nb * PBUCKET * sizeof(RankEntry))
     t.filled = <u64*>calloc(nb // 64 + 1, sizeof(u64))
@@ -121,7 +123,7 @@ cdef int rank_table_init(RankTable* t, double size_mb) except -1:
     t.nbuckets = nb
     t.gen = 1
     t.probes = t.hits = 0
-    memset(t.killer, -1, sizeof(t.killer))
+    killers_reset(&t.killers)
     return 0
 
 
@@ -137,7 +139,7 @@ cdef void rank_table_clear(RankTable* t) noexcept nogil:
     first store of a generation, so an entry of an older one is never read, and the 8-bit
     generation kept in an entry only tells used slots from free ones: it may wrap.)"""
     t.gen = t.gen % 255 + 1
-    memset(t.killer, -1, sizeof(t.killer))
+    killers_reset(&t.killers)
     memset(t.filled, 0, (t.nbuckets // 64 + 1) * sizeof(u64))
 
 
@@ -234,21 +236,75 @@ cdef inline u64 top_cards_from(const Rules* r, u64 rel, u64 out) noexcept nogil:
     return result
 
 
-cdef inline void store(RankTable* t, const u64* buckets, const int* nvalid, const Rules* r,
-                       const Position* p, u64 shape, u64 out, u64 plane0, u64 plane1, u64 rel,
-                       int lower, int upper) noexcept nogil:
-    """Store a bound. No search for an entry with the same key (to tighten it): by the time
-    of the store the bucket has mostly left the cache, and same-key stores are 3% of all; a
-    duplicate is harmless (a probe checks every entry that matches). The new entry goes to
-    the bucket's first free slot, found from the probe's count of used ones (entries are
-    only ever added, so slots below a used one are used), else replaces a victim."""
+cdef inline void rank_key(const RankTable* t, const Rules* r, const Position* p, u64 out,
+                          RankKey* k) noexcept nogil:
+    """The key of the position (at a trick's start) and its bucket at every level; the
+    loads of the filled buckets start at once (a probe reads them all)."""
+    cdef u64 shape = shape_of(r, p)
+    cdef RankEntry* e
+    cdef int level, i
+    tt_planes(p, out, &k.plane0, &k.plane1)
+    k.word = shape | (<u64>p.leader << 52)
+    for level in range(NLEVELS):
+        k.bucket[level] = bucket_index(t, shape, p.leader + 8 * level,
+                                       top_owners(r, out, k.plane0, k.plane1, level_spread(level)))
+        if bucket_filled(t, k.bucket[level]):
+            e = t.entries + k.bucket[level] * PBUCKET
+            for i in range(0, PREFETCH_BYTES, 64):   # (the scan streams the rest)
+                prefetch_line(<char*>e + i)
+
+
+cdef inline int rank_probe(RankTable* t, RankKey* k, u64 out, int target,
+                           u64* rel) noexcept nogil:
+    """1 (0) if an entry matching ``k`` says the declarer's side can (cannot) take
+    ``target`` tricks, its deciding cards (among the cards ``out``) in ``rel``; -1 if
+    none decides. Counts the used entries of each bucket for ``rank_store``."""
+    cdef u64 plane0 = k.plane0
+    cdef u64 plane1 = k.plane1
+    cdef u64 word = k.word
+    cdef u64 emask
+    cdef RankEntry* e
+    cdef int level, i, lower
+    t.probes += 1
+    for level in range(NLEVELS):
+        k.nvalid[level] = 0
+        if not bucket_filled(t, k.bucket[level]):
+            continue
+        e = t.entries + k.bucket[level] * PBUCKET
+        for i in range(PBUCKET):
+            if (e[i].plane0 >> 56) != t.gen:
+                break                 # (a bucket fills from its first entry on)
+            k.nvalid[level] = i + 1
+            emask = e[i].mask & CARD_BITS
+            # (one branch: most entries of a bucket share the shape, the cards decide)
+            if ((((plane0 ^ e[i].plane0) | (plane1 ^ e[i].plane1)) & emask)
+                    | ((word ^ e[i].key) & KEY_BITS)) == 0:
+                lower = (e[i].mask >> 56) & 0xF
+                if lower >= target or (e[i].mask >> 60) < <u64>target:
+                    t.hits += 1
+                    rel[0] = bit_deposit(emask, out)
+                    if i:
+                        # halfway to the front: often-hit entries are found sooner
+                        swap_entries(&e[i], &e[i >> 1])
+                    return lower >= target
+    return -1
+
+
+cdef inline void rank_store(RankTable* t, const RankKey* k, const Rules* r, const Position* p,
+                            u64 out, u64 rel, int lower, int upper) noexcept nogil:
+    """Store the bounds of ``k``'s position with the deciding cards ``rel``. No search for
+    an entry with the same key (to tighten it): by the time of the store the bucket has
+    mostly left the cache, and a duplicate is harmless (a probe checks every entry that
+    matches). The new entry goes to the bucket's first free slot, found from the probe's
+    count of used ones (entries are only ever added, so slots below a used one are used),
+    else replaces a victim."""
     cdef u64 top = top_cards_from(r, rel, out)
     cdef int level = entry_level(r, p, out, top)
-    cdef u64 b = buckets[level]
+    cdef u64 b = k.bucket[level]
     cdef RankEntry* e = t.entries + b * PBUCKET
     cdef RankEntry* victim = NULL
     cdef u64 mask = bit_extract(top, out)
-    cdef int i = nvalid[level]
+    cdef int i = k.nvalid[level]
     if not bucket_filled(t, b):
         # first store in this bucket since the table was emptied: wipe what it held
         for i in range(PBUCKET):
@@ -265,10 +321,10 @@ cdef inline void store(RankTable* t, const u64* buckets, const int* nvalid, cons
         for i in range(1, PBUCKET):
             if victim_score(&e[i]) < victim_score(victim):
                 victim = &e[i]
-    victim.key = shape | (<u64>p.leader << 52)
+    victim.key = k.word
     victim.mask = mask | (<u64>lower << 56) | (<u64>upper << 60)
-    victim.plane0 = (plane0 & mask) | (<u64>t.gen << 56)
-    victim.plane1 = plane1 & mask
+    victim.plane0 = (k.plane0 & mask) | (<u64>t.gen << 56)
+    victim.plane1 = k.plane1 & mask
 
 
 cdef inline void swap_entries(RankEntry* a, RankEntry* b) noexcept nogil:
@@ -625,6 +681,55 @@ cdef inline int leader_tricks_decide(const Rules* r, const Position* p, int q,
     return -1 if p.tricks_left - q < target else 0
 
 
+cdef inline int leader_side_tricks(const Rules* r, const Position* p, u64 out, int target,
+                                   u64* rel) noexcept nogil:
+    """At a trick's start: 1 if the sure tricks of the side on lead (or of the other side)
+    show that the declarer's side surely reaches ``target``, -1 if it surely cannot, else
+    0; where decided, the cards the count relied on in ``rel``. The cheaper counts go first;
+    each later one relies on more cards."""
+    cdef Quick quick
+    cdef u64 qrel
+    cdef int q, decided
+    # The leader's quick tricks, or his partner's after an entry.
+    count_quick_tricks(r, p, out, &quick)
+    qrel = side_quick_tricks(r, p, &quick, &q)
+    decided = leader_tricks_decide(r, p, q, target)
+    if decided:
+        rel[0] = qrel
+        return decided
+    # The two hands' runs together: cash, cross, cash (with trumps out only where the
+    # leader's top trumps draw the opponents': checked inside).
+    qrel = cross_quick_tricks(r, p, out, &quick, &q)
+    decided = leader_tricks_decide(r, p, q, target)
+    if decided:
+        rel[0] = qrel
+        return decided
+    if p.trump >= 0:
+        # Sure trump tricks: a trump above all the other side's trumps wins the trick it
+        # is played to, and one hand plays one card a trick.
+        q = sure_trump_tricks(r, p, out, 1, &qrel)
+        if q >= target:
+            rel[0] = qrel
+            return 1
+        q = sure_trump_tricks(r, p, out, 0, &qrel)
+        if p.tricks_left - q < target:
+            rel[0] = qrel
+            return -1
+    # Later tricks: the side not on lead surely takes one or two (counted only where that
+    # decides the target: the side on lead needs (nearly) all the tricks).
+    if (target >= p.tricks_left - 1) if r.dside[p.leader] else (target <= 2):
+        q = later_tricks(r, p, out, &qrel)
+        if q:
+            if r.dside[p.leader]:
+                if target > p.tricks_left - q:
+                    rel[0] = qrel
+                    return -1
+            elif target <= q:
+                rel[0] = qrel
+                return 1
+    return 0
+
+
 cdef inline void move_to(int* cards, int n, int card, int place) noexcept nogil:
     """Move ``card`` to ``place`` of ``cards[:n]`` if it is further back, the others keeping
     their order (nothing if it is at or before that place already)."""
@@ -644,136 +749,67 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
     that decided the answer are left in ``s.rel``."""
     cdef Rules* r = &s.rules
     cdef Position* p = &s.pos
-    cdef RankEntry* e
+    cdef RankKey key
     cdef Undo u
     cdef int cards[MAX_MOVES]
     cdef int first = -1
-    cdef int decided
+    cdef int second, found, decided
     cdef int n, i, seat, card, gain, q
     cdef bint result, v, maxer, boundary
-    cdef u64 out, moves, legal, shape = 0, plane0 = 0, plane1 = 0, rel = 0, child_rel, qrel
-    cdef u64 key = 0, emask
-    cdef int lower
-    cdef u64 buckets[NLEVELS]
-    cdef int nvalid[NLEVELS]         # used entries seen in each bucket by the probe
-    cdef int level
-    cdef signed char* killer = NULL
-    cdef Quick quick
+    cdef u64 out, moves, rel = 0, child_rel, qrel
     cdef int small_below[4]          # per suit: a run topped below this card is skipped
     cdef int suit, low
     cdef u64 tried = 0
 
     s.nodes += 1
     s.rel = 0
+    # Step 1. Bounds from the trick count alone.
     if target <= 0:
         return True
     if target > p.tricks_left:
         return False
     if p.tricks_left == 1:
-        v = last_trick(r, p, &s.rel) >= target
-        return v
+        return last_trick(r, p, &s.rel) >= target
 
     out = cards_out(r, p)
     boundary = p.nplayed == 0
     if boundary:
-        if stop_requested(s):              # Ctrl-C: unwind a trick at a time
+        # Ctrl-C (checked at the start of tricks: a stopped search unwinds a trick at a time)
+        if stop_requested(s):
             return False
-        tt_planes(p, out, &plane0, &plane1)
-        shape = shape_of(r, p)
-        key = shape | (<u64>p.leader << 52)
-        for level in range(NLEVELS):
-            buckets[level] = bucket_index(t, shape, p.leader + 8 * level,
-                                          top_owners(r, out, plane0, plane1, level_spread(level)))
-            if bucket_filled(t, buckets[level]):  # start the loads of every level at once
-                e = t.entries + buckets[level] * PBUCKET
-                for i in range(0, PREFETCH_BYTES, 64):   # (the scan streams the rest)
-                    prefetch_line(<char*>e + i)
-        t.probes += 1
-        for level in range(NLEVELS):
-            nvalid[level] = 0
-            if not bucket_filled(t, buckets[level]):
-                continue
-            e = t.entries + buckets[level] * PBUCKET
-            for i in range(PBUCKET):
-                if (e[i].plane0 >> 56) != t.gen:
-                    break                 # (a bucket fills from its first entry on)
-                nvalid[level] = i + 1
-                emask = e[i].mask & CARD_BITS
-                # (one branch: most entries of a bucket share the shape, the cards decide)
-                if ((((plane0 ^ e[i].plane0) | (plane1 ^ e[i].plane1)) & emask)
-                        | ((key ^ e[i].key) & KEY_BITS)) == 0:
-                    lower = (e[i].mask >> 56) & 0xF
-                    if lower >= target or (e[i].mask >> 60) < <u64>target:
-                        t.hits += 1
-                        s.rel = bit_deposit(emask, out)
-                        if i:
-                            # halfway to the front: often-hit entries are found sooner
-                            swap_entries(&e[i], &e[i >> 1])
-                        return lower >= target
+        # Step 2. Winning-rank table lookup (trick boundaries only): an entry whose
+        # deciding cards have the same owners here.
+        rank_key(t, r, p, out, &key)
+        found = rank_probe(t, &key, out, target, &s.rel)
+        if found >= 0:
+            return found
+        # Step 3. Sure tricks at the start of a trick (after the table: most probes hit,
+        # and then these cost nothing; a cut-off is cheaper to find again than to store).
+        decided = leader_side_tricks(r, p, out, target, &s.rel)
+        if decided:
+            return decided > 0
 
-        # Quick tricks (after the table: most probes hit, and then these cost nothing);
-        # a cut-off is cheaper to find again than to store.
-        count_quick_tricks(r, p, out, &quick)
-        qrel = side_quick_tricks(r, p, &quick, &q)
-        decided = leader_tricks_decide(r, p, q, target)
-        if decided:
-            s.rel = qrel
-            return decided > 0
-        # the two hands' runs together (only where the count above fell short: it relies
-        # on more cards); with trumps out only where the leader's top trumps draw the
-        # opponents' (checked inside)
-        qrel = cross_quick_tricks(r, p, out, &quick, &q)
-        decided = leader_tricks_decide(r, p, q, target)
-        if decided:
-            s.rel = qrel
-            return decided > 0
-        if p.trump >= 0:
-            # Sure trump tricks: a trump above all the other side's trumps wins the
-            # trick it is played to, and one hand plays one card a trick.
-            q = sure_trump_tricks(r, p, out, 1, &qrel)
-            if q >= target:
-                s.rel = qrel
-                return True
-            q = sure_trump_tricks(r, p, out, 0, &qrel)
-            if p.tricks_left - q < target:
-                s.rel = qrel
-                return False
-        # Later tricks: the side not on lead surely takes one or two (used only where
-        # that decides the target: the side on lead needs (nearly) all the tricks).
-        if (target >= p.tricks_left - 1) if r.dside[p.leader] else (target <= 2):
-            q = later_tricks(r, p, out, &qrel)
-            if q:
-                if r.dside[p.leader]:
-                    if target > p.tricks_left - q:
-                        s.rel = qrel
-                        return False
-                elif target <= q:
-                    s.rel = qrel
-                    return True
+    # Step 4. Second hand: the tricks his side surely takes from here.
     seat = seat_to_move(r, p)
     if p.nplayed == 1:
-        # Second hand: tricks his side surely takes from here (DDS's QuickTricksSecondHand)
         q = second_hand_tricks(r, p, seat, &qrel)
         if q and q >= (target if r.dside[seat] else p.tricks_left - target + 1):
             s.rel = qrel
             return r.dside[seat] != 0
-    legal = legal_moves(r, p, seat)
-    moves = legal & run_bottoms(p.hand[seat], out, r.bottoms)
-    if boundary:
-        # Killer leads (DDS keeps a best move per depth too): the last lead that cut off
-        # with this many tricks left goes first, the one before it (a different card)
-        # second (about 1% fewer nodes). Only the order changes, every move is still
-        # searched. (Tried at every card of a trick: 4x the nodes; keyed by the leader as
-        # well, or one for all depths: more. The best lead of a table entry whose bound
-        # did not decide went first until 2026-11-29: a lead that took 8 tricks, tried
-        # first for 9, mostly failed at great cost; 2% fewer nodes without it.)
-        killer = &t.killer[2 * p.tricks_left]
-        if killer[0] >= 0 and (moves >> killer[0]) & 1:
-            first = killer[0]
-    n = order_moves(r, p, seat, moves, first, out, cards)
-    if boundary and killer[1] >= 0 and killer[1] != first and (moves >> killer[1]) & 1:
-        move_to(cards, n, killer[1], 1)
 
+    # Step 5. Moves: legal cards, one per run of equivalent cards, best first; at the lead
+    # the killer leads first and second (only the order changes: every move is searched).
+    moves = legal_moves(r, p, seat) & run_bottoms(p.hand[seat], out, r.bottoms)
+    if boundary:
+        first = killer_lead(&t.killers, p.tricks_left, 0, moves)
+    n = order_moves(r, p, seat, moves, first, out, cards)
+    if boundary:
+        second = killer_lead(&t.killers, p.tricks_left, 1, moves)
+        if second >= 0 and second != first:
+            move_to(cards, n, second, 1)
+
+    # Step 6. Search the moves; one success (maximiser) or failure (minimiser) cuts. The
+    # deciding cards of a cut are those of the move that cut, else those of every move.
     maxer = r.maxer[seat]
     result = not maxer
     for i in range(4):
@@ -786,6 +822,7 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
         tried |= (<u64>1) << card
         gain = make_trick_move(s, card, &u)
         if target - gain <= 0 or target - gain > p.tricks_left:
+            # decided by the trick count alone (step 1, without the call)
             s.nodes += 1
             v = target - gain <= 0
             child_rel = 0
@@ -798,29 +835,32 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
         if v == maxer:
             result = v
             rel = child_rel
-            if boundary and killer[0] != card:
-                killer[1] = killer[0]
-                killer[0] = card
+            if boundary:
+                killers_record(&t.killers, p.tricks_left, card)
             break
         rel |= child_rel
         if small_below[suit] < 0:
             # Refuted with a run of cards all below the deciding cards of their suit:
             # every other such run of this hand is small too, and playing it instead
             # leads to a position that differs only in small cards, which the same
-            # proof covers. It is skipped (DDS's "lowest winning rank"; 40% fewer
-            # nodes).
+            # proof covers (DDS's "lowest winning rank").
             low = low_index(child_rel & r.suit_mask[suit]) if child_rel & r.suit_mask[suit] else 64
             if run_top(r, p.hand[seat], out, card) < low:
                 small_below[suit] = low
+
+    # Step 7. Every card was refuted, each run of touching cards through one card: a run
+    # that reaches its suit's deciding cards must stay a run, so its bottom card decides
+    # too (the runs skipped as small need nothing: their positions differ in small cards
+    # only).
     if result != maxer:
-        # every card was refuted, each run of touching cards through one of them (the
-        # runs skipped as small need nothing: their positions differ in small cards only)
         rel |= runs_to_keep(r, tried, p.hand[seat], out, rel)
 
-    if boundary and not s.stopped:       # (a stopped search's answers are void)
+    # Step 8. Store the bound with its deciding cards at trick boundaries (not while a
+    # stopped search unwinds: its answers are void).
+    if boundary and not s.stopped:
         if result:
-            store(t, buckets, nvalid, r, p, shape, out, plane0, plane1, rel, target, p.tricks_left)
+            rank_store(t, &key, r, p, out, rel, target, p.tricks_left)
         else:
-            store(t, buckets, nvalid, r, p, shape, out, plane0, plane1, rel, 0, target - 1)
+            rank_store(t, &key, r, p, out, rel, 0, target - 1)
     s.rel = rel
     return result

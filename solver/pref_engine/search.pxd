@@ -1,6 +1,8 @@
 # cython: language_level=3
 """Null-window alpha-beta search and the MTD(f) driver."""
 
+from libc.string cimport memset
+
 from pref_engine.state cimport u64, Rules, Position, MAX_SEATS, pref_signal_count_t
 from pref_engine.transtable cimport TransTable, TTKey
 
@@ -8,6 +10,35 @@ from pref_engine.transtable cimport TransTable, TTKey
 cdef enum:
     MAX_TALON = 4
     MAX_TRICKS = 32                # (64 cards, three hands: 21)
+    KILLER_SLOTS = 2 * MAX_TRICKS
+
+
+cdef struct Killers:
+    # Killer leads: per slot (a search's choice: tricks left, and side on lead or not),
+    # the last two distinct leads that cut off there (-1: none). Siblings of a subtree
+    # mostly want the same lead (cash the same winners, set up the same suit), so a lead
+    # that cut off is tried early where nothing better is known.
+    signed char lead[KILLER_SLOTS][2]
+
+
+cdef inline void killers_reset(Killers* k) noexcept nogil:
+    memset(k.lead, -1, sizeof(k.lead))
+
+
+cdef inline int killer_lead(const Killers* k, int slot, int which, u64 moves) noexcept nogil:
+    """The killer lead ``which`` (0: the latest, 1: the one before) of ``slot`` if its card
+    is among ``moves``, else -1 (a lead is a card, or ``card | DECLARE``)."""
+    cdef int card = k.lead[slot][which]
+    if card >= 0 and (moves >> (card & 63)) & 1:
+        return card
+    return -1
+
+
+cdef inline void killers_record(Killers* k, int slot, int card) noexcept nogil:
+    """``card`` cut off at a lead in ``slot``: it becomes the latest killer lead there."""
+    if k.lead[slot][0] != card:
+        k.lead[slot][1] = k.lead[slot][0]
+        k.lead[slot][0] = card
 
 
 cdef struct Searcher:
@@ -16,9 +47,8 @@ cdef struct Searcher:
     TransTable* tt
     long long nodes
     const TTKey* child_key        # the key of the next position, if the caller made it
-    # Trick contracts: per tricks left and side on lead, the last lead (a move) that cut
-    # off (-1: none), tried first where the table has no move (``reset_killers``).
-    signed char killer[2 * MAX_TRICKS]
+    # Trick contracts: killer leads per tricks left and side on lead (``reset_killers``).
+    Killers killers
     # All-pass with an open talon (root.pyx): talon-led tricks still to play
     # before the main search; they are never stored in the table.
     int ntalon

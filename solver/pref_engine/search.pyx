@@ -8,10 +8,9 @@ are worth their card points (``Rules.unit_tricks`` false) the points of the
 tricks it takes, plus the marriages it declares; ``Rules.maxer`` says which
 seats want it high (trick contracts: the declarer's side; misère: the
 defenders). A move is a card, or ``card | DECLARE`` for a lead declaring a
-marriage (the trump becomes its suit).
+marriage (the trump becomes its suit). Whist searches with ``partition.pyx``
+instead: the same steps, with winning-rank table entries.
 """
-
-from libc.string cimport memset
 
 from pref_engine.state cimport (Rules, Position, MAX_SEATS, seat_to_move, cards_out, legal_moves,
                            last_trick_cards, trick_points, value_bound, marriage_of, DECLARE,
@@ -157,7 +156,12 @@ cdef inline int last_trick_gain(const Rules* r, Position* p, Valuation* value) n
 
 
 cdef void reset_killers(Searcher* s) noexcept nogil:
-    memset(s.killer, -1, sizeof(s.killer))
+    killers_reset(&s.killers)
+
+
+cdef inline int killer_slot(const Rules* r, const Position* p, int seat) noexcept nogil:
+    """The main search keeps its killer leads per tricks left and side on lead."""
+    return 2 * p.tricks_left + r.dside[seat]
 
 
 cdef bint reaches(Searcher* s, int target) noexcept nogil:
@@ -243,17 +247,14 @@ cdef bint search(Searcher* s, int target, Valuation* value) noexcept nogil:
     moves = legal_moves(r, p, seat) & run_bottoms(p.hand[seat], out, r.run_stops)
     # Misère: the declarer may take target - 1 more tricks and still stay under the
     # target; that room changes his leads only where he is not caught for most of
-    # the tricks left (there, shedding a winner just feeds the defenders: +6% nodes).
+    # the tricks left (there, shedding a winner just feeds the defenders).
     room = 0
     if not r.plain_tricks and r.dside[seat] and 2 * target <= p.tricks_left:
         room = target - 1
     if r.plain_tricks and p.nplayed == 0 and first < 0:
-        # Killer lead: siblings mostly want the same lead (cash the same winners, set up the
-        # same suit); -15% nodes fresh in no-trump, -6% in trump contracts, -2% to -21%
-        # warm. (In misère it cost +24%: there the right lead depends on the target.)
-        q = s.killer[2 * p.tricks_left + r.dside[seat]]
-        if q >= 0 and (moves >> (q & 63)) & 1:
-            first = q
+        # Trick contracts: the killer lead where the table has no move. (Not in misère:
+        # there the right lead depends on the target.)
+        first = killer_lead(&s.killers, killer_slot(r, p, seat), 0, moves)
     if Valuation is TrickCount:
         n = order_moves(r, p, seat, moves, first, out, cards, room)
     else:
@@ -321,7 +322,7 @@ cdef bint search(Searcher* s, int target, Valuation* value) noexcept nogil:
             result = v
             best = card
             if r.plain_tricks and p.nplayed == 0:
-                s.killer[2 * p.tricks_left + r.dside[seat]] = card
+                killers_record(&s.killers, killer_slot(r, p, seat), card)
             break
 
     # Step 8. Store the bound (and the move that proved it) at trick boundaries
