@@ -133,6 +133,31 @@ def test_best_line_keeps_the_value():
     assert declared > 0
 
 
+def test_any_first_guess_and_a_batch_give_the_reference_values():
+    """The bisection between proven bounds finds the value from any first guess; a batch of
+    layouts (the defenders' cards redistributed) gives each layout's value."""
+    rng = random.Random("generic-guess")
+    engine = Engine(tt_size_mb=1)
+    for _ in range(40):
+        position = random_position(rng)
+        value = ReferenceSolver.for_position(position).solve(position)
+        for guess in (0, 1, value, value + 1, 500):
+            engine.clear()
+            assert engine.solve(position, first_guess=guess) == value
+        if position.played:
+            continue
+        swapped = list(position.hands)
+        one, two = rng.sample([1, 2], 2)
+        a = swapped[one] & -swapped[one]
+        b = swapped[two] & -swapped[two]
+        swapped[one] ^= a | b
+        swapped[two] ^= a | b
+        other = dataclasses.replace(position, hands=tuple(swapped))
+        splits = [(position.hands[1], position.hands[2]), (other.hands[1], other.hands[2])]
+        expected = [value, ReferenceSolver.for_position(other).solve(other)]
+        assert engine.solve_batch(position, (1, 2), (0, 0), splits) == expected
+
+
 def test_a_declaring_lead_scores_and_turns_the_trump():
     """South leads a heart of his marriage declaring it: 100 on top of the tricks (the values
     worked by hand: without declaring West discards his spades, South takes 3+3 and 4+11)."""
