@@ -1,60 +1,57 @@
 """Fixed-seed benchmark layouts: random full 10-card Preferans deals, and Whist endings.
 
-Self-contained (the tests' helpers are not imported): card = suit * 8 + rank,
-suits s, c, d, h = 0..3, ranks 7..A = 0..7; seats 0, 1, 2 in play order.
-Whist: card = suit * 13 + rank (2..A = 0..12), seats 0..3, seats 0 and 2 the
-declarer's side.
+Drawn by the tests' one random-position generator (``tests/positions.py``): card =
+suit * 8 + rank, suits s, c, d, h = 0..3, ranks 7..A = 0..7; seats 0, 1, 2 in play order.
+Whist: card = suit * 13 + rank (2..A = 0..12), seats 0..3, seats 0 and 2 the declarer's side.
 """
 
 from __future__ import annotations
 
 import random
+import sys
+from pathlib import Path
 
-from pyanalyzer.reference import ReferencePosition
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-SUITS = tuple(0xFF << (8 * s) for s in range(4))
-KINDS = ("misere", "trump", "nt")
+from positions import (  # noqa: E402
+    KINDS,
+    PREF_DECK,
+    PREF_SUITS,
+    WHIST_SUITS,
+    bits,
+    cards_of,
+    deal_masks,
+    full_deal,
+)
+
+from pyanalyzer.model.position import Position  # noqa: E402
+
+__all__ = ["KINDS", "COUNT", "full_layouts", "whist_endings", "split_masks", "splits"]
+
 COUNT = 200
 
 
-def bits(cards) -> int:
-    mask = 0
-    for c in cards:
-        mask |= 1 << c
-    return mask
-
-
-def position(hands, kind: str, declarer: int, leader: int) -> ReferencePosition:
+def position(hands, kind: str, declarer: int, leader: int) -> Position:
     trump = 0 if kind == "trump" else None
-    return ReferencePosition(tuple(hands), SUITS, trump, True, leader, (),
+    return Position(tuple(hands), PREF_SUITS, trump, True, leader, (),
                              tuple(s == declarer for s in range(3)), kind != "misere")
 
 
-def full_layouts(kind: str, count: int = COUNT, seed: str = "bench") -> list[ReferencePosition]:
+def full_layouts(kind: str, count: int = COUNT, seed: str = "bench") -> list[Position]:
     """``count`` random deals (10 cards each, 2 in the talon) for one contract kind."""
     rng = random.Random(f"{seed}-{kind}")
-    out = []
-    for _ in range(count):
-        deck = rng.sample(range(32), 30)
-        hands = [bits(deck[i * 10:(i + 1) * 10]) for i in range(3)]
-        out.append(position(hands, kind, rng.randrange(3), rng.randrange(3)))
-    return out
+    return [full_deal(rng, kind) for _ in range(count)]
 
 
-WHIST_SUITS = tuple(0x1FFF << (13 * s) for s in range(4))
-
-
-def whist_endings(count: int = 40, cards: int = 10, seed: str = "bench") -> list[ReferencePosition]:
+def whist_endings(count: int = 40, cards: int = 10, seed: str = "bench") -> list[Position]:
     """``count`` random Whist endings of ``cards`` cards a hand, trump random (or none)."""
     rng = random.Random(f"{seed}-whist")
     out = []
     for _ in range(count):
-        deck = rng.sample(range(52), 4 * cards)
-        hands = [bits(deck[i * cards:(i + 1) * cards]) for i in range(4)]
+        hands, _ = deal_masks(rng, range(52), 4, cards)
         trump = rng.choice((None, 0, 1, 2, 3))
-        out.append(ReferencePosition(tuple(hands), WHIST_SUITS, trump, False, rng.randrange(4),
-                                     (), (True, False, True, False), True,
-                                     heuristics="partnership"))
+        out.append(Position(tuple(hands), WHIST_SUITS, trump, False, rng.randrange(4), (),
+                            (True, False, True, False), True, heuristics="partnership"))
     return out
 
 
@@ -63,12 +60,10 @@ def split_masks(kind: str, seed: str = "splits"):
     split, the hands of seats 1 and 2 as masks (same order)."""
     from itertools import combinations
 
-    rng = random.Random(f"{seed}-{kind}")
-    deck = rng.sample(range(32), 30)
-    rest = sorted(deck[10:])
-    full = bits(rest)
-    masks = [(bits(west), full & ~bits(west)) for west in combinations(rest, 10)]
-    return position((bits(deck[:10]), masks[0][0], masks[0][1]), kind, 0, 0), masks
+    (declarer, west, east), _ = deal_masks(random.Random(f"{seed}-{kind}"), PREF_DECK, 3, 10)
+    full = west | east
+    masks = [(bits(w), full & ~bits(w)) for w in combinations(cards_of(full), 10)]
+    return position((declarer, masks[0][0], masks[0][1]), kind, 0, 0), masks
 
 
 def splits(kind: str, seed: str = "splits"):
@@ -79,11 +74,8 @@ def splits(kind: str, seed: str = "splits"):
     """
     from itertools import combinations
 
-    rng = random.Random(f"{seed}-{kind}")
-    deck = rng.sample(range(32), 30)
-    declarer = bits(deck[:10])
-    rest = sorted(deck[10:])
-    full = bits(rest)
-    for west in combinations(rest, 10):
-        w = bits(west)
+    (declarer, west, east), _ = deal_masks(random.Random(f"{seed}-{kind}"), PREF_DECK, 3, 10)
+    full = west | east
+    for chosen in combinations(cards_of(full), 10):
+        w = bits(chosen)
         yield position((declarer, w, full & ~w), kind, 0, 0)

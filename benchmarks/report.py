@@ -7,7 +7,7 @@ Fresh solves: 200 fixed-seed full layouts per kind, the table emptied before
 each; with ``--repeat N`` each layout is solved N times (table emptied every
 time) and its fastest time kept, which filters out the noise of a shared
 machine. Reference ratio: the first N layouts of each kind also solved by
-``pyanalyzer.reference`` (slow: 10-80 s per deal). Warm: the first N splits
+``pyanalyzer.engines.reference`` (slow: 10-80 s per deal). Warm: the first N splits
 of the defenders' cards for one declarer hand (``--hands``: seeds of the hands,
 ``splits`` being the benchmark's), table kept warm, solved by
 ``Engine.solve_batch`` as the enumerations do (``--per-call``: one
@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).parent.parent))
 from pref_engine import Engine  # noqa: E402
 
 from layouts import KINDS, full_layouts, split_masks, splits  # noqa: E402
-from pyanalyzer.reference import reference_tricks  # noqa: E402
+from pyanalyzer.engines.reference import reference_tricks  # noqa: E402
 
 
 def quantile(values, q):

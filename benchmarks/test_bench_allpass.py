@@ -3,10 +3,10 @@
 Run:    python -m pytest benchmarks/test_bench_allpass.py -p no:randomly --benchmark-only -q
 Table:  python benchmarks/test_bench_allpass.py [--repeat N]   (the Markdown table of RESULTS.md)
 
-Deals: 200 random full deals generated here (``layouts.py`` is not used). Deal ``i`` is
-``random.Random(f"allpass-{i}")`` shuffling the 32 cards: the first 10 to S (seat 0),
-the next 10 to W (seat 1), the next 10 to E (seat 2), the last two are the talon in the
-order it is turned up; S is first hand. Card = suit * 8 + rank (suits s c d h = 0..3,
+Deals: 200 random full deals (``tests/positions.py``'s ``deal_masks``). Deal ``i`` is
+``random.Random(f"allpass-{i}")`` drawing the 32 cards in a random order: the first 10 to
+S (seat 0), the next 10 to W (seat 1), the next 10 to E (seat 2), the last two are the
+talon in the order it is turned up; S is first hand. Card = suit * 8 + rank (suits s c d h = 0..3,
 ranks 7..A = 0..7), no trump, every seat counted for itself (``maximize=False``).
 
 Guaranteed minimum (``Engine.solve``: the fewest tricks the counted seat can be sure
@@ -40,15 +40,16 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
 
+from positions import PREF_DECK, PREF_SUITS, deal_masks  # noqa: E402
 from pref_engine import Engine  # noqa: E402
 
-from pyanalyzer.allpass import analyse_allpass  # noqa: E402
-from pyanalyzer.engines import make_backend  # noqa: E402
-from pyanalyzer.layout_io import read_layout  # noqa: E402
-from pyanalyzer.reference import ReferencePosition  # noqa: E402
+from pyanalyzer.engines.registry import make_backend  # noqa: E402
+from pyanalyzer.model.layout_io import read_layout  # noqa: E402
+from pyanalyzer.model.position import Position  # noqa: E402
+from pyanalyzer.preferans.allpass import analyse_allpass  # noqa: E402
 
-SUITS = tuple(0xFF << (8 * s) for s in range(4))
 COUNT = 200
 SEATS = 3
 TT_MB = 16
@@ -58,37 +59,30 @@ TALON = {"open": (True, False), "beat": (True, True), "closed": (False, False)}
 ANALYSE_ROUNDS = 20
 
 
-def bits(cards) -> int:
-    mask = 0
-    for c in cards:
-        mask |= 1 << c
-    return mask
-
-
 def seed(i: int) -> str:
     return f"allpass-{i}"
 
 
 def deal(i: int) -> tuple[tuple[int, ...], tuple[int, int]]:
     """Deal ``i``: (hands of S, W, E as card masks, the two talon cards in order)."""
-    deck = random.Random(seed(i)).sample(range(32), 32)
-    return tuple(bits(deck[k * 10:(k + 1) * 10]) for k in range(SEATS)), (deck[30], deck[31])
+    hands, talon = deal_masks(random.Random(seed(i)), PREF_DECK, SEATS, 10, extra=2)
+    return tuple(hands), (talon[0], talon[1])
 
 
-def position(i: int, seat: int, talon: str = "open") -> ReferencePosition:
+def position(i: int, seat: int, talon: str = "open") -> Position:
     """Deal ``i`` with ``seat`` counted, S to lead, under the talon convention ``talon``."""
     hands, cards = deal(i)
     turned_up, must_beat = TALON[talon]
-    return ReferencePosition(hands, SUITS, None, True, 0, (), tuple(s == seat for s in range(SEATS)),
+    return Position(hands, PREF_SUITS, None, True, 0, (), tuple(s == seat for s in range(SEATS)),
                              False, cards if turned_up else (), must_beat)
 
 
-def minimum_cases(talon: str, count: int = COUNT) -> list[tuple[str, ReferencePosition]]:
+def minimum_cases(talon: str, count: int = COUNT) -> list[tuple[str, Position]]:
     """(label, position) of every deal x seat, deal-major."""
     return [(f"{seed(i)} seat {seat}", position(i, seat, talon)) for i in range(count) for seat in range(SEATS)]
 
 
-def maxn_cases(count: int = COUNT) -> list[tuple[str, ReferencePosition]]:
+def maxn_cases(count: int = COUNT) -> list[tuple[str, Position]]:
     return [(seed(i), position(i, 0, "open")) for i in range(count)]
 
 

@@ -7,18 +7,24 @@ asserted. The extra_info of each records the number of distinct solves.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+import published_layouts  # noqa: E402  (the published deals' one home: layouts/, read by tests/)
+
 from pyanalyzer import PREFERANS, PREFERANS_RULES, Contract, Hand, parse_layout
-from pyanalyzer.makeable import analyse_makeable
-from pyanalyzer.misere import analyse_unknown_discard, rank_misere_discards
-from pyanalyzer.notation import parse_cards
-from pyanalyzer.odds import declarer_view
+from pyanalyzer.model.notation import parse_cards
+from pyanalyzer.preferans.makeable import analyse_makeable
+from pyanalyzer.preferans.misere import analyse_unknown_discard, rank_misere_discards
+from pyanalyzer.preferans.odds import declarer_view
 
 #: Kovalevskaya's declarer: ten cards after discarding the talon's ♣K ♣A; East leads.
-KOVALEVSKAYA_HAND = "7s,8s,9s,Ts,8c,7d,8d,9d,8h,9h"
-KOVALEVSKAYA = ("contract=misere declarer=S lead=E E=Js,Qs,7c,9c,Td,Jd,Qd,Kd,7h,Jh "
-                "S=7s,8s,9s,Ts,8c,7d,8d,9d,8h,9h W=Ks,As,Tc,Jc,Qc,Ad,Th,Qh,Kh,Ah")
-#: The published 7♣ deal (South leads).
-SEVEN_CLUBS_HAND = "As,7c,8c,9c,Ac,Jd,Kd,Th,Kh,Ah"
+KOVALEVSKAYA_HAND = published_layouts.hand_codes("kovalevskaya", "S")
+KOVALEVSKAYA = published_layouts.KOVALEVSKAYA.one_line
+#: The published 7♣ deal (test 5, South leads).
+SEVEN_CLUBS_HAND = published_layouts.hand_codes("test-05", "S")
 
 
 def test_misere_catch_probability_all_splits(benchmark):
@@ -58,7 +64,7 @@ def test_trump_contract_distribution_all_splits(benchmark):
 
 
 def test_makeable_table(benchmark):
-    layout = parse_layout("contract=7c declarer=S lead=W talon=8s,7s S=As,7c,8c,9c,Ac,Jd,Kd,Th,Kh,Ah "
-                          "W=Ts,Js,Qs,Jc,Kc,7d,9d,Ad,9h,Jh E=9s,Ks,Tc,Qc,8d,Td,Qd,7h,8h,Qh")
+    seven_clubs = published_layouts.BY_NAME["test-05"].one_line.replace(" lead=S ", " lead=W ")
+    layout = parse_layout(seven_clubs + " talon=8s,7s")
     table = benchmark.pedantic(lambda: analyse_makeable(layout), rounds=3, iterations=1)
     benchmark.extra_info.update(highest=str(table.highest_makeable), nodes=table.nodes)

@@ -19,7 +19,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from pyanalyzer.engines import make_backend  # noqa: E402
+from pyanalyzer.engines.registry import make_backend  # noqa: E402
 from pyanalyzer.whist import Deal, dd_table, random_deal  # noqa: E402
 
 COUNT = 50

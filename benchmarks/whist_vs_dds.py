@@ -27,7 +27,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from pyanalyzer.engines import make_backend  # noqa: E402
+from pyanalyzer.engines.registry import make_backend  # noqa: E402
 from pyanalyzer.whist import dd_table, random_deal  # noqa: E402
 from pyanalyzer.whist.pbn import PBN_SEATS  # noqa: E402
 

@@ -4,6 +4,9 @@
 ``layouts/published/README.md``) and ``layouts/kovalevskaya.txt`` (the classic study). Each
 file's ``# answer: N`` comment line holds the answer: the declarer's tricks with best play by
 all (for a misère, the tricks the defenders force on him).
+
+Tests and benchmarks take these deals (and hands of them) from here, never from a copy:
+``BY_NAME["test-05"].layout``, ``hand_codes("kovalevskaya", "S")``.
 """
 
 from __future__ import annotations
@@ -12,8 +15,8 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from pyanalyzer.layout import Layout
-from pyanalyzer.layout_io import format_one_line, read_layout
+from pyanalyzer.model.layout import Layout
+from pyanalyzer.model.layout_io import format_one_line, read_layout
 
 LAYOUTS = Path(__file__).resolve().parents[1] / "layouts"
 KOVALEVSKAYA_FILE = LAYOUTS / "kovalevskaya.txt"
@@ -41,6 +44,12 @@ KOVALEVSKAYA = _read(KOVALEVSKAYA_FILE)
 PUBLISHED = [_read(path) for path in sorted((LAYOUTS / "published").glob("test-*.txt"))]
 #: Everything with a published answer: the nine tests and Kovalevskaya's misère.
 ALL = [*PUBLISHED, KOVALEVSKAYA]
+BY_NAME = {entry.name: entry for entry in ALL}
+
+
+def hand_codes(name: str, seat: str) -> str:
+    """One hand of a published deal as card codes, ``7s,8s,...`` (as ``--hand`` takes them)."""
+    return ",".join(card.code for card in BY_NAME[name].layout.hands[seat])
 
 
 def ids(entries) -> list[str]:

@@ -1,8 +1,8 @@
 """All-pass: guaranteed minima, the self-interested line, talon tricks, conventions, CLI.
 
-The brute-force oracles here play the game through :class:`~pyanalyzer.layout.Layout`
+The brute-force oracles here play the game through :class:`~pyanalyzer.model.layout.Layout`
 itself (its ``legal_cards``, ``trick_winner`` and ``after``), so they share no
-code with the engine (``solver/``) or with the reference minimax; the full deals,
+code with the engine (``solver/pref_engine/``) or with the reference minimax; the full deals,
 too big for them, are checked with the reference minimax. Fixed seeds.
 """
 
@@ -13,18 +13,20 @@ import random
 
 import pytest
 from click.testing import CliRunner
+from positions import PREF_DECK, PREF_SUITS, deal_masks, play_random_cards, random_layout
 from pref_engine import Engine
 
-from pyanalyzer.allpass import analyse_allpass, with_conventions
-from pyanalyzer.cards import PREFERANS
-from pyanalyzer.cli import main
-from pyanalyzer.contract import Contract
-from pyanalyzer.engines import make_backend
-from pyanalyzer.hand import Hand
-from pyanalyzer.layout import Layout
-from pyanalyzer.layout_io import format_one_line, parse_layout
-from pyanalyzer.reference import ReferencePosition, ReferenceSolver, self_interested_play
-from pyanalyzer.rules import PREFERANS_RULES, AllPassRules
+from pyanalyzer.cli.main import main
+from pyanalyzer.engines.reference import ReferenceSolver, self_interested_play
+from pyanalyzer.engines.registry import make_backend
+from pyanalyzer.model.cards import PREFERANS
+from pyanalyzer.model.contract import Contract
+from pyanalyzer.model.hand import Hand
+from pyanalyzer.model.layout import Layout
+from pyanalyzer.model.layout_io import format_one_line, parse_layout
+from pyanalyzer.model.position import Position
+from pyanalyzer.model.rules import PREFERANS_RULES, AllPassRules
+from pyanalyzer.preferans.allpass import analyse_allpass, with_conventions
 
 SEATS = ("S", "W", "E")
 ALLPASS = Contract.parse("allpass", PREFERANS_RULES)
@@ -111,22 +113,14 @@ def replay(position: Layout, line) -> dict[str, int]:
 
 def random_allpass(rng: random.Random, tricks: int, conventions: AllPassRules = OPEN,
                    talon_cards: int | None = None, plays: int | None = None) -> Layout:
-    pool = list(PREFERANS.cards)
+    """An all-pass layout (tests/positions.py): 0-2 talon cards unless given, half of the time
+    from 2 or 3 suits (more voids) when they can hold the cards, then 0-2 random cards
+    played unless given (never into the last trick)."""
     talon_cards = rng.choice([0, 1, 2, 2]) if talon_cards is None else talon_cards
-    talon_cards = min(talon_cards, tricks)
-    if rng.random() < 0.5 and 3 * tricks + talon_cards <= 16:  # fewer suits: more voids
-        suits = rng.sample(range(4), rng.randint(2, 3))
-        pool = [c for c in pool if c.suit_number in suits]
-    dealt = rng.sample(pool, 3 * tricks + talon_cards)
-    hands = {s: Hand(dealt[i * tricks:(i + 1) * tricks], PREFERANS) for i, s in enumerate(SEATS)}
-    talon = tuple(dealt[3 * tricks:])
     rules = PREFERANS_RULES.__class__(**{**PREFERANS_RULES.__dict__, "allpass": conventions})
-    position = Layout(hands, ALLPASS, None, rng.choice(SEATS), talon=talon, rules=rules)
-    for _ in range(rng.randint(0, 2) if plays is None else plays):
-        if position.tricks_left <= 1:
-            break
-        position = position.after(rng.choice(position.legal_cards()))
-    return position
+    position = random_layout(rng, tricks, "allpass", talon_cards=min(talon_cards, tricks), suits_drawn=(2, 3),
+                             rules=rules)
+    return play_random_cards(rng, position, rng.randint(0, 2) if plays is None else plays, keep_last_trick=True)
 
 
 # -- hand-checked endings -------------------------------------------------------------------
@@ -216,7 +210,7 @@ TALON_MATTERS = {"open": {"S": 7, "W": 5, "E": 3}, "rostov": {"S": 6, "W": 6, "E
 def _talon_matters_deal() -> Layout:
     from pathlib import Path
 
-    from pyanalyzer.layout_io import read_layout
+    from pyanalyzer.model.layout_io import read_layout
 
     return read_layout(str(Path(__file__).parents[1] / "layouts" / "allpass-talon-matters.txt"))
 
@@ -253,12 +247,11 @@ def test_small_deal_where_the_talon_rule_changes_the_answer():
 
 
 @pytest.mark.parametrize("conventions", [OPEN, BEAT, ROSTOV], ids=["open", "beat", "rostov"])
-def test_guaranteed_minima_and_lines_against_brute_force(conventions):
+def test_guaranteed_minima_and_lines_against_brute_force(conventions, fast_backend):
     rng = random.Random(f"allpass-{conventions.talon}")
-    backend = make_backend("fast")
     for _ in range(150):
         position = random_allpass(rng, rng.randint(1, 3), conventions)
-        result = analyse_allpass(position, backend, split=False)
+        result = analyse_allpass(position, fast_backend, split=False)
         for seat in SEATS:
             assert result.guaranteed[seat] == brute_guaranteed(position, seat), (
                 format_one_line(position), seat)
@@ -270,12 +263,11 @@ def test_guaranteed_minima_and_lines_against_brute_force(conventions):
 
 
 @pytest.mark.parametrize("conventions", [OPEN, BEAT, ROSTOV], ids=["open", "beat", "rostov"])
-def test_self_interested_split_against_brute_force(conventions):
+def test_self_interested_split_against_brute_force(conventions, fast_backend):
     rng = random.Random(f"maxn-{conventions.talon}")
-    backend = make_backend("fast")
     for _ in range(150):
         position = random_allpass(rng, rng.randint(1, 3), conventions)
-        result = analyse_allpass(position, backend, cards=False, lines=False)
+        result = analyse_allpass(position, fast_backend, cards=False, lines=False)
         expected, line = brute_split(position, rostov=conventions.aim == "fewer_than_each")
         got = {s: result.split[s] for s in SEATS}
         assert got == expected, format_one_line(position)
@@ -290,14 +282,12 @@ def test_engine_against_reference_on_thousands_of_positions():
     """The engine's talon tricks against the reference minimax: values, card values, lines."""
     rng = random.Random(2026)
     engine = Engine(tt_size_mb=4)
-    suits = tuple(0xFF << (8 * s) for s in range(4))
     for _ in range(2500):
         tricks = rng.randint(2, 5)
-        dealt = rng.sample(range(32), 3 * tricks + 2)
-        hands = [sum(1 << c for c in dealt[i * tricks:(i + 1) * tricks]) for i in range(3)]
-        talon = tuple(dealt[-2:][:rng.choice([1, 2, 2])])
+        hands, extra = deal_masks(rng, PREF_DECK, 3, tricks, extra=2)
+        talon = tuple(extra[:rng.choice([1, 2, 2])])
         counted = rng.randrange(3)
-        pos = ReferencePosition(tuple(hands), suits, None, True, rng.randrange(3), (),
+        pos = Position(tuple(hands), PREF_SUITS, None, True, rng.randrange(3), (),
                                 tuple(s == counted for s in range(3)), False, talon,
                                 rng.random() < 0.5)
         reference = ReferenceSolver.for_position(pos)
@@ -310,13 +300,11 @@ def test_engine_against_reference_on_thousands_of_positions():
 def test_engine_self_interested_against_the_reference_max_n():
     rng = random.Random(99)
     engine = Engine(tt_size_mb=2)
-    suits = tuple(0xFF << (8 * s) for s in range(4))
     for _ in range(600):
         tricks = rng.randint(1, 4)
-        dealt = rng.sample(range(32), 3 * tricks + 2)
-        hands = tuple(sum(1 << c for c in dealt[i * tricks:(i + 1) * tricks]) for i in range(3))
-        talon = tuple(dealt[-2:][:min(tricks, rng.choice([0, 1, 2]))])
-        pos = ReferencePosition(hands, suits, None, True, rng.randrange(3), (), (True, False, False),
+        hands, extra = deal_masks(rng, PREF_DECK, 3, tricks, extra=2)
+        talon = tuple(extra[:min(tricks, rng.choice([0, 1, 2]))])
+        pos = Position(tuple(hands), PREF_SUITS, None, True, rng.randrange(3), (), (True, False, False),
                                 False, talon, rng.random() < 0.5)
         rostov = rng.random() < 0.3
         taken = tuple(rng.randrange(3) for _ in range(3)) if rostov else None
@@ -327,14 +315,13 @@ def test_engine_self_interested_against_the_reference_max_n():
 # -- properties on full deals ---------------------------------------------------------------
 
 
-def test_full_deals_split_is_within_each_guarantee_and_sums_to_ten():
+def test_full_deals_split_is_within_each_guarantee_and_sums_to_ten(fast_backend):
     """Self-interested play never leaves a seat worse than what it can guarantee alone."""
     rng = random.Random(5)
-    backend = make_backend("fast")
     for _ in range(12):
         position = random_allpass(rng, 10, rng.choice([OPEN, BEAT, ROSTOV]),
                                   talon_cards=2, plays=0)
-        result = analyse_allpass(position, backend, cards=False)
+        result = analyse_allpass(position, fast_backend, cards=False)
         for seat in SEATS:
             assert result.split[seat] <= result.guaranteed[seat]
             assert replay(position, result.lines[seat])[seat] == result.guaranteed[seat]
@@ -351,14 +338,13 @@ def _rotate(position: Layout) -> Layout:
                   rules=position.rules)
 
 
-def test_seat_rotation_leaves_every_answer_unchanged():
+def test_seat_rotation_leaves_every_answer_unchanged(fast_backend):
     rng = random.Random(12)
-    backend = make_backend("fast")
     for _ in range(40):
         position = random_allpass(rng, rng.choice([3, 4, 10]), rng.choice([OPEN, BEAT, ROSTOV]))
         rotated = _rotate(position)
-        a = analyse_allpass(position, backend)
-        b = analyse_allpass(rotated, backend)
+        a = analyse_allpass(position, fast_backend)
+        b = analyse_allpass(rotated, fast_backend)
         for i, seat in enumerate(SEATS):
             turned = SEATS[(i + 1) % 3]
             assert b.guaranteed[turned] == a.guaranteed[seat]
@@ -367,9 +353,8 @@ def test_seat_rotation_leaves_every_answer_unchanged():
         assert b.cards == a.cards
 
 
-def test_suit_permutation_leaves_the_guaranteed_minima_unchanged():
+def test_suit_permutation_leaves_the_guaranteed_minima_unchanged(fast_backend):
     rng = random.Random(21)
-    backend = make_backend("fast")
     for _ in range(25):
         position = random_allpass(rng, rng.choice([4, 10]), rng.choice([OPEN, BEAT]), plays=0)
         order = rng.sample(range(4), 4)
@@ -380,20 +365,18 @@ def test_suit_permutation_leaves_the_guaranteed_minima_unchanged():
         permuted = Layout({s: Hand([swap(c) for c in position.hands[s]], PREFERANS) for s in SEATS},
                           ALLPASS, None, position.lead, tuple(swap(c) for c in position.talon),
                           rules=position.rules)
-        assert (analyse_allpass(permuted, backend, split=False).guaranteed
-                == analyse_allpass(position, backend, split=False).guaranteed)
+        assert (analyse_allpass(permuted, fast_backend, split=False).guaranteed
+                == analyse_allpass(position, fast_backend, split=False).guaranteed)
 
 
 @pytest.mark.slow
-def test_full_deals_against_the_reference_minimax():
+def test_full_deals_against_the_reference_minimax(reference_backend, fast_backend):
     """Guaranteed minima of full 10-card deals with the talon against the reference (minutes)."""
     rng = random.Random(8)
-    reference = make_backend("reference")
-    fast = make_backend("fast")
     for _ in range(5):
         position = random_allpass(rng, 10, rng.choice([OPEN, BEAT]), talon_cards=2, plays=0)
-        expected = analyse_allpass(position, reference, cards=False, lines=False, split=False)
-        got = analyse_allpass(position, fast, cards=False, lines=False, split=False)
+        expected = analyse_allpass(position, reference_backend, cards=False, lines=False, split=False)
+        got = analyse_allpass(position, fast_backend, cards=False, lines=False, split=False)
         assert got.guaranteed == expected.guaranteed, format_one_line(position)
 
 

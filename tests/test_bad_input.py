@@ -21,9 +21,9 @@ import pytest
 from child_process import child_environment
 from click.testing import CliRunner
 
-from pyanalyzer.cli import main
+from pyanalyzer.cli.main import main
 from pyanalyzer.errors import LayoutError
-from pyanalyzer.layout_io import MAX_LAYOUT_SIZE, parse_layout, split_words
+from pyanalyzer.model.layout_io import MAX_LAYOUT_SIZE, parse_layout, split_words
 
 # South leads As, West and East follow; then 7d: South takes 1 of 2 (the fast engine's answer,
 # the same as tests/test_cli.py's layouts of this size).
@@ -382,7 +382,7 @@ EASY_PBN = "N:A.K.Q.J K.Q.J.A Q.J.A.K J.A.K.Q"
 
 
 def test_tables_larger_than_the_available_memory_are_refused_before_allocating(monkeypatch):
-    import pyanalyzer.engines as engines
+    import pyanalyzer.engines.registry as engines
 
     monkeypatch.setattr(engines, "available_memory_mb", lambda: 1000)
 
@@ -398,7 +398,7 @@ def test_tables_larger_than_the_available_memory_are_refused_before_allocating(m
 
 
 def test_tables_that_fit_are_allowed(monkeypatch):
-    import pyanalyzer.engines as engines
+    import pyanalyzer.engines.registry as engines
 
     monkeypatch.setattr(engines, "available_memory_mb", lambda: 1000)
     result = run("table", EASY_PBN, "--tt-mb", "400", "--threads", "2", "--json")
@@ -420,7 +420,7 @@ def test_a_memory_error_from_the_allocation_is_one_line(monkeypatch):
 
 
 def test_the_available_memory_is_read():
-    from pyanalyzer.engines import available_memory_mb
+    from pyanalyzer.engines.registry import available_memory_mb
 
     available = available_memory_mb()
     assert available is None or available > 0
@@ -481,7 +481,7 @@ def test_puzzles_out_that_cannot_be_a_folder(tmp_path):
 
 
 def test_puzzles_out_unwritable_is_said_before_the_search(tmp_path, monkeypatch):
-    import pyanalyzer.puzzle_command as puzzle_command
+    import pyanalyzer.cli.puzzles as puzzle_command
 
     def no_search(*args, **kwargs):
         raise AssertionError("the search started before the folder was checked")
@@ -537,8 +537,8 @@ MISERE_ODDS = ["misere", "--hand", HAND10, "--lead", "W", "--discard", "Ad,Kd"]
 @pytest.fixture
 def no_run(monkeypatch):
     """Makes any analysis fail the test: the error must come before it starts."""
-    import pyanalyzer.contract_command as contract_command
-    import pyanalyzer.misere_command as misere_command
+    import pyanalyzer.cli.contract as contract_command
+    import pyanalyzer.cli.misere as misere_command
 
     def ran(*args, **kwargs):
         raise AssertionError("the analysis ran before --plot was checked")

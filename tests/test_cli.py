@@ -7,29 +7,16 @@ import subprocess
 import sys
 from pathlib import Path
 
+import published_layouts
 import pytest
 from click.testing import CliRunner
 
-from pyanalyzer.cli import main
+from pyanalyzer.cli.main import main
 
 REPO = Path(__file__).resolve().parent.parent
 
-KOVALEVSKAYA = (
-    "contract=misere declarer=S lead=E E=Js,Qs,7c,9c,Td,Jd,Qd,Kd,7h,Jh "
-    "S=7s,8s,9s,Ts,8c,7d,8d,9d,8h,9h W=Ks,As,Tc,Jc,Qc,Ad,Th,Qh,Kh,Ah"
-)
-
-KOVALEVSKAYA_FILE = """\
-# South's misère looks clean, but East leads and the defenders catch it.
-title: Kovalevskaya's misère
-source: classic Preferans study
-contract: misere
-declarer: S
-lead: E
-W: ♠AK ♣QJ10 ♦A ♥AKQ10
-E: ♠QJ ♣97 ♦KQJ10 ♥J7
-S: ♠10987 ♣8 ♦987 ♥98
-"""
+#: Kovalevskaya's misère (layouts/kovalevskaya.txt): the defenders catch it for 1 trick.
+KOVALEVSKAYA = published_layouts.KOVALEVSKAYA.one_line
 
 # 6♥ by S, W leads: W's ♠7 lead forces E to ruff and S to under-ruff: S = 0 of 2
 # (♦8 would give S a ruff: 1). See tests/test_reference.py.
@@ -68,7 +55,7 @@ def test_kovalevskaya_json():
     assert data["defender_tricks"] == 9 and type(data["defender_tricks"]) is int
     # cards: every legal card of East (all ten at the lead) -> declarer's tricks
     cards = data["cards"]
-    assert set(cards) == {"Js", "Qs", "7c", "9c", "Td", "Jd", "Qd", "Kd", "7h", "Jh"}
+    assert set(cards) == set(published_layouts.hand_codes("kovalevskaya", "E").split(","))
     assert all(type(v) is int for v in cards.values())
     # Only a diamond lead catches the misère.
     assert {c for c, v in cards.items() if v == 1} == {"Td", "Jd", "Qd", "Kd"}
@@ -108,10 +95,8 @@ def test_allpass_json():
 # -- text ----------------------------------------------------------------------
 
 
-def test_text_output_from_file(tmp_path):
-    path = tmp_path / "kovalevskaya.txt"
-    path.write_text(KOVALEVSKAYA_FILE, encoding="utf-8")
-    result = run(str(path), "--no-line")
+def test_text_output_from_file():
+    result = run(str(published_layouts.KOVALEVSKAYA_FILE), "--no-line")
     assert result.exit_code == 0, result.output
     out = result.stdout
     # the diagram

@@ -2,38 +2,44 @@
 
 from __future__ import annotations
 
+import ast
 import itertools
 import json
 import math
 import random
 from dataclasses import replace
+from pathlib import Path
 
+import positions
 import published_layouts
 import pytest
 from click.testing import CliRunner
 
 from pyanalyzer import PREFERANS, PREFERANS_RULES, Contract, Hand, parse_layout
-from pyanalyzer.cli import main
-from pyanalyzer.defence import WHIST_OBLIGATION, analyse_defence, secured_tricks
-from pyanalyzer.engines import make_backend
-from pyanalyzer.layout import Layout
-from pyanalyzer.layout_io import parse_layout_with_record
-from pyanalyzer.makeable import analyse_makeable, discard_classes
-from pyanalyzer.odds import declarer_view, whister_view
-from pyanalyzer.playcheck import check_play
-from pyanalyzer.reference import ReferencePosition, ReferenceSolver, iter_bits, reference_tricks
-from pyanalyzer.splits import all_splits, count_splits, solve_splits
+from pyanalyzer.analysis.playcheck import check_play
+from pyanalyzer.analysis.splits import all_splits, count_splits, solve_splits
+from pyanalyzer.cli.main import main
+from pyanalyzer.engines.reference import reference_tricks
+from pyanalyzer.model.layout import Layout
+from pyanalyzer.model.layout_io import parse_layout_with_record
+from pyanalyzer.model.play import TrickRules
+from pyanalyzer.model.position import Position, iter_bits
+from pyanalyzer.preferans import defence
+from pyanalyzer.preferans.defence import analyse_defence, secured_tricks
+from pyanalyzer.preferans.makeable import analyse_makeable, discard_classes
+from pyanalyzer.preferans.odds import declarer_view, whister_view
+from pyanalyzer.scoring import convention
 
 #: The published trick contracts (layouts/published/, answers and their source cited there).
 PUBLISHED = [entry for entry in published_layouts.PUBLISHED if not entry.layout.contract.is_misere]
-BY_NAME = {entry.name: entry for entry in PUBLISHED}
+BY_NAME = published_layouts.BY_NAME
+#: Tricks the defenders owe together by contract level (docs/rules.md, "Whist (defence) obligations").
+OBLIGATION = {6: 4, 7: 2, 8: 1, 9: 1, 10: 0}
 
 
 def random_layout(rng: random.Random, tricks: int, contract: str) -> Layout:
-    cards = list(PREFERANS.cards)
-    rng.shuffle(cards)
-    hands = {seat: Hand(cards[i * tricks:(i + 1) * tricks], PREFERANS) for i, seat in enumerate("SWE")}
-    return Layout(hands, Contract.parse(contract, PREFERANS_RULES), rng.choice("SWE"), rng.choice("SWE"))
+    """The whole deck, a random declarer and lead, at the first lead (tests/positions.py)."""
+    return positions.random_layout(rng, tricks, contract, suits_drawn=None)
 
 
 # -- 1. whist tricks on an open layout -------------------------------------------------
@@ -46,8 +52,8 @@ def test_published_layouts_whist_verdict(published):
     level = result.layout.contract.level
     assert result.declarer_tricks == answer
     assert result.defender_tricks == 10 - answer
-    assert result.obligation == WHIST_OBLIGATION[level]
-    assert result.shortfall == max(0, WHIST_OBLIGATION[level] - (10 - answer))
+    assert result.obligation == OBLIGATION[level]
+    assert result.shortfall == max(0, OBLIGATION[level] - (10 - answer))
     assert sum(result.line_split.values()) == 10 - answer
     # A defender can never be sure of more than the pair takes.
     for seat in result.layout.defenders:
@@ -64,10 +70,26 @@ def test_obligation_shortfall_reported():
     assert "goes down by 6" in str(result)
 
 
+def test_obligations_come_from_the_conventions_table(monkeypatch):
+    """One obligations table: the scoring conventions' ``obligations``; the defence
+    verdict and the odds both read it (changed here, both follow)."""
+    assert dict(convention("sochi").obligations) == OBLIGATION
+    assert defence.ANALYSIS_CONVENTIONS.obligations == convention("sochi").obligations
+    layout = BY_NAME["test-06"].layout                  # 6♠, the defenders take 10
+    monkeypatch.setattr(defence, "ANALYSIS_CONVENTIONS",
+                        convention("sochi", ["obligations=6:11,7:2,8:1,9:1,10:0"]))
+    result = analyse_defence(layout)
+    assert result.obligation == 11 and result.shortfall == 1
+    hand = Hand.parse("♠AKQJ1098 ♣AK ♦A", PREFERANS)
+    view = declarer_view(hand, "S", list(Hand.parse("♥AK", PREFERANS)),
+                         Contract.parse("6s", PREFERANS_RULES), "W", samples=20, seed=1)
+    assert "The whisters meet their obligation of 11: 0.00%" in view.format()
+
+
 def lexicographic_brute_force(layout: Layout, defender: str) -> int:
     """Plain minimax on 11 * (pair's tricks) + (defender's own tricks), no memo, no pruning."""
     position = layout.position()
-    rules = ReferenceSolver.for_position(position)
+    rules = TrickRules.of(position)
     seats = len(position.hands)
     target = layout.seats.index(defender)
 
@@ -90,13 +112,27 @@ def lexicographic_brute_force(layout: Layout, defender: str) -> int:
     return value(tuple(position.hands), position.leader, tuple(position.played)) % 11
 
 
-def test_secured_tricks_against_lexicographic_brute_force():
+def test_secured_tricks_against_lexicographic_brute_force(fast_backend):
     rng = random.Random(11)
-    backend = make_backend("fast")
     for _ in range(120):
         layout = random_layout(rng, rng.choice((2, 3)), rng.choice(["6s", "7h", "6n", "8d"]))
         for seat in layout.defenders:
-            assert secured_tricks(layout, seat, backend) == lexicographic_brute_force(layout, seat), layout
+            assert secured_tricks(layout, seat, fast_backend) == lexicographic_brute_force(layout, seat), layout
+
+
+def test_the_analyzers_small_searches_are_one_helper_on_the_model_rules():
+    """defence and misère search with pyanalyzer.analysis.small_search's TrickSearch and take the trick
+    rules from the model: none of the three modules imports the reference solver (the oracle)."""
+    from pyanalyzer.analysis import small_search
+    from pyanalyzer.preferans import misere
+
+    assert issubclass(defence._SecuredTricks, small_search.TrickSearch)
+    assert issubclass(misere._OneDefenceSearch, small_search.TrickSearch)
+    for module in (defence, misere, small_search):
+        tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+        imported = {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+        imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+        assert not any(name.split(".")[-1] == "reference" for name in imported), module.__name__
 
 
 # -- 2. makeable: the talon table -------------------------------------------------------
@@ -115,16 +151,15 @@ def test_discard_classes_cover_every_discard_once():
         assert all(len(c) == 2 and set(c) <= set(twelve) for c in classes)
 
 
-def test_makeable_table_equals_trying_every_discard():
+def test_makeable_table_equals_trying_every_discard(fast_backend):
     rng = random.Random(21)
-    backend = make_backend("fast")
     for _ in range(3):
         cards = list(PREFERANS.cards)
         rng.shuffle(cards)
         hands = {s: Hand(cards[i * 10:(i + 1) * 10], PREFERANS) for i, s in enumerate("SWE")}
         layout = Layout(hands, Contract.parse("6s", PREFERANS_RULES), "S", rng.choice("SWE"),
                         talon=tuple(cards[30:]))
-        table = analyse_makeable(layout, backend)
+        table = analyse_makeable(layout, fast_backend)
         twelve = list(hands["S"]) + cards[30:]
         for denomination in "scdhn":
             contract = Contract.parse(f"6{denomination}", PREFERANS_RULES)
@@ -132,14 +167,17 @@ def test_makeable_table_equals_trying_every_discard():
             for discard in itertools.combinations(twelve, 2):
                 trial = dict(hands)
                 trial["S"] = Hand([c for c in twelve if c not in discard], PREFERANS)
-                best = max(best, backend.solve(Layout(trial, contract, "S", layout.lead).position()))
+                best = max(best, fast_backend.solve(Layout(trial, contract, "S", layout.lead).position()))
             assert table.best[denomination].tricks == best, denomination
 
 
+#: Published test 5 (7♣ by S) with West to lead and the two cards no hand holds as the talon.
+SEVEN_CLUBS_TALON = BY_NAME["test-05"].one_line.replace(" lead=S ", " lead=W ") + " talon=8s,7s"
+SEVEN_CLUBS_WITH_TALON = parse_layout(SEVEN_CLUBS_TALON)
+
+
 def test_makeable_with_actual_discard_and_contract():
-    layout = parse_layout(
-        "contract=7c declarer=S lead=W talon=8s,7s discard=Jd,Kd S=As,7c,8c,9c,Ac,Jd,Kd,Th,Kh,Ah "
-        "W=Ts,Js,Qs,Jc,Kc,7d,9d,Ad,9h,Jh E=9s,Ks,Tc,Qc,8d,Td,Qd,7h,8h,Qh")
+    layout = parse_layout(SEVEN_CLUBS_TALON + " discard=Jd,Kd")
     table = analyse_makeable(layout)
     assert table.actual == 6                       # down one with the real discard
     assert table.best["c"].tricks == 7             # ... but 7♣ was makeable
@@ -147,9 +185,6 @@ def test_makeable_with_actual_discard_and_contract():
     assert table.to_dict()["actual"]["margin"] == -1
 
 
-SEVEN_CLUBS_WITH_TALON = parse_layout(
-    "contract=7c declarer=S lead=W talon=8s,7s S=As,7c,8c,9c,Ac,Jd,Kd,Th,Kh,Ah "
-    "W=Ts,Js,Qs,Jc,Kc,7d,9d,Ad,9h,Jh E=9s,Ks,Tc,Qc,8d,Td,Qd,7h,8h,Qh")
 #: Every discard that takes the most tricks, per denomination, found by trying all 66
 #: discards (test_best_discard_differs_by_denomination: the engine in the default run,
 #: the reference minimax in the slow one).
@@ -180,43 +215,40 @@ def best_of(tricks: dict[frozenset, int]) -> tuple[int, set]:
     return most, {discard for discard, value in tricks.items() if value == most}
 
 
-def test_best_discard_differs_by_denomination():
+def test_best_discard_differs_by_denomination(fast_backend, reference_backend):
     # The published 7♣ deal (layouts/published/test-05.txt) with ♠8 ♠7 as talon: for clubs
     # only the two small spades take 7 tricks; for no-trump only the ♥10 with a small spade
     # takes 6. The table agrees with every discard tried one by one, and the reference
     # minimax confirms the two best values.
     table = analyse_makeable(SEVEN_CLUBS_WITH_TALON)
-    fast, reference = make_backend("fast"), make_backend("reference")
     for denomination, (most, discards) in SEVEN_CLUBS_BEST.items():
-        assert best_of(every_discard(SEVEN_CLUBS_WITH_TALON, denomination, fast)) == (most, discards)
+        assert best_of(every_discard(SEVEN_CLUBS_WITH_TALON, denomination, fast_backend)) == (most, discards)
         best = table.best[denomination]
         assert best.tricks == most
         assert {frozenset(c.code for c in d) for d in best.discards} <= discards
         for discard in discards:
-            assert discard_tricks(SEVEN_CLUBS_WITH_TALON, denomination, discard, reference) == most
+            assert discard_tricks(SEVEN_CLUBS_WITH_TALON, denomination, discard, reference_backend) == most
 
 
 @pytest.mark.slow
-def test_best_discards_of_the_seven_clubs_deal_with_the_reference_minimax():
-    reference = make_backend("reference")
+def test_best_discards_of_the_seven_clubs_deal_with_the_reference_minimax(reference_backend):
     for denomination, expected in SEVEN_CLUBS_BEST.items():
-        assert best_of(every_discard(SEVEN_CLUBS_WITH_TALON, denomination, reference)) == expected
+        assert best_of(every_discard(SEVEN_CLUBS_WITH_TALON, denomination, reference_backend)) == expected
 
 
 # -- 3. play record check ---------------------------------------------------------------
 
 
-def test_first_mistake_known_by_construction():
+def test_first_mistake_known_by_construction(fast_backend):
     rng = random.Random(3)
-    backend = make_backend("fast")
     found = 0
     for _ in range(30):
         layout = random_layout(rng, 5, rng.choice(["6s", "misere", "6n"]))
         # Play the best line, except one deliberately bad card at a random point.
         record, position, planted = [], layout, None
         while position.tricks_left:
-            values = backend.card_values(position.position())
-            best = backend.solve(position.position())
+            values = fast_backend.card_values(position.position())
+            best = fast_backend.solve(position.position())
             worse = [i for i, v in values.items() if v != best]
             if planted is None and worse and rng.random() < 0.3:
                 card = PREFERANS.from_index(rng.choice(worse))
@@ -227,7 +259,7 @@ def test_first_mistake_known_by_construction():
             position = position.after(card)
         if planted is None:
             continue
-        check = check_play(layout, record, backend)
+        check = check_play(layout, record, fast_backend)
         first = check.mistakes[0]
         assert check.steps.index(first) == planted[0]
         assert first.card == planted[1]
@@ -238,16 +270,13 @@ def test_first_mistake_known_by_construction():
 
 
 def test_play_check_message_and_illegal_card():
-    layout, record = parse_layout_with_record(
-        "contract=6d declarer=W lead=E S=Qs,Js,Jc,Tc,Jd,8d,7d,Kh,Th,7h W=As,Ts,9s,Ac,Qc,7c,Ad,Qd,9d,Ah "
-        "E=Ks,8s,7s,Kc,9c,8c,Kd,Td,Qh,Jh played=Ks,Qs,As,Ad,Td,7d,Qd,Kd,8d")
+    deal = BY_NAME["test-01"].one_line                       # 6♦ by W, E leads
+    layout, record = parse_layout_with_record(deal + " played=Ks,Qs,As,Ad,Td,7d,Qd,Kd,8d")
     check = check_play(layout, record)
     texts = [m.describe(names=layout.rules.seat_name) for m in check.mistakes]
     assert texts[0] == "trick 1, East played ♠K: defenders lose 1 trick; ♠8 ♠7 ♥Q ♥J would have kept it"
     assert texts[1] == "trick 3, West played ♦Q: declarer loses 1 trick; ♦9 kept it"
-    bad, bad_record = parse_layout_with_record(
-        "contract=6d declarer=W lead=E S=Qs,Js,Jc,Tc,Jd,8d,7d,Kh,Th,7h W=As,Ts,9s,Ac,Qc,7c,Ad,Qd,9d,Ah "
-        "E=Ks,8s,7s,Kc,9c,8c,Kd,Td,Qh,Jh played=Ks,7d,As")
+    bad, bad_record = parse_layout_with_record(deal + " played=Ks,7d,As")
     with pytest.raises(Exception, match="'7d'"):
         check_play(bad, bad_record)
 
@@ -274,7 +303,7 @@ def small_template(rng, maximize=True, trump=None, declarer_cards=3):
     cards = list(range(32))
     rng.shuffle(cards)
     hand = sum(1 << c for c in cards[:declarer_cards])
-    return ReferencePosition(
+    return Position(
         hands=(hand, 0, 0), suit_masks=tuple(0xFF << (8 * i) for i in range(4)), trump=trump,
         must_trump=True, leader=rng.randrange(3), played=(), declarer_side=(True, False, False),
         maximize=maximize), cards
@@ -294,7 +323,7 @@ def test_enumeration_equals_plain_loop_on_reduced_decks(seed):
 def test_suit_symmetry_reduction_is_exact():
     # Declarer void in spades and clubs, both suits fully unknown: they are interchangeable.
     hand = sum(1 << c for c in (16, 17, 24))                  # ♦7 ♦8 ♥7
-    template = ReferencePosition((hand, 0, 0), tuple(0xFF << (8 * i) for i in range(4)), None, True, 1,
+    template = Position((hand, 0, 0), tuple(0xFF << (8 * i) for i in range(4)), None, True, 1,
                                  (), (True, False, False), False)
     unknown = sum(1 << c for c in (0, 1, 8, 9, 18, 25))       # ♠7 ♠8 ♣7 ♣8 ♦9 ♥8
     tally = solve_splits(template, (1, 2), (3, 3), unknown, threads=1)
@@ -320,7 +349,7 @@ def test_declarer_view_full_enumeration_counts_and_probabilities():
     assert view.histogram[9] == one_down and view.histogram[10] == view.tally.splits - one_down
     assert sum(view.histogram) == view.tally.splits
     assert view.p_make == pytest.approx(1 - one_down / math.comb(20, 10), rel=1e-12)
-    # No whist obligation against ten (WHIST_OBLIGATION[10] == 0): always met.
+    # No whist obligation against ten (OBLIGATION[10] == 0): always met.
     assert view.p_whist_obligation_met == 1.0
 
 
@@ -338,7 +367,7 @@ def test_whister_view_exact_small_case_equals_loop():
 
 
 def test_whister_view_samples_are_reproducible():
-    hand = Hand.parse("Ts,Js,Qs,Jc,Kc,7d,9d,Ad,9h,Jh", PREFERANS)
+    hand = BY_NAME["test-05"].layout.hands["W"]
     one = whister_view(hand, "W", "S", Contract.parse("6c", PREFERANS_RULES), "W", samples=300, seed=4)
     two = whister_view(hand, "W", "S", Contract.parse("6c", PREFERANS_RULES), "W", samples=300, seed=4)
     assert one.histogram == two.histogram and one.tally.splits == 300

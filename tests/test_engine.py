@@ -1,6 +1,6 @@
 """The fast engine against the reference solver and against known answers.
 
-Fixed seeds throughout. The reference solver (``pyanalyzer.reference``) is the
+Fixed seeds throughout. The reference solver (``pyanalyzer.engines.reference``) is the
 oracle; it needs seconds to a minute per full 10-card deal, so the bulk of the
 cross-checks uses positions of 2 to 8 tricks, and the 200 full deals run only
 under ``-m slow``.
@@ -13,86 +13,37 @@ import random
 
 import published_layouts
 import pytest
+from positions import (
+    PREF_DECK,
+    PREF_SUITS,
+    WHIST_SUITS,
+    bits,
+    cards_of,
+    deal_masks,
+    random_position,
+    random_preferans,
+    random_whist,
+)
 from pref_engine import Engine
 
+# -- positions and layouts (the game facts the tests need are restated here) -------
+from pyanalyzer.engines.reference import ReferenceSolver
 from pyanalyzer.model.play import TrickRules
-from pyanalyzer.reference import ReferencePosition, ReferenceSolver
+from pyanalyzer.model.position import Position
 
 # -- positions and layouts (the game facts the tests need are restated here) -------
-
-# Preferans: card = suit * 8 + rank; suits s, c, d, h = 0..3; ranks 7..A = 0..7.
-PREF_SUITS = tuple(0xFF << (8 * s) for s in range(4))
-# Whist: card = suit * 13 + rank; ranks 2..A = 0..12.
-WHIST_SUITS = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
+# Random positions: tests/positions.py (card numbers and suits as restated there).
 
 SUIT_LETTERS = "scdh"
 PREF_RANKS = "789TJQKA"
 SEAT_LETTERS = "SWE"  # play order S -> W -> E
 
 
-def bits(cards) -> int:
-    mask = 0
-    for c in cards:
-        mask |= 1 << c
-    return mask
-
-
-def cards_of(mask: int) -> list[int]:
-    return [i for i in range(mask.bit_length()) if mask >> i & 1]
-
-
-def random_position(rng: random.Random, *, seats: int, tricks: int, trump, must_trump: bool,
-                    maximize: bool, declarer_side, suit_masks=PREF_SUITS,
-                    mid_trick: bool = False, heuristics: str = "solo") -> ReferencePosition:
-    """Deal ``tricks`` cards to each seat from the deck; optionally play into the trick."""
-    deck = cards_of(sum(suit_masks))
-    dealt = rng.sample(deck, tricks * seats)
-    hands = [bits(dealt[i * tricks:(i + 1) * tricks]) for i in range(seats)]
-    leader = rng.randrange(seats)
-    pos = ReferencePosition(tuple(hands), tuple(suit_masks), trump, must_trump, leader, (),
-                            tuple(declarer_side), maximize, heuristics=heuristics)
-    if mid_trick:
-        rules = TrickRules.of(pos)
-        played: list[int] = []
-        for k in range(rng.randrange(1, seats)):
-            seat = (leader + k) % seats
-            card = rng.choice(cards_of(rules.legal_moves(hands[seat], played)))
-            hands[seat] &= ~(1 << card)
-            played.append(card)
-        pos = ReferencePosition(tuple(hands), tuple(suit_masks), trump, must_trump, leader,
-                                tuple(played), tuple(declarer_side), maximize, heuristics=heuristics)
-    return pos
-
-
-def random_preferans(rng: random.Random, tricks: int, *, kind: str | None = None,
-                     mid_trick: bool | None = None) -> ReferencePosition:
-    """A 3-hand Preferans position: a trick contract in any denomination or misère."""
-    kind = kind or rng.choice(["trump", "trump", "nt", "misere"])
-    declarer = rng.randrange(3)
-    side = tuple(s == declarer for s in range(3))
-    if mid_trick is None:
-        mid_trick = rng.random() < 0.4
-    trump = rng.randrange(4) if kind == "trump" else None
-    return random_position(rng, seats=3, tricks=tricks, trump=trump, must_trump=True,
-                           maximize=kind != "misere", declarer_side=side, mid_trick=mid_trick)
-
-
-def random_whist(rng: random.Random, tricks: int) -> ReferencePosition:
-    """A 4-hand Whist-like position: partnerships, free discards, trump or not."""
-    trump = rng.choice([None, 0, 1, 2, 3])
-    first = rng.randrange(2)
-    side = tuple(s % 2 == first for s in range(4))
-    return random_position(rng, seats=4, tricks=tricks, trump=trump, must_trump=False,
-                           maximize=rng.random() < 0.85, declarer_side=side,
-                           suit_masks=WHIST_SUITS, mid_trick=rng.random() < 0.4,
-                           heuristics="partnership")
-
-
 def parse_pref_card(text: str) -> int:
     return SUIT_LETTERS.index(text[1]) * 8 + PREF_RANKS.index(text[0])
 
 
-def parse_layout(line: str) -> ReferencePosition:
+def parse_layout(line: str) -> Position:
     """``contract=6d declarer=W lead=E S=Qs,... W=... E=...`` -> position (S=0, W=1, E=2)."""
     fields = dict(item.split("=") for item in line.split())
     hands = tuple(bits(parse_pref_card(c) for c in fields[s].split(",")) for s in SEAT_LETTERS)
@@ -100,16 +51,11 @@ def parse_layout(line: str) -> ReferencePosition:
     declarer = SEAT_LETTERS.index(fields["declarer"])
     misere = contract == "misere"
     trump = None if misere or contract[1] == "n" else SUIT_LETTERS.index(contract[1])
-    return ReferencePosition(hands, PREF_SUITS, trump, True, SEAT_LETTERS.index(fields["lead"]),
+    return Position(hands, PREF_SUITS, trump, True, SEAT_LETTERS.index(fields["lead"]),
                              (), tuple(s == declarer for s in range(3)), not misere)
 
 
-@pytest.fixture(scope="module")
-def engine():
-    return Engine(tt_size_mb=4)
-
-
-def reference_value(pos: ReferencePosition) -> int:
+def reference_value(pos: Position) -> int:
     return ReferenceSolver.for_position(pos).solve(pos)
 
 
@@ -217,7 +163,7 @@ def test_misere_caught_and_clean_rule_edges():
         hands = [bits(declarer), bits(defenders[:tricks]), bits(defenders[tricks:])]
         seat = rng.randrange(3)
         hands = hands[-seat:] + hands[:-seat]                       # the declarer sits at seat
-        pos = ReferencePosition(tuple(hands), PREF_SUITS, None, True, rng.randrange(3), (),
+        pos = Position(tuple(hands), PREF_SUITS, None, True, rng.randrange(3), (),
                                 tuple(s == seat for s in range(3)), False)
         want = reference_value(pos)
         caught += want == tricks
@@ -242,7 +188,7 @@ def test_misere_rules_with_voids():
     eng = Engine(tt_size_mb=1)
     for answer, south, west, east, leader in cases:
         hands = tuple(bits(parse_pref_card(c) for c in h.split(",")) for h in (south, west, east))
-        pos = ReferencePosition(hands, PREF_SUITS, None, True, leader, (), (True, False, False),
+        pos = Position(hands, PREF_SUITS, None, True, leader, (), (True, False, False),
                                 False)
         assert reference_value(pos) == answer
         assert eng.solve(pos) == answer, (south, west, east, leader)
@@ -257,7 +203,7 @@ def test_misere_rules_with_voids():
         defenders = rng.sample(other, 2 * tricks - i % 3) + rng.sample(rest, i % 3)
         rng.shuffle(defenders)
         hands = (bits(declarer), bits(defenders[:tricks]), bits(defenders[tricks:]))
-        pos = ReferencePosition(hands, PREF_SUITS, None, True, rng.randrange(3), (),
+        pos = Position(hands, PREF_SUITS, None, True, rng.randrange(3), (),
                                 (True, False, False), False)
         assert eng.solve(pos) == reference_value(pos), pos
 
@@ -269,7 +215,7 @@ def test_misere_rules_with_partners():
     c = parse_pref_card
     hands = (bits([c("7s"), c("8s")]), bits([c("9h"), c("Th")]), bits([c("7h"), c("8h")]),
              bits([c("Jh"), c("Qh")]))
-    pos = ReferencePosition(hands, PREF_SUITS, None, False, 0, (), (True, False, True, False),
+    pos = Position(hands, PREF_SUITS, None, False, 0, (), (True, False, True, False),
                             False)
     assert reference_value(pos) == 2 == Engine(tt_size_mb=1).solve(pos)
     rng = random.Random("misere-partners")
@@ -306,13 +252,13 @@ def test_table_memory_is_bounded_and_returned():
     """The table holds no more memory than ``tt_bytes`` (plus the huge-page alignment)
     however long an enumeration overflows it, and an engine gives its memory back."""
     rng = random.Random("memory")
-    deck = rng.sample(range(32), 30)
-    rest = sorted(deck[10:])
+    (declarer, west, east), _ = deal_masks(rng, PREF_DECK, 3, 10)
+    rest = cards_of(west | east)
     splits = []
     while len(splits) < 4000:
         west = bits(rng.sample(rest, 10))
         splits.append((west, bits(rest) & ~west))
-    first = ReferencePosition((bits(deck[:10]), splits[0][0], splits[0][1]), PREF_SUITS, None, True, 0, (),
+    first = Position((declarer, splits[0][0], splits[0][1]), PREF_SUITS, None, True, 0, (),
                               (True, False, False), False)
     before = resident_bytes()
     eng = Engine(tt_size_mb=8)
@@ -360,13 +306,12 @@ def test_enumeration_of_splits_with_a_warm_table():
 
     rng = random.Random("splits")
     for kind in ("misere", "trump", "nt"):
-        deck = rng.sample(range(32), 15)
-        declarer = bits(deck[:5])
-        rest = sorted(deck[5:])
+        (declarer, west, east), _ = deal_masks(rng, PREF_DECK, 3, 5)
+        rest = cards_of(west | east)
         eng = Engine(tt_size_mb=1)
         for west in list(combinations(rest, 5))[::4]:
             w = bits(west)
-            pos = ReferencePosition((declarer, w, bits(rest) & ~w), PREF_SUITS,
+            pos = Position((declarer, w, bits(rest) & ~w), PREF_SUITS,
                                     0 if kind == "trump" else None, True, 0, (),
                                     (True, False, False), kind != "misere")
             assert eng.solve(pos) == reference_value(pos), pos
@@ -386,7 +331,7 @@ def test_published_layouts(published):
 
 # -- symmetries -------------------------------------------------------------------
 
-def permute_suits(pos: ReferencePosition, perm: list[int]) -> ReferencePosition:
+def permute_suits(pos: Position, perm: list[int]) -> Position:
     """Move the cards of suit ``s`` to suit ``perm[s]`` (Preferans numbering)."""
     def move(mask: int) -> int:
         out = 0
@@ -395,12 +340,12 @@ def permute_suits(pos: ReferencePosition, perm: list[int]) -> ReferencePosition:
         return out
     trump = None if pos.trump is None else perm[pos.trump]
     played = tuple(perm[c // 8] * 8 + c % 8 for c in pos.played)
-    return ReferencePosition(tuple(move(h) for h in pos.hands), PREF_SUITS, trump,
+    return Position(tuple(move(h) for h in pos.hands), PREF_SUITS, trump,
                              pos.must_trump, pos.leader, played, pos.declarer_side,
                              pos.maximize)
 
 
-def rotate_seats(pos: ReferencePosition, k: int) -> ReferencePosition:
+def rotate_seats(pos: Position, k: int) -> Position:
     """Renumber seat ``i`` as ``i + k``: same play order, same game."""
     n = pos.seats
     hands = [0] * n
@@ -408,7 +353,7 @@ def rotate_seats(pos: ReferencePosition, k: int) -> ReferencePosition:
     for i in range(n):
         hands[(i + k) % n] = pos.hands[i]
         sides[(i + k) % n] = pos.declarer_side[i]
-    return ReferencePosition(tuple(hands), pos.suit_masks, pos.trump, pos.must_trump,
+    return Position(tuple(hands), pos.suit_masks, pos.trump, pos.must_trump,
                              (pos.leader + k) % n, pos.played, tuple(sides), pos.maximize,
                              heuristics=pos.heuristics)
 
@@ -431,7 +376,7 @@ def test_suit_permutation_and_seat_rotation_keep_the_value():
 
 # -- card values and best line ----------------------------------------------------
 
-def child(pos: ReferencePosition, card: int) -> tuple[ReferencePosition, int]:
+def child(pos: Position, card: int) -> tuple[Position, int]:
     """The position after ``card``, and the declarer side's gain if the trick ends."""
     rules = TrickRules.of(pos)
     seat = pos.to_move
@@ -443,11 +388,11 @@ def child(pos: ReferencePosition, card: int) -> tuple[ReferencePosition, int]:
         leader = rules.trick_winner(pos.leader, played)
         gain = int(pos.declarer_side[leader])
         played = ()
-    return ReferencePosition(tuple(hands), pos.suit_masks, pos.trump, pos.must_trump, leader,
+    return Position(tuple(hands), pos.suit_masks, pos.trump, pos.must_trump, leader,
                              played, pos.declarer_side, pos.maximize, heuristics=pos.heuristics), gain
 
 
-def replay(pos: ReferencePosition, line: list[int]) -> int:
+def replay(pos: Position, line: list[int]) -> int:
     """Check ``line`` is a legal play to the end; return the declarer side's tricks."""
     total = 0
     for card in line:
@@ -529,21 +474,21 @@ def test_one_engine_serves_changing_rules():
     base = random_preferans(rng, 5, kind="trump", mid_trick=False)
     for trump, maximize, must in [(0, True, True), (None, True, True), (None, False, True),
                                   (1, True, False), (0, True, True)]:
-        pos = ReferencePosition(base.hands, base.suit_masks, trump, must, base.leader, (),
+        pos = Position(base.hands, base.suit_masks, trump, must, base.leader, (),
                                 base.declarer_side, maximize)
         assert eng.solve(pos) == reference_value(pos)
 
 
 def test_empty_and_bad_positions():
     eng = Engine(tt_size_mb=1)
-    empty = ReferencePosition((0, 0, 0), PREF_SUITS, None, True, 0, (), (True, False, False),
+    empty = Position((0, 0, 0), PREF_SUITS, None, True, 0, (), (True, False, False),
                               True)
     assert eng.solve(empty) == 0
     assert eng.best_line(empty) == []
-    bad = ReferencePosition((1, 1, 2), PREF_SUITS, None, True, 0, (), (True, False, False), True)
+    bad = Position((1, 1, 2), PREF_SUITS, None, True, 0, (), (True, False, False), True)
     with pytest.raises(ValueError):
         eng.solve(bad)
-    uneven = ReferencePosition((3, 4, 8), PREF_SUITS, None, True, 0, (), (True, False, False),
+    uneven = Position((3, 4, 8), PREF_SUITS, None, True, 0, (), (True, False, False),
                                True)
     with pytest.raises(ValueError):
         eng.solve(uneven)
@@ -556,14 +501,11 @@ def test_solve_batch_equals_one_solve_per_layout():
     import itertools
     from dataclasses import replace
 
-    from pyanalyzer.layout_io import parse_layout
-    from pyanalyzer.splits import all_splits
+    from pyanalyzer.analysis.splits import all_splits
 
-    for line in ("contract=misere declarer=S lead=E E=Js,Qs,7c,9c,Td,Jd,Qd,Kd,7h,Jh "
-                 "S=7s,8s,9s,Ts,8c,7d,8d,9d,8h,9h W=Ks,As,Tc,Jc,Qc,Ad,Th,Qh,Kh,Ah",
-                 "contract=7c declarer=S lead=W S=As,7c,8c,9c,Ac,Jd,Kd,Th,Kh,Ah "
-                 "W=Ts,Js,Qs,Jc,Kc,7d,9d,Ad,9h,Jh E=9s,Ks,Tc,Qc,8d,Td,Qd,7h,8h,Qh"):
-        pos = parse_layout(line).position()
+    seven_clubs = published_layouts.BY_NAME["test-05"].layout
+    for layout in (published_layouts.KOVALEVSKAYA.layout, replace(seven_clubs, lead="W")):
+        pos = layout.position()
         unknown = pos.hands[1] | pos.hands[2]
         # Every 37th split: far apart in the enumeration order, so the table is really tested.
         splits = list(itertools.islice(all_splits(unknown, (10, 10)), 0, 20000, 37))
@@ -578,7 +520,7 @@ def test_solve_batch_equals_one_solve_per_layout():
 # -- partition search (winning-rank table entries, used for Whist) -------------------------
 
 
-def _skewed_whist(rng: random.Random, tricks: int) -> ReferencePosition:
+def _skewed_whist(rng: random.Random, tricks: int) -> Position:
     """A Whist position dealt from fewer suits (long suits, many small cards), often mid-trick."""
     suits = sorted(rng.sample(range(4), rng.randint(-(-4 * tricks // 13), 4)))
     masks = tuple(WHIST_SUITS[s] for s in suits)
@@ -612,7 +554,7 @@ def test_partition_search_agrees_with_the_plain_table():
                 break
             hands[a] = hands[a] & ~(1 << ca) | (1 << cb)
             hands[b] = hands[b] & ~(1 << cb) | (1 << ca)
-            family.append(ReferencePosition(tuple(hands), base.suit_masks, base.trump, False,
+            family.append(Position(tuple(hands), base.suit_masks, base.trump, False,
                                             base.leader, (), base.declarer_side, True,
                                             heuristics="partnership"))
         for pos in family:
@@ -626,7 +568,7 @@ def test_partition_search_is_used_only_where_it_fits():
     pos = random_whist(random.Random(4), 3)
     pref = random_preferans(random.Random(4), 3, kind="trump")
     forced = Engine(tt_size_mb=1, partition=True)
-    whist = ReferencePosition(pos.hands, pos.suit_masks, pos.trump, False, pos.leader, pos.played,
+    whist = Position(pos.hands, pos.suit_masks, pos.trump, False, pos.leader, pos.played,
                               pos.declarer_side, True, heuristics="partnership")
     assert forced.solve(whist) == reference_value(whist)
     with pytest.raises(ValueError, match="partition"):

@@ -1,7 +1,7 @@
 """The fast engine generic over value and state: card points, marriages, the trump in the
 position, declared heuristics.
 
-The oracle is the reference minimax (``pyanalyzer.reference``), which plays the same position
+The oracle is the reference minimax (``pyanalyzer.engines.reference``), which plays the same position
 (``pyanalyzer.model.position.Position``) by the one Python copy of the rules
 (``pyanalyzer.model.play``). Trick games (Preferans, Whist) are covered by the other engine tests.
 """
@@ -18,7 +18,7 @@ from pref_engine import DECLARE, Engine
 from pyanalyzer.model import position as model_position
 from pyanalyzer.model.play import TrickRules
 from pyanalyzer.model.position import Position
-from pyanalyzer.reference import ReferenceSolver
+from pyanalyzer.engines.reference import ReferenceSolver
 
 # Thousand's card points, highest rank first (A 11, 10 10, K 4, Q 3, J 2, 9 0: docs/rules.md).
 THOUSAND_POINTS = (11, 10, 4, 3, 2, 0)

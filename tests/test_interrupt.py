@@ -18,17 +18,19 @@ import time
 from pathlib import Path
 
 import child_process
+import published_layouts
 import pytest
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
-# The misère of the README's worked example: S's ten cards, his discard Kc Ac, East leads.
-MISERE_TEN = "S=7s,8s,9s,Ts,8c,7d,8d,9d,8h,9h"
+# The misère of the README's worked example (Kovalevskaya's): S's ten cards, his discard Kc Ac, East leads.
+MISERE_TEN = "S=" + published_layouts.hand_codes("kovalevskaya", "S")
 MISERE_TWELVE = MISERE_TEN + ",Kc,Ac"
 # The twelve-card hand; with Jd Kd discarded, 6 clubs makes in 92.17% of all splits
 # (regression value of the complete enumeration, 170,294 of 184,756; JSON gives ten digits).
-CONTRACT_TWELVE = "S=As,7c,8c,9c,Ac,Jd,Kd,Th,Kh,Ah,8s,7s"
-CONTRACT_TEN = "S=As,7c,8c,9c,Ac,Th,Kh,Ah,8s,7s"
+# (South of the published 7♣ deal, test 5, with the two cards no hand holds.)
+CONTRACT_TWELVE = "S=" + published_layouts.hand_codes("test-05", "S") + ",8s,7s"
+CONTRACT_TEN = "S=" + ",".join(c for c in CONTRACT_TWELVE[2:].split(",") if c not in ("Jd", "Kd"))
 CONTRACT_P_MAKE = 170294 / 184756
 
 # A hard deal (two voids, long suits; deal 87 of benchmarks/RESULTS.md). With a 1 MB table
@@ -216,8 +218,8 @@ def test_an_engine_stopped_by_ctrl_c_answers_correctly_afterwards():
 
     from pref_engine import Engine
 
-    from pyanalyzer.cards import WHIST
-    from pyanalyzer.hand import Hand
+    from pyanalyzer.model.cards import WHIST
+    from pyanalyzer.model.hand import Hand
     from pyanalyzer.whist import Deal
     from pyanalyzer.whist.table import whist_layout
 

@@ -12,13 +12,14 @@ import signal
 import sys
 import threading
 
+import published_layouts
 import pytest
 
 from pyanalyzer import PREFERANS, Contract, Hand
-from pyanalyzer.engines import make_backend
-from pyanalyzer.odds import TrickOdds, _template
-from pyanalyzer.rules import PREFERANS_RULES
-from pyanalyzer.splits import solve_splits
+from pyanalyzer.analysis.splits import solve_splits
+from pyanalyzer.engines.registry import make_backend
+from pyanalyzer.model.rules import PREFERANS_RULES
+from pyanalyzer.preferans.odds import TrickOdds, _template
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
@@ -37,7 +38,7 @@ def wait_until(condition, failure: str, timeout: float = 60.0) -> None:
         time.sleep(0.001)
 
 # The misère of tests/test_interrupt.py: S's ten cards, his discard Kc Ac, East leads.
-HAND = Hand.parse("♠10987 ♣8 ♦987 ♥98", PREFERANS)
+HAND = published_layouts.KOVALEVSKAYA.layout.hands["S"]
 DISCARD = list(Hand.parse("♣AK", PREFERANS))
 
 
@@ -92,16 +93,16 @@ class SignallingBackend:
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_an_interrupted_enumeration_returns_only_when_its_engines_are_free(monkeypatch, threads):
-    import pyanalyzer.workers as workers
+    import pyanalyzer.engines.executor as executor
 
     stopped = threading.Event()
-    original = workers.stop_running_searches
+    original = executor.stop_running_searches
 
     def noted_stop() -> None:
         original()
         stopped.set()
 
-    monkeypatch.setattr(workers, "stop_running_searches", noted_stop)
+    monkeypatch.setattr(executor, "stop_running_searches", noted_stop)
     SignallingBackend.calls = 0
     backends = [SignallingBackend(stopped) for _ in range(threads)]
     template, defenders, unknown = misere_enumeration()
@@ -114,7 +115,7 @@ def test_an_interrupted_enumeration_returns_only_when_its_engines_are_free(monke
     # The next solves on the same engines equal a fresh engine's (layouts of this enumeration).
     fresh = make_backend("fast")
     known = [template.hands[seat] for seat in defenders]
-    from pyanalyzer.splits import all_splits
+    from pyanalyzer.analysis.splits import all_splits
 
     splits = [s for _, s in zip(range(300), all_splits(unknown, (10, 10)))][::7]
     for backend in backends:
@@ -164,11 +165,11 @@ def test_a_second_search_on_a_busy_engine_is_refused():
 
 def test_a_partial_enumeration_reports_bounds_not_an_interval(monkeypatch):
     """Stopped after some splits, in order: not a sample. What is proven is shown: bounds."""
-    import pyanalyzer.workers as workers
+    import pyanalyzer.engines.executor as executor
 
     stopped = threading.Event()
-    original = workers.stop_running_searches
-    monkeypatch.setattr(workers, "stop_running_searches", lambda: (original(), stopped.set()))
+    original = executor.stop_running_searches
+    monkeypatch.setattr(executor, "stop_running_searches", lambda: (original(), stopped.set()))
     SignallingBackend.calls = 0
     template, defenders, unknown = misere_enumeration()
     tally = solve_splits(template, defenders, (10, 10), unknown, block=256,
@@ -191,11 +192,11 @@ def test_a_partial_enumeration_reports_bounds_not_an_interval(monkeypatch):
 
 def test_the_layouts_solved_count_only_the_finished_ones(monkeypatch):
     """A block cut short by the stop: its unfinished layouts are not counted as solved."""
-    import pyanalyzer.workers as workers
+    import pyanalyzer.engines.executor as executor
 
     stopped = threading.Event()
-    original = workers.stop_running_searches
-    monkeypatch.setattr(workers, "stop_running_searches", lambda: (original(), stopped.set()))
+    original = executor.stop_running_searches
+    monkeypatch.setattr(executor, "stop_running_searches", lambda: (original(), stopped.set()))
     SignallingBackend.calls = 0
     template, defenders, unknown = misere_enumeration()
     backend = SignallingBackend(stopped)
@@ -210,8 +211,8 @@ def test_the_layouts_solved_count_only_the_finished_ones(monkeypatch):
 def test_ctrl_c_between_two_classes_keeps_the_classes_finished():
     """The twelve-card misère ranking, stopped (deterministically) as discard class 2 begins:
     class 1 stands, complete; the result is marked interrupted."""
-    from pyanalyzer.misere import rank_misere_discards
-    from pyanalyzer.progress import ProgressLine
+    from pyanalyzer.cli.progress import ProgressLine
+    from pyanalyzer.preferans.misere import rank_misere_discards
 
     class StopsAtClassTwo(ProgressLine):
         def stage(self, label, number=None, count=None, **kwargs):
@@ -232,17 +233,17 @@ def test_ctrl_c_between_two_classes_keeps_the_classes_finished():
 
 def test_a_second_ctrl_c_while_the_workers_stop_is_part_of_the_same_stop():
     """The first Ctrl-C comes from the progress hook; the worker, once told to stop, sends a
-    second one and returns only when the run has taken it. run_workers must neither return
+    second one and returns only when the run has taken it. The run must neither return
     before the worker nor let that second KeyboardInterrupt escape."""
     import os
     import time
 
-    from pyanalyzer.workers import run_workers
+    from pyanalyzer.engines.executor import Executor
 
     stop = threading.Event()
     returned = []
 
-    def worker() -> None:
+    def work(state, unit) -> None:
         assert stop.wait(60)
         os.kill(os.getpid(), signal.SIGINT)           # every thread blocks it: pending until taken
         deadline = time.monotonic() + 60
@@ -253,7 +254,10 @@ def test_a_second_ctrl_c_while_the_workers_stop_is_part_of_the_same_stop():
     def tick() -> None:
         raise KeyboardInterrupt
 
-    assert run_workers([worker], stop, tick, interval=0.01) is True
+    run = Executor(1).map(work, [0], stop=stop, tick=tick, interval=0.01)
+    with run:
+        assert list(run) == [None]
+    assert run.interrupted is True
     assert returned == [True]
 
 
@@ -263,8 +267,8 @@ def test_the_plot_of_a_partial_enumeration_states_bounds(tmp_path, monkeypatch):
     pytest.importorskip("matplotlib")
     import matplotlib.axes
 
-    from pyanalyzer.odds import plot_histogram
-    from pyanalyzer.splits import Tally
+    from pyanalyzer.analysis.splits import Tally
+    from pyanalyzer.preferans.odds import plot_histogram
 
     titles = []
     monkeypatch.setattr(matplotlib.axes.Axes, "set_title", lambda self, text, **kw: titles.append(text))

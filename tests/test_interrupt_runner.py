@@ -8,10 +8,11 @@ import signal
 import sys
 import types
 
+import published_layouts
 import pytest
 
-from pyanalyzer import runner
-from pyanalyzer.progress import ProgressLine
+from pyanalyzer.cli import runner
+from pyanalyzer.cli.progress import ProgressLine
 
 
 def run(argv, capsys) -> tuple[int, str, str]:
@@ -51,15 +52,15 @@ def test_ctrl_c_during_start_up_gives_one_line_and_130(capsys, monkeypatch):
         def __getattr__(self, name):
             raise KeyboardInterrupt
 
-    monkeypatch.setitem(sys.modules, "pyanalyzer.cli", Interrupting("pyanalyzer.cli"))
-    monkeypatch.delattr("pyanalyzer.cli", raising=False)
+    monkeypatch.setitem(sys.modules, "pyanalyzer.cli.main", Interrupting("pyanalyzer.cli.main"))
+    monkeypatch.delattr("pyanalyzer.cli.main", raising=False)
     status, out, err = run(["solve", "x"], capsys)
     assert status == 130 and out == ""
     assert err.splitlines() == ["pref: interrupted: stopped before any result was complete"]
 
 
 def test_ctrl_c_in_a_command_without_its_own_handling_gives_130(capsys, monkeypatch):
-    import pyanalyzer.cli as cli
+    import pyanalyzer.cli.main as cli
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
@@ -134,7 +135,7 @@ def test_progress_on_a_terminal_redraws_one_line():
 def test_an_interrupted_estimate_before_the_talon_is_printed_marked_and_exits_130(capsys, monkeypatch):
     """Monte Carlo before the talon, stopped (deterministically) at the 800th solve (a sample
     takes about 170): the smaller sample is printed, marked partial, and the run exits 130."""
-    import pyanalyzer.engines as engines
+    import pyanalyzer.engines.registry as engines
 
     real = engines.make_backend
 
@@ -155,7 +156,7 @@ def test_an_interrupted_estimate_before_the_talon_is_printed_marked_and_exits_13
             return self.inner.solve(position)
 
     monkeypatch.setattr(engines, "make_backend", StopsAt800th)
-    status, out, err = run(["misere", "--hand", "S=7s,8s,9s,Ts,8c,7d,8d,9d,8h,9h", "--lead", "E",
+    status, out, err = run(["misere", "--hand", "S=" + published_layouts.hand_codes("kovalevskaya", "S"), "--lead", "E",
                             "--samples", "50", "--seed", "1", "--json"], capsys)
     assert status == 130
     assert err.splitlines() == ["pref: interrupted: the result above is partial"]

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import published_layouts
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pyanalyzer.cards import PREFERANS
-from pyanalyzer.contract import Contract
 from pyanalyzer.errors import (
     DuplicateCardError,
     IllegalPlayError,
@@ -18,9 +17,11 @@ from pyanalyzer.errors import (
     PrefInputError,
     UnknownCardError,
 )
-from pyanalyzer.hand import Hand
-from pyanalyzer.layout import Layout
-from pyanalyzer.layout_io import (
+from pyanalyzer.model.cards import PREFERANS
+from pyanalyzer.model.contract import Contract
+from pyanalyzer.model.hand import Hand
+from pyanalyzer.model.layout import Layout
+from pyanalyzer.model.layout_io import (
     format_layout_file,
     format_one_line,
     parse_layout,
@@ -28,28 +29,14 @@ from pyanalyzer.layout_io import (
     parse_one_line,
     read_layout,
 )
-from pyanalyzer.notation import STYLES, parse_card, parse_cards
-from pyanalyzer.rules import PREFERANS_RULES
+from pyanalyzer.model.notation import STYLES, parse_card, parse_cards
+from pyanalyzer.model.rules import PREFERANS_RULES
 
 REPO = Path(__file__).resolve().parent.parent
 
-KOVALEVSKAYA = (
-    "contract=misere declarer=S lead=E E=Js,Qs,7c,9c,Td,Jd,Qd,Kd,7h,Jh "
-    "S=7s,8s,9s,Ts,8c,7d,8d,9d,8h,9h W=Ks,As,Tc,Jc,Qc,Ad,Th,Qh,Kh,Ah"
-)
-
-KOVALEVSKAYA_FILE = """\
-# South's misère looks clean, but East leads and the defenders catch it.
-title: Kovalevskaya's misère
-source: classic study
-contract: misere
-declarer: S
-lead: E
-
-W: ♠AK ♣QJ10 ♦A ♥AKQ10
-E: ♠QJ ♣97 ♦KQJ10 ♥J7
-S: ♠10987 ♣8 ♦987 ♥98
-"""
+#: Kovalevskaya's misère in both formats: the one-line form and the file's own text.
+KOVALEVSKAYA = published_layouts.KOVALEVSKAYA.one_line
+KOVALEVSKAYA_FILE = published_layouts.KOVALEVSKAYA_FILE.read_text(encoding="utf-8")
 
 
 def card(code: str):
@@ -69,17 +56,23 @@ def test_kovalevskaya_one_line():
     assert layout.declarer == "S" and layout.lead == "E" and layout.to_move == "E"
     assert layout.tricks_left == 10
     assert {s: len(h) for s, h in layout.hands.items()} == {"S": 10, "W": 10, "E": 10}
-    assert layout.hands["E"] == Hand.parse("Js,Qs,7c,9c,Td,Jd,Qd,Kd,7h,Jh", PREFERANS)
+    assert layout.hands["E"] == published_layouts.KOVALEVSKAYA.layout.hands["E"]
     assert layout.defenders == ("W", "E")
     assert layout.played == () and layout.talon == ()
     assert parse_one_line(KOVALEVSKAYA) == layout
+    # The fields may come in any order: the hands E, W, S first, then the rest.
+    fields = KOVALEVSKAYA.split()
+    hands = [f for f in fields if f[:2] in ("S=", "W=", "E=")]
+    assert parse_layout(" ".join(hands[::-1] + [f for f in fields if f not in hands])) == layout
 
 
 def test_kovalevskaya_file_format_equals_one_line():
     from_file = parse_layout(KOVALEVSKAYA_FILE)
     assert from_file == parse_layout_file_text(KOVALEVSKAYA_FILE)
+    assert parse_layout(KOVALEVSKAYA_FILE.replace("\nW:", "\n\nW:")) == from_file   # a blank line is ignored
     assert from_file.title == "Kovalevskaya's misère"
-    assert from_file.source == "classic study"
+    assert from_file.source.startswith("classic Preferans study")
+    assert [c.code for c in from_file.discard] == ["Kc", "Ac"]
     one_line = parse_layout(KOVALEVSKAYA)
     assert dict(from_file.hands) == dict(one_line.hands)
     assert (from_file.contract, from_file.declarer, from_file.lead) == (
@@ -197,14 +190,6 @@ def test_bundled_layouts_parse_with_title_and_source():
         assert parse_layout(format_one_line(layout)) == layout
     # The spec: Kovalevskaya's misère, one trick contract and one all-pass deal.
     assert kinds >= {"misere", "tricks", "allpass"}, kinds
-
-
-def test_bundled_kovalevskaya_matches_the_published_deal():
-    layout = read_layout(str(REPO / "layouts" / "kovalevskaya.txt"))
-    expected = parse_layout(KOVALEVSKAYA)
-    assert dict(layout.hands) == dict(expected.hands)
-    assert (layout.contract, layout.declarer, layout.lead) == (
-        expected.contract, expected.declarer, expected.lead)
 
 
 # -- hypothesis: random valid layouts round-trip through both formats ----------

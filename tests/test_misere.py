@@ -7,19 +7,20 @@ import json
 import random
 from dataclasses import replace
 
+import positions
 import published_layouts
 import pytest
 from click.testing import CliRunner
 
 from pyanalyzer import PREFERANS, PREFERANS_RULES, Contract, Hand, parse_layout
-from pyanalyzer.cli import main
-from pyanalyzer.layout import Layout
-from pyanalyzer.misere import analyse_open, analyse_unknown_discard, rank_misere_discards
+from pyanalyzer.cli.main import main
+from pyanalyzer.engines.reference import ReferenceSolver
+from pyanalyzer.model.layout import Layout
+from pyanalyzer.model.notation import parse_cards
 from pyanalyzer.model.play import TrickRules
 from pyanalyzer.model.position import iter_bits
-from pyanalyzer.notation import parse_cards
-from pyanalyzer.odds import declarer_view
-from pyanalyzer.reference import ReferenceSolver
+from pyanalyzer.preferans.misere import analyse_open, analyse_unknown_discard, rank_misere_discards
+from pyanalyzer.preferans.odds import declarer_view
 
 #: Kovalevskaya's misère (layouts/kovalevskaya.txt) in the one-line form.
 KOVALEVSKAYA = published_layouts.KOVALEVSKAYA.one_line
@@ -172,13 +173,9 @@ def candidate_hands(layout: Layout, talon: list) -> list[int]:
 
 
 def small_unknown_discard(rng: random.Random, tricks: int, extra: int) -> tuple[Layout, list]:
-    cards = list(PREFERANS.cards)
-    rng.shuffle(cards)
-    hands = {"W": Hand(cards[:tricks], PREFERANS), "E": Hand(cards[tricks:2 * tricks], PREFERANS),
-             "S": Hand(cards[2 * tricks:3 * tricks], PREFERANS)}
-    talon = cards[3 * tricks:3 * tricks + extra]
-    layout = Layout(hands, Contract("misere"), "S", rng.choice("SWE"))
-    return layout, talon
+    """S's misère from the whole deck, a random lead; ``extra`` talon cards apart."""
+    hands, talon = positions.deal_hands(rng, tricks, extra, suits_drawn=None)
+    return Layout(hands, Contract("misere"), "S", rng.choice("SWE")), talon
 
 
 def check_against_brute_force(layout: Layout, talon: list) -> str:

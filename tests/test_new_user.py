@@ -9,13 +9,14 @@ import re
 import shlex
 from pathlib import Path
 
+import published_layouts
 import pytest
 from click.testing import CliRunner
 
-from pyanalyzer.cards import DECKS, PREFERANS, WHIST
-from pyanalyzer.cli import main
-from pyanalyzer.notation import format_card, parse_cards
-from pyanalyzer.puzzles import Order, generate, parse_constraint
+from pyanalyzer.cli.main import main
+from pyanalyzer.model.cards import DECKS, PREFERANS, WHIST
+from pyanalyzer.model.notation import format_card, parse_cards
+from pyanalyzer.preferans.puzzles import Order, generate, parse_constraint
 from pyanalyzer.whist.deal import Deal
 
 REPO = Path(__file__).resolve().parent.parent
@@ -130,7 +131,7 @@ def test_allpass_verdict_talon_in_notation(notation, talon):
 
 # -- pref contract never guesses the declarer; each command points to the right one -------------
 
-WEST_TEN = "W=Ts,Js,Qs,Jc,Kc,7d,9d,Ad,9h,Jh"
+WEST_TEN = "W=" + published_layouts.hand_codes("test-05", "W")       # West of the published 7♣ deal
 
 
 def _one_line_error(result, token):
@@ -279,7 +280,7 @@ def test_table_help_deals_are_valid():
 @pytest.mark.parametrize("name", ["kovalevskaya.txt", "seven-clubs.txt", "whist-deal.txt",
                                   "allpass-talon-matters.txt"])
 def test_show_json_describes_the_layout(name):
-    from pyanalyzer.layout_io import format_one_line, parse_one_line, read_layout
+    from pyanalyzer.model.layout_io import format_one_line, parse_one_line, read_layout
 
     path = str(REPO / "layouts" / name)
     result = CliRunner().invoke(main, ["show", path, "--json"])
@@ -356,12 +357,10 @@ def _floats(value):
 
 
 def test_before_talon_probability_has_no_float_noise():
-    from pyanalyzer.contract import Contract
-    from pyanalyzer.hand import Hand
-    from pyanalyzer.notation import parse_cards
-    from pyanalyzer.odds import TalonEstimate
+    from pyanalyzer.model.contract import Contract
+    from pyanalyzer.preferans.odds import TalonEstimate
 
-    hand = Hand(parse_cards("7s,8s,9s,Ts,8c,7d,8d,9d,8h,9h", PREFERANS), PREFERANS)
+    hand = published_layouts.KOVALEVSKAYA.layout.hands["S"]
     # 9 clean misères of 10: caught 1 - 0.9, which is 0.09999999999999998 in floats.
     data = TalonEstimate(hand, "S", Contract("misere"), "E", 10, 9, 1).to_dict()
     assert data["p_caught"] == 0.1
@@ -369,7 +368,7 @@ def test_before_talon_probability_has_no_float_noise():
 
 
 def test_exact_probabilities_in_json_keep_ten_significant_digits():
-    result = CliRunner().invoke(main, ["contract", "--hand", "S=As,7c,8c,9c,Ac,Jd,Kd,Th,Kh,Ah",
+    result = CliRunner().invoke(main, ["contract", "--hand", "S=" + published_layouts.hand_codes("test-05", "S"),
                                        "--discard", "8s,7s", "--contract", "7c", "--lead", "S", "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
@@ -391,7 +390,7 @@ def test_exact_probabilities_in_json_keep_ten_significant_digits():
 ])
 def test_latin_ten_among_russian_letters_is_refused(text, token):
     from pyanalyzer.errors import NotationError
-    from pyanalyzer.notation import parse_cards
+    from pyanalyzer.model.notation import parse_cards
 
     with pytest.raises(NotationError) as info:
         parse_cards(text, PREFERANS)
@@ -399,7 +398,7 @@ def test_latin_ten_among_russian_letters_is_refused(text, token):
 
 
 def test_russian_letters_with_10_are_read():
-    from pyanalyzer.notation import parse_cards
+    from pyanalyzer.model.notation import parse_cards
 
     assert [c.code for c in parse_cards("♠Т10 ♦К", PREFERANS)] == ["As", "Ts", "Kd"]
     assert [c.code for c in parse_cards("♠AT ♦K", PREFERANS)] == ["As", "Ts", "Kd"]  # all Latin
@@ -442,10 +441,10 @@ def test_every_command_reads_an_open_discard_alike(record):
     Expected: the puzzle set's answer and value (layouts/puzzles/discard/puzzles.jsonl, each
     proven the only good discard when the set was made), and the commands agree with each other.
     """
-    from pyanalyzer.layout_io import parse_one_line
-    from pyanalyzer.makeable import analyse_makeable
-    from pyanalyzer.misere import analyse_unknown_discard
-    from pyanalyzer.solve import solve
+    from pyanalyzer.analysis.solve import solve
+    from pyanalyzer.model.layout_io import parse_one_line
+    from pyanalyzer.preferans.makeable import analyse_makeable
+    from pyanalyzer.preferans.misere import analyse_unknown_discard
 
     layout = parse_one_line(record["layout"])
     result = solve(layout, line=False, cards=False)
@@ -478,7 +477,7 @@ def test_solve_names_the_discard_it_chose():
 
 
 def test_table_reads_a_whist_layout_file_and_one_line_form():
-    from pyanalyzer.layout_io import format_one_line, read_layout
+    from pyanalyzer.model.layout_io import format_one_line, read_layout
 
     path = REPO / "layouts" / "whist-deal.txt"
     # The file's own comment gives the deal's PBN: the same deal either way.
@@ -509,7 +508,7 @@ def test_whist_diagram_shows_spades_hearts_diamonds_clubs():
 
 
 def test_whist_hands_are_written_spades_hearts_diamonds_clubs():
-    from pyanalyzer.notation import format_cards, parse_cards
+    from pyanalyzer.model.notation import format_cards, parse_cards
 
     cards = parse_cards("Ac Ad Ah As", WHIST)
     assert format_cards(cards) == "♠A ♥A ♦A ♣A"
@@ -572,7 +571,7 @@ def test_cards_and_no_line_mean_the_same_everywhere(command, layout):
 @pytest.mark.parametrize("notation", list(NOTATION_RANKS))
 @pytest.mark.parametrize("name", ["kovalevskaya.txt", "whist-deal.txt", "allpass.txt"])
 def test_file_format_in_each_notation_reads_back(name, notation):
-    from pyanalyzer.layout_io import format_one_line, parse_layout, read_layout
+    from pyanalyzer.model.layout_io import format_one_line, parse_layout, read_layout
 
     path = str(REPO / "layouts" / name)
     result = CliRunner().invoke(main, ["show", path, "--file-format", "--notation", notation])

@@ -6,17 +6,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pyanalyzer.cards import DECKS, PREFERANS, THOUSAND, WHIST, Card
-from pyanalyzer.contract import ALLPASS, MISERE, TRICKS, Contract
 from pyanalyzer.errors import (
     DuplicateCardError,
     NotationError,
     PrefInputError,
     UnknownCardError,
 )
-from pyanalyzer.hand import Hand
-from pyanalyzer.notation import STYLES, format_card, format_cards, parse_card, parse_cards
-from pyanalyzer.rules import PREFERANS_RULES
+from pyanalyzer.model.cards import DECKS, PREFERANS, THOUSAND, WHIST, Card
+from pyanalyzer.model.contract import ALLPASS, MISERE, TRICKS, Contract
+from pyanalyzer.model.hand import Hand
+from pyanalyzer.model.notation import STYLES, format_card, format_cards, parse_card, parse_cards
+from pyanalyzer.model.rules import PREFERANS_RULES
 
 ALL_DECKS = (PREFERANS, WHIST, THOUSAND)
 

@@ -12,9 +12,9 @@ import random
 
 import pytest
 
+from pyanalyzer.engines.reference import ReferenceSolver
 from pyanalyzer.model.play import TrickRules
 from pyanalyzer.model.position import DECLARE, Position
-from pyanalyzer.reference import ReferenceSolver
 
 SUIT_SIZE = 4
 SUITS = 3

@@ -15,15 +15,16 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from pyanalyzer import puzzles
-from pyanalyzer.cards import Card
-from pyanalyzer.cli import main
-from pyanalyzer.engines import make_backend
-from pyanalyzer.hand import Hand
-from pyanalyzer.layout import Layout
-from pyanalyzer.layout_io import format_one_line, parse_layout
-from pyanalyzer.puzzle_command import puzzle_command
-from pyanalyzer.puzzles import (
+from pyanalyzer.cli.main import main
+from pyanalyzer.cli.puzzles import puzzle_command
+from pyanalyzer.engines.registry import make_backend
+from pyanalyzer.model.cards import Card
+from pyanalyzer.model.hand import Hand
+from pyanalyzer.model.layout import Layout
+from pyanalyzer.model.layout_io import format_one_line, parse_layout
+from pyanalyzer.model.rules import PREFERANS_RULES
+from pyanalyzer.preferans import puzzles
+from pyanalyzer.preferans.puzzles import (
     BANDS,
     KINDS,
     Order,
@@ -33,7 +34,6 @@ from pyanalyzer.puzzles import (
     misere_like,
     parse_constraint,
 )
-from pyanalyzer.rules import PREFERANS_RULES
 
 
 def _set(kind: str, count: int = 4, seed: int = 7, **kwargs) -> list:
@@ -41,7 +41,7 @@ def _set(kind: str, count: int = 4, seed: int = 7, **kwargs) -> list:
 
 
 # -- an independent check of a puzzle ----------------------------------------------------
-# Written from the rules, sharing nothing with the generator (pyanalyzer/puzzles.py and the
+# Written from the rules, sharing nothing with the generator (pyanalyzer/preferans/puzzles.py and the
 # helpers it uses, distinct_cards and discard_classes): every legal card (every one of the
 # discards) is solved, and the cards are grouped by this file's own rule of equivalence. The
 # solver is the reference minimax on endings; on full deals, where it is too slow for the
@@ -335,7 +335,7 @@ def test_html_sheet_renders(tmp_path):
 
 
 def test_ctrl_c_keeps_the_puzzles_already_written(tmp_path, monkeypatch):
-    import pyanalyzer.puzzle_command as command
+    import pyanalyzer.cli.puzzles as command
 
     real = command.generate
 
@@ -436,7 +436,7 @@ def test_each_kind_deals_its_own_hands(monkeypatch):
 def test_attempt_random_generator_is_the_same_in_every_process():
     """Seeded by a text, not by ``hash()``: another process with another PYTHONHASHSEED deals
     the same cards."""
-    code = ("from pyanalyzer.puzzles import attempt_rng; "
+    code = ("from pyanalyzer.preferans.puzzles import attempt_rng; "
             "print(attempt_rng(7, 'discard', 3).random())")
     values = set()
     for hash_seed in ("1", "2"):

@@ -2,7 +2,11 @@
 
 Play goes S -> W -> E -> S. A player must follow suit; if void, he must trump when he
 holds a trump; otherwise he plays any card. The highest trump wins the trick, else the
-highest card of the suit led.
+highest card of the suit led (``docs/rules.md``, "Cards, seats, tricks").
+
+The brute force's trick rules (``bf_legal``, ``bf_winner``) are written from the rules alone,
+independent of ``pyanalyzer.model.play`` on purpose: they are the oracle that the reference
+solver and the layout's legal cards (both on ``pyanalyzer.model.play``) are checked against.
 """
 
 from __future__ import annotations
@@ -11,20 +15,21 @@ import itertools
 import random
 from dataclasses import replace
 
+import positions
 import published_layouts
 import pytest
 
-from pyanalyzer.allpass import AllPassSolution
-from pyanalyzer.cards import PREFERANS, Card
-from pyanalyzer.contract import Contract
-from pyanalyzer.engines import ReferenceBackend
-from pyanalyzer.hand import Hand
-from pyanalyzer.layout import Layout
-from pyanalyzer.layout_io import format_one_line, parse_layout
-from pyanalyzer.notation import parse_card
-from pyanalyzer.reference import ReferencePosition, ReferenceSolver, iter_bits
-from pyanalyzer.rules import PREFERANS_RULES
-from pyanalyzer.solve import Solution, solve
+from pyanalyzer.analysis.solve import Solution, solve
+from pyanalyzer.engines.reference import ReferenceSolver
+from pyanalyzer.engines.registry import ReferenceBackend
+from pyanalyzer.model.cards import PREFERANS, Card
+from pyanalyzer.model.contract import Contract
+from pyanalyzer.model.hand import Hand
+from pyanalyzer.model.layout import Layout
+from pyanalyzer.model.layout_io import format_one_line, parse_layout
+from pyanalyzer.model.notation import parse_card
+from pyanalyzer.model.position import Position, iter_bits
+from pyanalyzer.preferans.allpass import AllPassSolution
 
 SEATS = ("S", "W", "E")
 
@@ -248,11 +253,14 @@ def test_published_full_deals(published):
 
 
 # -- an independent brute force ------------------------------------------------
-# Plain recursive minimax on Card objects, with its own rules (no memo, no pruning).
+# Plain recursive minimax on Card objects (no memo, no pruning), its trick rules written from
+# the rules alone, independent of pyanalyzer.model.play on purpose (see the module docstring).
 
 
 def bf_legal(hand: frozenset, trick: list, trump: int | None, must_trump: bool = True) -> list:
-    """Follow suit; if void, trump when holding one (unless ``must_trump`` is off); else any."""
+    """Follow suit; if void, trump when holding one (unless ``must_trump`` is off); else any.
+
+    Written from the rules alone, independent of pyanalyzer.model.play on purpose."""
     if not trick:
         return sorted(hand)
     led = trick[0].suit_number
@@ -264,7 +272,8 @@ def bf_legal(hand: frozenset, trick: list, trump: int | None, must_trump: bool =
 
 
 def bf_winner(trick: list, trump: int | None) -> int:
-    """Index into ``trick`` of the winning card."""
+    """Index into ``trick`` of the winning card (written from the rules alone, independent of
+    pyanalyzer.model.play on purpose)."""
     def strength(c: Card):
         if c.suit_number == trump:
             return (2, c.rank_number)
@@ -306,26 +315,37 @@ def bf_solve(layout: Layout, side: str | None = None, must_trump: bool = True) -
 CONTRACT_CODES = [f"{lvl}{d}" for lvl in (6, 7) for d in "scdhn"] + ["misere"]
 
 
+def checked_legal(layout: Layout) -> list:
+    """The brute force's legal cards, checked against the layout's own."""
+    legal = bf_legal(frozenset(layout.hands[layout.to_move]), list(layout.played), layout.trump_number)
+    assert sorted(layout.legal_cards()) == legal
+    return legal
+
+
 def random_layout(rng: random.Random, max_tricks: int = 3, contracts=CONTRACT_CODES) -> Layout:
-    n = rng.randint(1, max_tricks)
-    # Small decks make suits collide often: deal from a random subset of suits sometimes.
-    pool = list(PREFERANS.cards)
-    if rng.random() < 0.5:
-        suits = rng.sample(range(4), rng.randint(1, 3))
-        pool = [c for c in pool if c.suit_number in suits] or pool
-        if len(pool) < 3 * n:
-            pool = list(PREFERANS.cards)
-    dealt = rng.sample(pool, 3 * n)
-    hands = {s: Hand(dealt[i * n:(i + 1) * n], PREFERANS) for i, s in enumerate(SEATS)}
-    contract = Contract.parse(rng.choice(contracts), PREFERANS_RULES)
-    declarer = None if contract.is_allpass else rng.choice(SEATS)
-    layout = Layout(hands, contract, declarer, rng.choice(SEATS))
-    for _ in range(rng.randint(0, 2)):
-        legal = bf_legal(frozenset(layout.hands[layout.to_move]), list(layout.played),
-                         layout.trump_number)
-        assert sorted(layout.legal_cards()) == legal
-        layout = layout.after(rng.choice(legal))
-    return layout
+    """1 to ``max_tricks`` tricks, half of the time from 1 to 3 suits (small decks make suits
+    collide often), then 0 to 2 random cards played (tests/positions.py)."""
+    layout = positions.random_layout(rng, rng.randint(1, max_tricks), contracts)
+    return positions.play_random_cards(rng, layout, rng.randint(0, 2), legal=checked_legal)
+
+
+def test_layout_trick_rules_agree_with_the_brute_force_rules():
+    # The layout plays by pyanalyzer.model.play; every legal card and every trick winner of
+    # random tricks must be what the independent rules above say.
+    rng = random.Random("trick rules")
+    for _ in range(300):
+        layout = random_layout(rng, contracts=CONTRACT_CODES)
+        leader, trick = layout.lead, list(layout.played)
+        while len(trick) < 3:
+            legal = bf_legal(frozenset(layout.hands[layout.to_move]), trick, layout.trump_number)
+            assert sorted(layout.legal_cards()) == legal, format_one_line(layout)
+            card = rng.choice(legal)
+            trick.append(card)
+            if len(trick) < 3:
+                layout = layout.after(card)
+        expected = SEATS[(SEATS.index(leader) + bf_winner(trick, layout.trump_number)) % 3]
+        assert layout.trick_winner(trick) == expected, (format_one_line(layout), trick)
+        assert layout.after(card).lead == expected
 
 
 def test_brute_force_agrees_with_reference_solver():
@@ -465,8 +485,8 @@ def test_suit_permutation_invariance():
 
 
 def test_card_values_by_position_api():
-    # Raw ReferencePosition: 1 trick, no trump, seat 0 leads ♠A (bit 7) against ♠7 ♠8.
-    pos = ReferencePosition(
+    # Raw Position: 1 trick, no trump, seat 0 leads ♠A (bit 7) against ♠7 ♠8.
+    pos = Position(
         hands=(1 << 7, 1 << 0, 1 << 1), suit_masks=tuple(PREFERANS.suit_mask(i) for i in range(4)),
         trump=None, must_trump=True, leader=0, played=(), declarer_side=(True, False, False),
         maximize=True,
@@ -483,8 +503,8 @@ def test_card_values_by_position_api():
 
 def test_one_reference_backend_serves_layouts_with_different_talons():
     # The backend keeps its memo only while the rules match; a different talon is different rules.
-    from pyanalyzer.engines import make_backend
-    from pyanalyzer.solve import solve
+    from pyanalyzer.analysis.solve import solve
+    from pyanalyzer.engines.registry import make_backend
 
     backend = make_backend("reference")
     base = "contract=allpass lead=S S=7s,As,8d W=8s,Kd,7h E=9s,Qd,Ah"

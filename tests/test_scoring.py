@@ -8,9 +8,9 @@ from fractions import Fraction
 import pytest
 
 import pyanalyzer.scoring
-from pyanalyzer.contract import Contract
 from pyanalyzer.errors import PrefInputError
-from pyanalyzer.rules import PREFERANS_RULES
+from pyanalyzer.model.contract import Contract
+from pyanalyzer.model.rules import PREFERANS_RULES
 from pyanalyzer.scoring import (
     Deal,
     Sheet,

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from pyanalyzer.cli import main
+from pyanalyzer.cli.main import main
 
 RECORDS = Path(__file__).resolve().parent.parent / "layouts" / "records"
 

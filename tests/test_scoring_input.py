@@ -9,7 +9,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from pyanalyzer.scoring.commands import score_command, settle_command
+from pyanalyzer.cli.scoring import score_command, settle_command
 
 
 @click.group()

@@ -5,8 +5,8 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pyanalyzer.contract import Contract
-from pyanalyzer.rules import PREFERANS_RULES
+from pyanalyzer.model.contract import Contract
+from pyanalyzer.model.rules import PREFERANS_RULES
 from pyanalyzer.scoring import Deal, Sheet, convention, settle
 
 SEATS4 = ["W", "E", "S", "N"]

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from pyanalyzer.cli import main
-from pyanalyzer.contract import Contract
-from pyanalyzer.rules import PREFERANS_RULES
+from pyanalyzer.cli.main import main
+from pyanalyzer.model.contract import Contract
+from pyanalyzer.model.rules import PREFERANS_RULES
 from pyanalyzer.scoring import (
     Deal,
     Sheet,

@@ -12,18 +12,18 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from pyanalyzer.cards import WHIST
-from pyanalyzer.cli import main
-from pyanalyzer.contract import Contract
-from pyanalyzer.diagram import diagram
-from pyanalyzer.engines import make_backend
+from pyanalyzer.analysis.solve import solve
+from pyanalyzer.cli.main import main
+from pyanalyzer.cli.whist import table_command
+from pyanalyzer.engines.registry import make_backend
 from pyanalyzer.errors import DuplicateCardError, LayoutError, NotationError, PrefInputError
-from pyanalyzer.layout_io import format_layout_file, format_one_line, parse_layout, read_layout
-from pyanalyzer.rules import PREFERANS_RULES, WHIST_RULES, rules_for
-from pyanalyzer.solve import solve
+from pyanalyzer.model.cards import WHIST
+from pyanalyzer.model.contract import Contract
+from pyanalyzer.model.layout_io import format_layout_file, format_one_line, parse_layout, read_layout
+from pyanalyzer.model.rules import PREFERANS_RULES, WHIST_RULES, rules_for
+from pyanalyzer.render.diagram import diagram
 from pyanalyzer.whist import Deal, dd_table, lho, partner, random_deal, trump_from_turned, whist_layout
 from pyanalyzer.whist.bid import BidWhistDeal, bid_whist_position, solve_bid_whist
-from pyanalyzer.whist.commands import table_command
 
 REPO = Path(__file__).resolve().parent.parent
 EASY = "N:AKQJ.AKQ.AK.AKQ2 T987.JT9.QJT.JT9 6543.876.987.876 2.5432.65432.543"
@@ -32,7 +32,7 @@ SQUEEZE = "N:.A3..2 ...KQJ A.2.J. .K5.Q."
 
 @pytest.mark.parametrize("name", ["pyanalyzer.whist", "pyanalyzer.whist.deal", "pyanalyzer.whist.pbn",
                                   "pyanalyzer.whist.table", "pyanalyzer.whist.bid",
-                                  "pyanalyzer.whist.commands"])
+                                  "pyanalyzer.cli.whist"])
 def test_docstring_examples(name):
     assert doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS).failed == 0
 
@@ -186,12 +186,11 @@ def test_table_of_an_easy_deal():
     assert data["deal"] == EASY
 
 
-def test_fast_table_equals_reference_table_on_endings():
+def test_fast_table_equals_reference_table_on_endings(fast_backend, reference_backend):
     rng = random.Random(11)
-    fast, reference = make_backend("fast"), make_backend("reference")
     for cards in (1, 2, 3, 4, 3, 4):
         deal = random_deal(rng, cards)
-        assert dd_table(deal, fast).tricks == dd_table(deal, reference).tricks, deal.pbn()
+        assert dd_table(deal, fast_backend).tricks == dd_table(deal, reference_backend).tricks, deal.pbn()
 
 
 def test_threads_share_out_the_denominations():
@@ -258,9 +257,8 @@ def test_bid_whist_no_trump_with_a_joker_is_refused():
         solve_bid_whist(deal, "nt")
 
 
-def test_bid_whist_fast_equals_reference():
+def test_bid_whist_fast_equals_reference(fast_backend, reference_backend):
     rng = random.Random(17)
-    fast, reference = make_backend("fast"), make_backend("reference")
     for i in range(30):
         pack = [(s, r) for s in range(4) for r in range(13)] + [("J", "B"), ("J", "L")]
         rng.shuffle(pack)
@@ -270,7 +268,7 @@ def test_bid_whist_fast_equals_reference():
             part = pack[n * size:(n + 1) * size]
             hands[seat] = [WHIST.cards[s * 13 + r] for s, r in part if s != "J"]
             jokers[seat] = "".join(r for s, r in part if s == "J")
-        from pyanalyzer.hand import Hand
+        from pyanalyzer.model.hand import Hand
 
         deal = BidWhistDeal({s: Hand(c, WHIST) for s, c in hands.items()}, jokers)
         assert BidWhistDeal.from_pbn(deal.pbn()).pbn() == deal.pbn()
@@ -278,7 +276,7 @@ def test_bid_whist_fast_equals_reference():
         for ranking in ("uptown", "downtown"):
             for lead in "NE":
                 position = bid_whist_position(deal, trump, ranking, "N", lead)
-                assert fast.solve(position) == reference.solve(position), deal.pbn()
+                assert fast_backend.solve(position) == reference_backend.solve(position), deal.pbn()
 
 
 # -- the command line ----------------------------------------------------------

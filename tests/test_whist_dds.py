@@ -16,12 +16,13 @@ import random
 import pytest
 
 pytest.importorskip("endplay")
+pytestmark = pytest.mark.usefixtures("dds_one_thread")
 
 from endplay.dds import calc_dd_table, solve_board  # noqa: E402
 from endplay.types import Deal as EndplayDeal  # noqa: E402
 from endplay.types import Denom, Player  # noqa: E402
 
-from pyanalyzer.engines import make_backend  # noqa: E402
+from pyanalyzer.engines.registry import make_backend  # noqa: E402
 from pyanalyzer.whist import DENOMINATIONS, Deal, dd_table, random_deal  # noqa: E402
 
 DENOMS = {"s": Denom.spades, "h": Denom.hearts, "d": Denom.diamonds, "c": Denom.clubs, "n": Denom.nt}
@@ -32,13 +33,6 @@ FULL_DEALS = [
     "N:AKQJ.AKQ.AK.AKQ2 T987.JT9.QJT.JT9 6543.876.987.876 2.5432.65432.543",
     "N:KJ.AKQJ63.AQ3.A7 A64..T8742.T9863 T9872.85.KJ6.KQ2 Q53.T9742.95.J54",  # layouts/whist-deal.txt
 ]
-
-
-@pytest.fixture(scope="module", autouse=True)
-def one_thread():
-    import endplay._dds as dds
-
-    dds.SetMaxThreads(1)
 
 
 def dds_table(deal: Deal) -> dict[str, dict[str, int]]:

@@ -10,8 +10,8 @@ import random
 
 import pytest
 
-from pyanalyzer.engines import make_backend
-from pyanalyzer.solve import solve
+from pyanalyzer.analysis.solve import solve
+from pyanalyzer.engines.registry import make_backend
 from pyanalyzer.whist import Deal, dd_table, random_deal, whist_layout
 
 # North cashes the spade ace and king, crosses with the heart two to South's ace: three
@@ -33,9 +33,8 @@ def test_cash_cross_cash_table_equals_reference():
     assert table.tricks == dd_table(deal, make_backend("reference")).tricks
 
 
-def test_no_trump_endings_with_voids_equal_reference():
+def test_no_trump_endings_with_voids_equal_reference(fast_backend, reference_backend):
     rng = random.Random(2026)
-    fast, reference = make_backend("fast"), make_backend("reference")
     for _ in range(12):
         deal = random_deal(rng, 5)
-        assert dd_table(deal, fast).tricks == dd_table(deal, reference).tricks, deal.pbn()
+        assert dd_table(deal, fast_backend).tricks == dd_table(deal, reference_backend).tricks, deal.pbn()

@@ -1,4 +1,4 @@
-"""Exactness of the Whist search's speed rules (``solver/partition.pyx``) against DDS.
+"""Exactness of the Whist search's speed rules (``solver/pref_engine/partition.pyx``) against DDS.
 
 The rules checked here cut off searches early (length winners in the quick tricks,
 the second hand's quick tricks), skip moves (small cards like a refuted one) or only
@@ -16,42 +16,19 @@ import random
 import pytest
 
 pytest.importorskip("endplay")
+pytestmark = pytest.mark.usefixtures("dds_one_thread")
 
 from endplay.dds import solve_board  # noqa: E402
 from endplay.types import Deal as EndplayDeal  # noqa: E402
 from endplay.types import Denom, Player  # noqa: E402
+from positions import skewed_whist_deal  # noqa: E402
 
-from pyanalyzer.engines import make_backend  # noqa: E402
+from pyanalyzer.engines.registry import make_backend  # noqa: E402
 from pyanalyzer.whist import DENOMINATIONS, Deal, dd_table  # noqa: E402
 
 DENOMS = {"s": Denom.spades, "h": Denom.hearts, "d": Denom.diamonds, "c": Denom.clubs, "n": Denom.nt}
 PLAYERS = {"N": Player.north, "E": Player.east, "S": Player.south, "W": Player.west}
 SEATS = ("N", "E", "S", "W")
-RANKS = "AKQJT98765432"
-
-
-@pytest.fixture(scope="module", autouse=True)
-def one_thread():
-    import endplay._dds as dds
-
-    dds.SetMaxThreads(1)
-
-
-def skewed_deal(rng: random.Random, cards: int) -> Deal:
-    """An ending of ``cards`` a hand, each hand drawing mostly from a suit of its own."""
-    deck = [(suit, rank) for suit in range(4) for rank in range(13)]
-    rng.shuffle(deck)
-    hands: list[list[tuple[int, int]]] = [[] for _ in SEATS]
-    favourite = [rng.randrange(4) for _ in SEATS]
-    for _ in range(cards):
-        for seat in range(4):
-            mine = [c for c in deck if c[0] == favourite[seat]]
-            card = mine[0] if mine and rng.random() < 0.7 else deck[0]
-            deck.remove(card)
-            hands[seat].append(card)
-    pbn = " ".join(".".join("".join(RANKS[r] for r in sorted(rank for s, rank in hand if s == suit))
-                            for suit in range(4)) for hand in hands)
-    return Deal.from_pbn("N:" + pbn)
 
 
 def dds_tricks(deal: Deal) -> dict[str, dict[str, int]]:
@@ -70,7 +47,7 @@ def test_skewed_endings_agree_with_dds(sizes, count, seed):
     backend = make_backend("fast", tt_size_mb=16)
     wrong = []
     for i in range(count):
-        deal = skewed_deal(rng, sizes[i % len(sizes)])
+        deal = skewed_whist_deal(rng, sizes[i % len(sizes)])
         backend.clear()
         ours = dd_table(deal, backend).tricks
         theirs = dds_tricks(deal)

@@ -1,1 +1,2 @@
-"""The model: cards, rule sets, layouts and the position every engine consumes."""
+"""The model: cards and notation, hands, contracts, rule sets, layouts (and their text forms),
+the position every engine consumes and the trick rules written once in Python (:mod:`.play`)."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .position import DECLARE, Position, iter_bits
+from pyanalyzer.model.position import DECLARE, Position, iter_bits
 
 #: ``trump=`` default of the rule methods: the position's trump (it changes only with a declaration).
 INITIAL_TRUMP = object()

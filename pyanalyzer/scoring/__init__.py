@@ -6,13 +6,13 @@
 ('92/3', 31, -29)
 """
 
-from .conventions import OPTIONS, PRESETS, Conventions, convention, options_table
-from .errors import ConventionError, RecordError, ScoringError
-from .preferans import Deal, Entries, Sheet, score_deal, whister_shortfalls
-from .record import GameRecord, parse_record, read_record, replay
-from .settlement import Settlement, settle
-from .thousand import ThousandDeal, ThousandSheet, deal_scores, round5
-from .whist import WhistSheet, bid_whist_score, whist_points
+from pyanalyzer.scoring.conventions import OPTIONS, PRESETS, Conventions, convention, options_table
+from pyanalyzer.scoring.errors import ConventionError, RecordError, ScoringError
+from pyanalyzer.scoring.preferans import Deal, Entries, Sheet, score_deal, whister_shortfalls
+from pyanalyzer.scoring.record import GameRecord, parse_record, read_record, replay
+from pyanalyzer.scoring.settlement import Settlement, settle
+from pyanalyzer.scoring.thousand import ThousandDeal, ThousandSheet, deal_scores, round5
+from pyanalyzer.scoring.whist import WhistSheet, bid_whist_score, whist_points
 
 __all__ = [
     "OPTIONS", "PRESETS", "Conventions", "convention", "options_table",

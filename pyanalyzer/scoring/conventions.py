@@ -20,8 +20,8 @@ from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from typing import Any
 
-from .errors import ConventionError, ScoringError
-from .inputs import MAX_MAGNITUDE, parse_number, parse_whole, shown
+from pyanalyzer.scoring.errors import ConventionError, ScoringError
+from pyanalyzer.scoring.inputs import MAX_MAGNITUDE, parse_number, parse_whole, shown
 
 _TRUE = {"1", "yes", "y", "true", "on"}
 _FALSE = {"0", "no", "n", "false", "off"}
@@ -92,6 +92,8 @@ def _opt(default: Any, parse: Callable[[str], Any], game: str, doc: str) -> Any:
 
 
 DEFAULT_PRICES = ((6, 2), (7, 4), (8, 6), (9, 8), (10, 10))
+#: Tricks the two defenders must take together against each contract level; the one table
+#: of them, read by the analyses too (``docs/rules.md``, "Whist (defence) obligations").
 DEFAULT_OBLIGATIONS = ((6, 4), (7, 2), (8, 1), (9, 1), (10, 0))
 
 

@@ -8,7 +8,7 @@ True
 
 from __future__ import annotations
 
-from ..errors import PrefInputError
+from pyanalyzer.errors import PrefInputError
 
 #: Longest token quoted whole in a message; a longer one is cut (a 1 MB token makes no error line).
 QUOTED_CHARS = 40

@@ -36,7 +36,7 @@ import re
 import sys
 from fractions import Fraction
 
-from .errors import RecordError, ScoringError, quoted
+from pyanalyzer.scoring.errors import RecordError, ScoringError, quoted
 
 MAX_CHARS = 40
 MAX_EXPONENT = 18

@@ -4,8 +4,8 @@ Each player has a *pool* (games made, zero tricks on all-pass), a *mountain*
 (penalties: remises, whist shortfalls, tricks on all-pass) and *whists* written
 on each opponent. Amounts are exact :class:`~fractions.Fraction` values.
 
->>> from pyanalyzer.contract import Contract
->>> from pyanalyzer.rules import PREFERANS_RULES
+>>> from pyanalyzer.model.contract import Contract
+>>> from pyanalyzer.model.rules import PREFERANS_RULES
 >>> from pyanalyzer.scoring.conventions import convention
 >>> deal = Deal(Contract.parse("6s", PREFERANS_RULES), "S", {"S": 7, "W": 2, "E": 1}, {"W": "whist", "E": "whist"})
 >>> entries = score_deal(deal, convention("sochi"))
@@ -19,9 +19,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from ..contract import Contract
-from .conventions import Conventions
-from .errors import ScoringError
+from pyanalyzer.model.contract import Contract
+from pyanalyzer.scoring.conventions import Conventions
+from pyanalyzer.scoring.errors import ScoringError
 
 WHIST, PASS, HALF = "whist", "pass", "half"
 DECISIONS = (WHIST, PASS, HALF)
@@ -51,8 +51,8 @@ class Deal:
     def describe(self) -> str:
         """A short text of the deal, e.g. ``S 6♠ 7``.
 
-        >>> from pyanalyzer.contract import Contract
-        >>> from pyanalyzer.rules import PREFERANS_RULES
+        >>> from pyanalyzer.model.contract import Contract
+        >>> from pyanalyzer.model.rules import PREFERANS_RULES
         >>> Deal(Contract.parse("allpass", PREFERANS_RULES), None, {"W": 3, "E": 5, "S": 2}).describe()
         'all-pass W 3, E 5, S 2'
         """
@@ -104,7 +104,7 @@ def sheet_numbers(pool: dict, mountain: dict, whists: dict, skip_zero: bool = Fa
     >>> data["pool"], data["whists"], data["fractions"]["pool"]
     ({'W': 3.5}, {'W>S': 6}, {'W': '7/2'})
     """
-    from .settlement import fraction_text, json_number
+    from pyanalyzer.scoring.settlement import fraction_text, json_number
 
     maps = {"pool": dict(pool), "mountain": dict(mountain),
             "whists": {f"{a}>{b}": v for (a, b), v in whists.items()}}
@@ -204,8 +204,8 @@ def score_deal(deal: Deal, rules: Conventions, allpass_count: int = 1, after_all
     all-passes just before a contract (for the exit rule); ``dealer`` is the
     fourth player, sitting out (for ``dealer_consolation``).
 
-    >>> from pyanalyzer.contract import Contract
-    >>> from pyanalyzer.rules import PREFERANS_RULES
+    >>> from pyanalyzer.model.contract import Contract
+    >>> from pyanalyzer.model.rules import PREFERANS_RULES
     >>> from pyanalyzer.scoring.conventions import convention
     >>> failed = Deal(Contract.parse("7d", PREFERANS_RULES), "S", {"S": 5, "W": 3, "E": 2},
     ...               {"W": "whist", "E": "pass"})
@@ -402,8 +402,8 @@ class SheetRow:
 class Sheet:
     """The running Preferans sheet: replay deals in order with :meth:`play`.
 
-    >>> from pyanalyzer.contract import Contract
-    >>> from pyanalyzer.rules import PREFERANS_RULES
+    >>> from pyanalyzer.model.contract import Contract
+    >>> from pyanalyzer.model.rules import PREFERANS_RULES
     >>> from pyanalyzer.scoring.conventions import convention
     >>> sheet = Sheet(["W", "E", "S"], convention("sochi", ["pool_target=4"]))
     >>> _ = sheet.play(Deal(Contract.parse("8s", PREFERANS_RULES), "S", {}, {"W": "pass", "E": "pass"}))
@@ -515,7 +515,7 @@ class Sheet:
 
     def settlement(self, drawn: str | None = None):
         """Settle the sheet as it stands (see :func:`pyanalyzer.scoring.settlement.settle`)."""
-        from .settlement import settle
+        from pyanalyzer.scoring.settlement import settle
 
         return settle(self.mountain, pools=self.pool, target=self.rules.pool_target,
                       whists=self.whists, pool_correction=self.rules.pool_correction,

@@ -34,15 +34,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..contract import Contract
-from ..errors import PrefInputError
-from ..rules import PREFERANS_RULES
-from .conventions import ConventionError, Conventions, convention, parse_assignment, set_option
-from .errors import RecordError
-from .inputs import parse_whole, read_text, shown
-from .preferans import HALF, PASS, WHIST, Deal, Sheet
-from .thousand import ThousandDeal, ThousandSheet
-from .whist import SIDES, WhistSheet
+from pyanalyzer.errors import PrefInputError
+from pyanalyzer.model.contract import Contract
+from pyanalyzer.model.rules import PREFERANS_RULES
+from pyanalyzer.scoring.conventions import ConventionError, Conventions, convention, parse_assignment, set_option
+from pyanalyzer.scoring.errors import RecordError
+from pyanalyzer.scoring.inputs import parse_whole, read_text, shown
+from pyanalyzer.scoring.preferans import HALF, PASS, WHIST, Deal, Sheet
+from pyanalyzer.scoring.thousand import ThousandDeal, ThousandSheet
+from pyanalyzer.scoring.whist import SIDES, WhistSheet
 
 GAMES = ("preferans", "thousand", "whist", "bidwhist")
 PREFERANS_SEATS = ("N", "E", "S", "W")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .settlement import Settlement, mixed
+from pyanalyzer.scoring.settlement import Settlement, mixed
 
 
 def number(value) -> str:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from math import floor, gcd
 
-from .errors import ScoringError
+from pyanalyzer.scoring.errors import ScoringError
 
 MOUNTAIN_WHISTS = 10
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from .conventions import Conventions, convention
-from .errors import ScoringError
+from pyanalyzer.scoring.conventions import Conventions, convention
+from pyanalyzer.scoring.errors import ScoringError
 
 CARD_POINTS = 120
 MARRIAGES = (40, 60, 80, 100)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import ScoringError
+from pyanalyzer.scoring.errors import ScoringError
 
 SIDES = ("NS", "EW")
 WHIST_TRICKS = 13

@@ -10,7 +10,7 @@
   highest trumps;
 * :mod:`.commands`: the ``pref table`` command.
 
-The rules themselves are :data:`pyanalyzer.rules.WHIST_RULES` (``game=whist``
+The rules themselves are :data:`pyanalyzer.model.rules.WHIST_RULES` (``game=whist``
 in layouts).
 
 >>> deal = Deal.from_pbn("N:AKQJ.AKQ.AK.AKQ2 T987.JT9.QJT.JT9 6543.876.987.876 2.5432.65432.543")
@@ -18,9 +18,9 @@ in layouts).
 13
 """
 
-from .deal import Deal, lho, partner, random_deal, trump_from_turned, whist_layout
-from .pbn import format_pbn, parse_pbn
-from .table import DENOMINATIONS, DDTable, dd_table
+from pyanalyzer.whist.deal import Deal, lho, partner, random_deal, trump_from_turned, whist_layout
+from pyanalyzer.whist.pbn import format_pbn, parse_pbn
+from pyanalyzer.whist.table import DENOMINATIONS, DDTable, dd_table
 
 __all__ = [
     "Deal", "lho", "partner", "random_deal", "trump_from_turned", "whist_layout",

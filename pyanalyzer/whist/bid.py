@@ -33,14 +33,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from ..cards import WHIST, Suit
-from ..engines import make_backend
-from ..errors import LayoutError, NotationError
-from ..hand import Hand
-from ..reference import ReferencePosition
-from ..rules import WHIST_RULES
-from .deal import SEATS, _trump_suit, lho
-from .pbn import PBN_SEATS, _parse_hand, format_hand
+from pyanalyzer.engines.registry import make_backend
+from pyanalyzer.errors import LayoutError, NotationError
+from pyanalyzer.model.cards import WHIST, Suit
+from pyanalyzer.model.hand import Hand
+from pyanalyzer.model.position import Position
+from pyanalyzer.model.rules import WHIST_RULES
+from pyanalyzer.whist.deal import SEATS, _trump_suit, lho
+from pyanalyzer.whist.pbn import PBN_SEATS, _parse_hand, format_hand
 
 RANKINGS = ("uptown", "downtown")
 #: Engine bits of the jokers: above the 52 cards, so above any suit.
@@ -120,7 +120,7 @@ def card_bit(suit_number: int, rank_number: int, ranking: str) -> int:
 
 
 def bid_whist_position(deal: BidWhistDeal, trump: Suit | None, ranking: str, declarer: str,
-                       lead: str) -> ReferencePosition:
+                       lead: str) -> Position:
     """The position in the engine's terms (North-South or East-West counted as ``declarer``'s side)."""
     if trump is None and any(deal.jokers.values()):
         holders = ", ".join(s for s in SEATS if deal.jokers[s])
@@ -136,10 +136,10 @@ def bid_whist_position(deal: BidWhistDeal, trump: Suit | None, ranking: str, dec
     if trump_number is not None:
         suit_masks[trump_number] |= (1 << LITTLE_JOKER) | (1 << BIG_JOKER)
     side = WHIST_RULES.side_of(declarer)
-    return ReferencePosition(
-        hands=tuple(hands), suit_masks=tuple(suit_masks), trump=trump_number, must_trump=False,
-        leader=SEATS.index(lead), played=(), declarer_side=tuple(s in side for s in SEATS),
-        maximize=True)
+    return Position(
+        hands=tuple(hands), suit_masks=tuple(suit_masks), trump=trump_number,
+        must_trump=WHIST_RULES.must_trump, leader=SEATS.index(lead), played=(),
+        declarer_side=tuple(s in side for s in SEATS), maximize=True, heuristics=WHIST_RULES.heuristics)
 
 
 @dataclass

@@ -3,7 +3,7 @@
 The play is bridge's: follow suit if you can, otherwise any card. The last
 card dealt (the dealer's) is turned up and its suit is trump; the player on
 the dealer's left leads. A :func:`whist_layout` is an ordinary
-:class:`~pyanalyzer.layout.Layout` (``game=whist``), so ``solve`` gives the
+:class:`~pyanalyzer.model.layout.Layout` (``game=whist``), so ``solve`` gives the
 tricks of each side, the value of every card and a best line.
 
 >>> deal = Deal.from_pbn("N:A.K.. K.A.. Q.Q.. J.J..")
@@ -12,7 +12,7 @@ Deal.from_pbn('N:A.K.. K.A.. Q.Q.. J.J..')
 >>> layout = whist_layout(deal, trump="nt", declarer="N")
 >>> layout.lead, layout.contract.code
 ('E', 'n')
->>> from pyanalyzer.solve import solve
+>>> from pyanalyzer.analysis.solve import solve
 >>> print(solve(layout, engine="reference").verdict())
 North-South take 1 of the 2 tricks left, East-West 1.
 >>> trump_from_turned(deal, dealer="S", card="Qh")
@@ -26,14 +26,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from ..cards import WHIST, Card, Suit
-from ..contract import Contract
-from ..errors import LayoutError
-from ..hand import Hand
-from ..layout import Layout
-from ..notation import parse_card
-from ..rules import WHIST_RULES
-from .pbn import PBN_SEATS, format_pbn, parse_pbn
+from pyanalyzer.errors import LayoutError
+from pyanalyzer.model.cards import WHIST, Card, Suit
+from pyanalyzer.model.contract import Contract
+from pyanalyzer.model.hand import Hand
+from pyanalyzer.model.layout import Layout
+from pyanalyzer.model.notation import parse_card
+from pyanalyzer.model.rules import WHIST_RULES
+from pyanalyzer.whist.pbn import PBN_SEATS, format_pbn, parse_pbn
 
 SEATS = WHIST_RULES.seats
 
@@ -139,7 +139,7 @@ def _trump_suit(trump: Suit | str | None) -> Suit | None:
 def whist_layout(deal: Deal, trump: Suit | str | None = None, declarer: str = "N",
                  lead: str | None = None, dealer: str | None = None,
                  turned: Card | str | None = None, title: str | None = None) -> Layout:
-    """A ``game=whist`` layout of ``deal``: ready for :func:`~pyanalyzer.solve.solve`.
+    """A ``game=whist`` layout of ``deal``: ready for :func:`~pyanalyzer.analysis.solve.solve`.
 
     ``trump`` is a suit or its name (``s``, ``♥``, ``nt``); or give ``dealer``
     and the ``turned`` card, whose suit is trump. ``declarer`` is any seat of

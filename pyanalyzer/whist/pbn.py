@@ -18,9 +18,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from ..cards import WHIST, Card
-from ..errors import DuplicateCardError, LayoutError, NotationError, UnknownCardError, shorten
-from ..hand import Hand
+from pyanalyzer.errors import DuplicateCardError, LayoutError, NotationError, UnknownCardError, shorten
+from pyanalyzer.model.cards import WHIST, Card
+from pyanalyzer.model.hand import Hand
 
 #: Seats clockwise, as PBN lists them.
 PBN_SEATS = ("N", "E", "S", "W")

@@ -23,19 +23,22 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from ..cards import WHIST
-from ..engines import make_backend
-from ..rules import WHIST_RULES
-from ..workers import run_workers
-from .deal import SEATS, Deal, whist_layout
+from pyanalyzer.engines.executor import Executor
+from pyanalyzer.engines.registry import make_backend
+from pyanalyzer.model.cards import WHIST
+from pyanalyzer.model.rules import WHIST_RULES
+from pyanalyzer.whist.deal import SEATS, Deal, whist_layout
 
 #: Denominations in DDS's strain order (its ``resTable``): spades, hearts, diamonds, clubs,
 #: no-trump; the printed table's columns and the JSON's keys.
 DENOMINATIONS = ("s", "h", "d", "c", "n")
 COLUMNS = DENOMINATIONS
+#: The order in which several threads take the denominations: no-trump, usually the
+#: longest search, first.
+SHARED_ORDER = ("n", "s", "h", "d", "c")
 #: The printed rows: partners together, as DDS's and endplay's printed tables.
 ROWS = ("N", "S", "E", "W")
 
@@ -84,11 +87,12 @@ def dd_table(deal: Deal, engine: str | object | Sequence[object] = "fast", progr
     """The double-dummy table of ``deal`` (an ending gives the tricks left).
 
     ``engine`` is ``fast``, ``reference``, a backend from
-    :func:`pyanalyzer.engines.make_backend` or a list of them (one per thread;
+    :func:`pyanalyzer.engines.registry.make_backend` or a list of them (one per thread;
     reused across deals). With ``threads`` > 1 (or several backends) the five
-    denominations are shared out among threads, each with its own engine and
-    table: the searches run without the GIL, so two cores nearly halve the time.
-    ``progress``, if given, is called with ``(searches done, 20)`` after each search.
+    denominations are shared out among threads (:class:`pyanalyzer.engines.executor.Executor`),
+    each with its own engine and table: the searches run without the GIL, so two cores
+    nearly halve the time. ``progress``, if given, is called from the calling thread
+    with ``(searches done, 20)`` after each search.
     Ctrl-C raises KeyboardInterrupt, or with ``keep_partial`` returns the table of the
     searches finished, marked interrupted (the others None).
     """
@@ -102,34 +106,36 @@ def dd_table(deal: Deal, engine: str | object | Sequence[object] = "fast", progr
     start = time.perf_counter()
     total = deal.tricks
     tricks: dict[str, dict[str, int]] = {seat: {} for seat in SEATS}
-    lock = threading.Lock()
-    stop = threading.Event()              # set on Ctrl-C: threads start no new search
+    stop = threading.Event()              # set on Ctrl-C: no new search starts
 
-    def solve_denomination(backend, denomination: str) -> None:
+    def searches(backend, denomination: str) -> Iterator[tuple[str, str, int]]:
+        """The four entries of a denomination, ``(declarer, denomination, tricks)``, as found."""
         trump = None if denomination == "n" else denomination
         # Partners lead one after the other: their results are close, and the engine
         # starts each search from the previous value (its table kept warm).
         for leader in ("N", "S", "E", "W"):
             if stop.is_set():
-                raise KeyboardInterrupt
+                return
             north_south = backend.solve(whist_layout(deal, trump, "N", lead=leader).position())
             # The declarer is the leader's right-hand opponent.
             declarer = SEATS[(SEATS.index(leader) - 1) % len(SEATS)]
             in_ns = declarer in WHIST_RULES.side_of("N")
-            with lock:
-                tricks[declarer][denomination] = north_south if in_ns else total - north_south
-                done = sum(len(row) for row in tricks.values())
-            if progress is not None:
-                progress(done, len(DENOMINATIONS) * len(SEATS))
+            yield declarer, denomination, north_south if in_ns else total - north_south
 
+    # One engine takes the denominations in the table's order; several share them out, each
+    # taking the next one left (no-trump, usually the longest, first).
+    order = DENOMINATIONS if len(backends) == 1 else SHARED_ORDER
+    run = Executor(states=backends).map(searches, order, ordered=False, streams=True, stop=stop)
     interrupted = False
     try:
-        if len(backends) == 1:
-            for denomination in DENOMINATIONS:
-                solve_denomination(backends[0], denomination)
-        else:
-            _share_out(backends, solve_denomination, stop)
-    except KeyboardInterrupt:
+        with run:
+            for declarer, denomination, value in run:
+                tricks[declarer][denomination] = value
+                if progress is not None:
+                    progress(sum(len(row) for row in tricks.values()), len(DENOMINATIONS) * len(SEATS))
+        if run.interrupted:
+            raise KeyboardInterrupt
+    except KeyboardInterrupt:  # (from the run, or from the progress display)
         if not keep_partial:
             raise
         interrupted = True
@@ -137,30 +143,3 @@ def dd_table(deal: Deal, engine: str | object | Sequence[object] = "fast", progr
     ordered = {seat: {d: tricks[seat].get(d) for d in DENOMINATIONS} for seat in SEATS}
     return DDTable(deal, ordered, nodes,
                    time.perf_counter() - start, backends[0].name, interrupted)
-
-
-def _share_out(backends: Sequence[object], solve_denomination, stop: threading.Event) -> None:
-    """Each thread takes the next denomination until none is left (no-trump, usually the
-    longest, first). Ctrl-C stops every engine and is raised here once all threads have
-    returned (:func:`pyanalyzer.workers.run_workers`)."""
-    queue = ["n", "s", "h", "d", "c"]
-    lock = threading.Lock()
-    errors: list[BaseException] = []
-
-    def worker(backend) -> None:
-        while not errors and not stop.is_set():
-            with lock:
-                if not queue:
-                    return
-                denomination = queue.pop(0)
-            try:
-                solve_denomination(backend, denomination)
-            except BaseException as error:  # reported in the calling thread
-                errors.append(error)
-                return
-
-    interrupted = run_workers([lambda backend=backend: worker(backend) for backend in backends], stop)
-    if interrupted or any(isinstance(error, KeyboardInterrupt) for error in errors):
-        raise KeyboardInterrupt
-    if errors:
-        raise errors[0]

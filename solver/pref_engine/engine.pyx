@@ -1,9 +1,9 @@
 # cython: language_level=3
 """``Engine``: the solver object the Python layer uses.
 
->>> from pyanalyzer.reference import ReferencePosition
+>>> from pyanalyzer.model.position import Position
 >>> from pref_engine import Engine
->>> pos = ReferencePosition(hands=(0b0001, 0b0010, 0b0100), suit_masks=(0b1111,),
+>>> pos = Position(hands=(0b0001, 0b0010, 0b0100), suit_masks=(0b1111,),
 ...     trump=None, must_trump=True, leader=0, played=(), declarer_side=(True, False, False),
 ...     maximize=True)
 >>> Engine(tt_size_mb=1).solve(pos)

@@ -1,8 +1,8 @@
 # cython: language_level=3
-"""Loading a position given in the primitive terms of ``pyanalyzer.reference``.
+"""Loading a position given in the primitive terms of ``pyanalyzer.model.position``.
 
 ``load_position`` reads any object with the attributes of
-``ReferencePosition`` (duck-typed), checks it, renumbers the cards so that
+``Position`` (duck-typed), checks it, renumbers the cards so that
 each suit is a contiguous run of bits (``ext_to_int``/``int_to_ext`` keep the
 mapping) and fills the C structs the search works on.
 

@@ -1,0 +1,157 @@
+"""``solve``: the double-dummy result of an open layout.
+
+For a trick contract: the declarer's tricks with best play by all. For misère:
+the tricks the defenders force on the declarer. For all-pass: the fewest
+tricks each player can guarantee against the other two. A layout whose
+declarer's hand is written before the talon, without a discard, is played with
+his best discard (found with open cards, and named).
+
+>>> from pyanalyzer.model.layout_io import parse_layout
+>>> layout = parse_layout("contract=6s declarer=S lead=W S=As,7d W=7h,8h E=Ad,Kh")
+>>> result = solve(layout, engine="reference")
+>>> result.declarer_tricks, result.defender_tricks
+(1, 1)
+>>> print(result.verdict())
+South takes 1 of the 2 tricks left, the defenders 1.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from pyanalyzer.analysis.tricks import Trick, TrickCounts, format_tricks, line_to_tricks
+from pyanalyzer.engines.registry import make_backend
+from pyanalyzer.model.cards import Card
+from pyanalyzer.model.layout import Layout
+from pyanalyzer.model.notation import format_card
+from pyanalyzer.preferans.allpass import AllPassSolution, analyse_allpass
+from pyanalyzer.preferans.makeable import best_discard, discard_still_open
+
+
+@dataclass
+class Solution(TrickCounts):
+    """The result of :func:`solve` for a trick contract or misère."""
+
+    layout: Layout
+    declarer_tricks: int
+    line: list[Card]
+    cards: dict[Card, int] | None
+    nodes: int
+    seconds: float
+    engine: str
+    tricks: list[Trick] = field(default_factory=list)
+    #: The discard was still open (talon in no hand, no discard): each discard class's value;
+    #: ``layout`` then holds the best one.
+    discards: dict[tuple[Card, ...], int] | None = None
+
+    def verdict(self) -> str:
+        """One plain sentence with the answer."""
+        layout = self.layout
+        rules = layout.rules
+        name = rules.side_name(layout.declarer)
+        n, left = self.declarer_tricks, self.tricks_left
+        # Partnerships (Whist): "North-South take ..., East-West ...".
+        takes = "take" if rules.has_partnerships else "takes"
+        others = rules.side_name(layout.defenders[0]) if rules.has_partnerships else "the defenders"
+        if layout.contract.is_misere:
+            if not self.is_full_deal:
+                return (f"The defenders force {n} of the {left} tricks left on {name}"
+                        + (" (the misère stays clean from here)." if n == 0 else "."))
+            if n == 0:
+                return f"Clean misère: the defenders cannot force a trick on {name}."
+            return f"The defenders catch {name}'s misère for {_tricks(n)}."
+        if not self.is_full_deal:
+            return (f"{name} {takes} {n} of the {left} tricks left, "
+                    f"{others} {self.defender_tricks}.")
+        if layout.contract.level is None:  # Whist without a bid: just the tricks
+            return f"{name} {takes} {n} tricks, {others} {self.defender_tricks}."
+        level = layout.contract.level + rules.book
+        outcome = (f"{layout.contract} makes" + (f" with {_tricks(n - level, 'overtrick')}"
+                                                  if n > level else "")
+                   if n >= level else f"{layout.contract} goes down by {_tricks(level - n)}")
+        return f"{name} {takes} {n} tricks, {others} {self.defender_tricks}: {outcome}."
+
+    def __str__(self) -> str:
+        return self.format()
+
+    def format(self, style: str = "symbols") -> str:
+        """The verdict, the card values (if computed) and the best line, cards in ``style``."""
+        out = [self.verdict()]
+        if self.discards is not None:
+            layout = self.layout
+            chosen = " ".join(format_card(c, style) for c in layout.discard)
+            talon = " ".join(format_card(c, style) for c in layout.talon)
+            out.append(f"{layout.rules.seat_name(layout.declarer)}'s best discard with open cards: "
+                       f"{chosen} (of {len(self.discards)} kinds of discard after the talon {talon}).")
+        if self.cards is not None:
+            out.append("")
+            mover = self.layout.rules.seat_name(self.layout.to_move)
+            what = "tricks forced on the declarer" if self.layout.contract.is_misere else (
+                "declarer's tricks")
+            if self.layout.rules.has_partnerships and not self.layout.contract.is_misere:
+                what = f"{self.layout.rules.side_name(self.layout.declarer)} tricks"
+            out.append(f"{mover} to play; {what} after each card:")
+            for card, value in sorted(self.cards.items(), key=lambda kv: kv[0].display_key):
+                mark = "  best" if value == self.declarer_tricks else ""
+                out.append(f"  {format_card(card, style):<4} {value}{mark}")
+        if self.tricks:
+            out.append("")
+            out.append("Best play:")
+            out.extend("  " + line for line in format_tricks(self.tricks, style=style))
+        return "\n".join(out)
+
+    def to_dict(self) -> dict:
+        """The JSON object of ``pref solve --json`` (a stable interface)."""
+        from pyanalyzer.model.layout_io import format_one_line
+
+        return {
+            "layout": format_one_line(self.layout),
+            "contract": self.layout.contract.code,
+            "declarer": self.layout.declarer,
+            "to_move": self.layout.to_move,
+            "tricks_left": self.tricks_left,
+            "declarer_tricks": self.declarer_tricks,
+            "defender_tricks": self.defender_tricks,
+            "cards": None if self.cards is None else {c.code: v for c, v in self.cards.items()},
+            "line": [c.code for c in self.line],
+            "verdict": self.verdict(),
+            "engine": self.engine,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+            "discards": None if self.discards is None else {
+                ",".join(c.code for c in discard): value for discard, value in self.discards.items()},
+        }
+
+
+def _tricks(n: int, word: str = "trick") -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def solve(layout: Layout, engine: str | object = "fast", cards: bool = True,
+          line: bool = True) -> Solution | AllPassSolution:
+    """Solve ``layout`` exactly with best play by all.
+
+    ``engine`` is ``"fast"`` (the Cython engine), ``"reference"`` (the plain
+    minimax) or a backend object from :func:`pyanalyzer.engines.registry.make_backend`
+    (to keep its table warm across many layouts). ``cards`` adds the value of
+    every legal card of the player to move; ``line`` adds one best line.
+    """
+    backend = make_backend(engine) if isinstance(engine, str) else engine
+    deck = layout.rules.deck
+    start_nodes, start = backend.nodes, time.perf_counter()
+    if layout.contract.is_allpass:
+        return analyse_allpass(layout, backend, cards=cards, lines=line, split=False)
+
+    discards = None
+    if discard_still_open(layout):  # the hand before the talon: play the best discard
+        layout, discards = best_discard(layout, backend)
+    position = layout.position()
+    value = backend.solve(position)
+    card_values = None
+    if cards:
+        card_values = {deck.from_index(i): v for i, v in backend.card_values(position).items()}
+    best = [deck.from_index(i) for i in backend.best_line(position)] if line else []
+    seconds = time.perf_counter() - start
+    return Solution(layout, value, best, card_values, backend.nodes - start_nodes, seconds,
+                    backend.name, line_to_tricks(layout, best) if line else [], discards)

@@ -1,0 +1,345 @@
+"""Enumeration over the unknown cards: every split (or a random sample), solved in parallel.
+
+This is the shared machinery behind every "over all layouts" question (the
+declarer's odds, the whister's odds, the misère catch probability): the known
+hands are fixed, the unknown cards are dealt into the unknown hands (and
+possibly an out-of-play pile such as an unseen discard) in every possible way,
+and each resulting open layout is solved exactly.
+
+Reductions, all exact:
+
+* **suit symmetry**: non-trump suits in which every known hand holds the same
+  ranks are interchangeable, so splits that differ only by permuting them are
+  solved once and weighted by how many they stand for;
+* **a warm transposition table**: splits are handed out in lexicographic order
+  in long blocks, so consecutive splits share most cards and most table entries;
+  each block is solved inside the engine without the GIL.
+
+Blocks of splits run on several threads (:class:`pyanalyzer.engines.executor.Executor`),
+each with its own engine (the engine releases the GIL while it searches); the
+calling thread merges the blocks' histograms. Ctrl-C (or SIGTERM) stops the
+workers, waits until every one has returned (so shared engines are free again),
+and the tally of the splits finished so far is returned, marked partial and
+interrupted: for an enumeration it proves bounds (:meth:`Tally.bounds`), for a
+sample it is a smaller sample.
+
+>>> from pyanalyzer.engines.reference import Position
+>>> template = Position(hands=(0b0000_0011, 0, 0), suit_masks=(0b1111_1111,),
+...     trump=None, must_trump=True, leader=0, played=(), declarer_side=(True, False, False),
+...     maximize=True)
+>>> tally = solve_splits(template, unknown_seats=(1, 2), sizes=(2, 2), unknown=0b0011_1100,
+...     engine="reference", threads=1)
+>>> tally.splits, tally.histogram
+(6, [6, 0, 0])
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
+
+from pyanalyzer.engines.executor import Executor
+from pyanalyzer.engines.registry import make_backend
+from pyanalyzer.model.position import iter_bits
+
+#: ``progress(done, total)`` is called from the calling thread a few times a second.
+Progress = Callable[[int, int], None]
+
+
+@dataclass
+class Tally:
+    """How often each value came out, weighted by the splits each solve stands for.
+
+    A complete enumeration gives exact probabilities; a random sample gives
+    estimates with a confidence interval. An enumeration stopped early
+    (Ctrl-C, or ``stop_when``) proves only bounds: the splits solved are
+    known, each unsolved one could go either way (:meth:`bounds`).
+    """
+
+    histogram: list[int]
+    #: Splits counted (weighted): the denominator of every probability.
+    splits: int = 0
+    #: Distinct layouts actually solved (after the reductions).
+    solves: int = 0
+    #: Total splits in the enumeration (or samples asked for).
+    total: int = 0
+    partial: bool = False
+    seconds: float = 0.0
+    nodes: int = 0
+    #: An enumeration of every split (complete or not); False: a random sample.
+    enumeration: bool = True
+    #: Stopped early by ``stop_when``: the histogram covers only part of the splits.
+    pruned: bool = False
+    #: Stopped by Ctrl-C (or SIGTERM).
+    interrupted: bool = False
+
+    @property
+    def exact(self) -> bool:
+        """True only for a complete enumeration: its probabilities are exact."""
+        return self.enumeration and not self.partial
+
+    @property
+    def method(self) -> str:
+        return "enumeration" if self.enumeration else "sample"
+
+    @property
+    def unsolved(self) -> int:
+        """Splits of an enumeration not counted (0 for a sample)."""
+        return self.total - self.splits if self.enumeration else 0
+
+    def probability(self, predicate: Callable[[int], bool]) -> float:
+        """The share of the splits counted; over all splits only when :attr:`exact`."""
+        if not self.splits:
+            return float("nan")
+        return self.count(predicate) / self.splits
+
+    def count(self, predicate: Callable[[int], bool]) -> int:
+        return sum(n for v, n in enumerate(self.histogram) if predicate(v))
+
+    def expected(self) -> float:
+        if not self.splits:
+            return float("nan")
+        return sum(v * n for v, n in enumerate(self.histogram)) / self.splits
+
+    def bounds(self, predicate: Callable[[int], bool]) -> tuple[float, float]:
+        """What an enumeration proves about the share of all splits: at least those known
+        to satisfy ``predicate``, at most those plus every unsolved split."""
+        if not self.total:
+            return float("nan"), float("nan")
+        known = self.count(predicate)
+        return known / self.total, (known + self.unsolved) / self.total
+
+    def expected_bounds(self) -> tuple[float, float]:
+        """Bounds on the mean over all splits: each unsolved split counts from 0 to the maximum."""
+        if not self.total:
+            return float("nan"), float("nan")
+        known = sum(v * n for v, n in enumerate(self.histogram))
+        top = len(self.histogram) - 1
+        return known / self.total, (known + self.unsolved * top) / self.total
+
+    def confidence(self, predicate: Callable[[int], bool], z: float = 1.96) -> tuple[float, float]:
+        """A 95% Wilson interval for a sample's probability; an enumeration's proven bounds
+        (a point when it is complete)."""
+        if self.enumeration:
+            return self.bounds(predicate)
+        p = self.probability(predicate)
+        n = self.splits
+        if not n:
+            return float("nan"), float("nan")
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def count_splits(unknown: int, sizes: Sequence[int]) -> int:
+    """How many ways the unknown cards deal into piles of ``sizes`` (the rest out of play)."""
+    left, total = bin(unknown).count("1"), 1
+    for size in sizes:
+        total *= math.comb(left, size)
+        left -= size
+    return total
+
+
+def all_splits(unknown: int, sizes: Sequence[int]) -> Iterator[tuple[int, ...]]:
+    """Every way to deal the unknown cards into piles of ``sizes``, in lexicographic order."""
+    bits = [1 << card for card in iter_bits(unknown)]
+
+    def deal(remaining: list[int], rest_mask: int, piles: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        size = sizes[len(piles)]
+        last = len(piles) == len(sizes) - 1
+        if last and size == len(remaining):  # the last pile takes what is left: one way
+            yield piles + (rest_mask,)
+            return
+        for chosen in itertools.combinations(remaining, size):
+            mask = sum(chosen)
+            if last:
+                yield piles + (mask,)
+            else:
+                left = rest_mask & ~mask
+                yield from deal([b for b in remaining if b & left], left, piles + (mask,))
+
+    yield from deal(bits, unknown, ())
+
+
+def random_splits(unknown: int, sizes: Sequence[int], count: int,
+                  rng: random.Random) -> Iterator[tuple[int, ...]]:
+    """``count`` independent uniformly random splits."""
+    cards = list(iter_bits(unknown))
+    for _ in range(count):
+        rng.shuffle(cards)
+        piles, start = [], 0
+        for size in sizes:
+            mask = 0
+            for card in cards[start:start + size]:
+                mask |= 1 << card
+            piles.append(mask)
+            start += size
+        yield tuple(piles)
+
+
+def interchangeable_suits(template, unknown: int) -> list[list[int]]:
+    """Groups of non-trump suits with the same ranks in every hand and among the unknown cards."""
+    masks = template.suit_masks
+    width = [bin(m).count("1") for m in masks]
+    lows = [(m & -m).bit_length() - 1 for m in masks]
+    known = list(template.hands)  # the known cards of every hand, unknown seats' included
+    groups: dict[tuple, list[int]] = {}
+    for suit, mask in enumerate(masks):
+        if suit == template.trump:
+            continue
+        shape = (width[suit],) + tuple((h & mask) >> lows[suit] for h in known + [unknown])
+        groups.setdefault(shape, []).append(suit)
+    return [g for g in groups.values() if len(g) > 1]
+
+
+def _suit_permutations(template, groups: list[list[int]]) -> list[Callable[[int], int]]:
+    """Every card renaming that permutes the suits inside each group (identity first)."""
+    masks = template.suit_masks
+    lows = [(m & -m).bit_length() - 1 for m in masks]
+    per_group = [list(itertools.permutations(g)) for g in groups]
+    maps = []
+    for choice in itertools.product(*per_group):
+        moves = []  # (mask of source suit, shift to the target suit)
+        for group, image in zip(groups, choice):
+            for source, target in zip(group, image):
+                if source != target:
+                    moves.append((masks[source], lows[target] - lows[source]))
+        if not moves:
+            continue
+
+        def rename(mask: int, moves=tuple(moves)) -> int:
+            out = mask
+            for suit_mask, _ in moves:
+                out &= ~suit_mask
+            for suit_mask, shift in moves:
+                part = mask & suit_mask
+                out |= part << shift if shift >= 0 else part >> -shift
+            return out
+
+        maps.append(rename)
+    return maps
+
+
+def reduce_by_symmetry(splits: Iterable[tuple[int, ...]], template,
+                       unknown: int) -> Iterator[tuple[tuple[int, ...], int]]:
+    """Keep one split of each orbit under interchangeable suits, with the orbit's size."""
+    groups = interchangeable_suits(template, unknown)
+    renames = _suit_permutations(template, groups) if groups else []
+    if not renames:
+        for split in splits:
+            yield split, 1
+        return
+    for split in splits:
+        images = {split}
+        canonical = True
+        for rename in renames:
+            image = tuple(rename(m) for m in split)
+            if image < split:
+                canonical = False
+                break
+            images.add(image)
+        if canonical:
+            yield split, len(images)
+
+
+def solve_splits(template, unknown_seats: Sequence[int], sizes: Sequence[int], unknown: int,
+                 engine: str = "fast", threads: int = 2, samples: int | None = None,
+                 seed: int | None = None, progress: Progress | None = None,
+                 tt_size_mb: int = 64, block: int | None = None,
+                 stop_when: Callable[[list[int]], bool] | None = None,
+                 backends: Sequence | None = None) -> Tally:
+    """Solve the template with the unknown cards dealt every possible way (or ``samples`` times).
+
+    ``template`` is a position (see :mod:`pyanalyzer.engines.reference`); the hand of
+    each of ``unknown_seats`` gets ``sizes`` more cards from ``unknown`` (its
+    template hand holds the cards already known to be there, often none).
+    Unknown cards beyond the sizes are out of play. Returns the tally of values.
+
+    ``tt_size_mb`` is each thread's table: an enumeration fills it, and below
+    about 64 MB a misère needs markedly more nodes per split (benchmarks/RESULTS.md).
+    ``backends`` (one per thread) lets many enumerations share engines and
+    their tables instead of allocating new ones each time.
+
+    ``stop_when(histogram)`` is asked after each block of splits: when it
+    answers true the enumeration stops early and the tally is marked pruned
+    (used to drop a candidate once it is provably worse than another).
+    """
+    start = time.perf_counter()
+    exact = samples is None
+    if exact:
+        total = count_splits(unknown, sizes)
+        work: Iterator = reduce_by_symmetry(all_splits(unknown, sizes), template, unknown)
+    else:
+        total = samples
+        rng = random.Random(seed)
+        work = ((split, 1) for split in random_splits(unknown, sizes, samples, rng))
+
+    known_cards = sum(bin(h).count("1") for h in template.hands)
+    max_tricks = (known_cards + len(template.played) + sum(sizes)) // len(template.hands)
+    if backends is None:
+        backends = [make_backend(engine) if engine != "fast" else make_backend(engine, tt_size_mb)
+                    for _ in range(max(1, threads))]
+    if block is None:
+        # Long runs of consecutive splits per thread keep each engine's table warm.
+        block = max(64, min(8192, total // (len(backends) * 4)))
+    start_nodes = [backend.nodes for backend in backends]
+    histogram = [0] * (max_tricks + 1)
+    known = [template.hands[seat] for seat in unknown_seats]
+    stop = threading.Event()
+
+    def solve_block(backend, chunk: list[tuple[tuple[int, ...], int]]) -> tuple[list[int], int, int]:
+        """The block's histogram, the splits it counts (weighted) and the layouts solved."""
+        local = [0] * len(histogram)
+        counted = 0
+        if hasattr(backend, "solve_batch"):
+            # The whole block in the engine, without the GIL.
+            first = list(template.hands)
+            for seat, mask in zip(unknown_seats, chunk[0][0]):
+                first[seat] = template.hands[seat] | mask
+            values = backend.solve_batch(replace(template, hands=tuple(first)), unknown_seats, known,
+                                         [split for split, _ in chunk])
+            for value, (_, weight) in zip(values, chunk):
+                local[value] += weight
+                counted += weight
+            return local, counted, len(values)  # (fewer when a stop cut the block short)
+        hands = list(template.hands)
+        solves = 0
+        for split, weight in chunk:
+            if stop.is_set():
+                break
+            for seat, mask in zip(unknown_seats, split):
+                hands[seat] = template.hands[seat] | mask
+            local[backend.solve(replace(template, hands=tuple(hands)))] += weight
+            counted += weight
+            solves += 1
+        return local, counted, solves
+
+    done = solves = 0
+    pruned = False
+
+    def tick() -> None:
+        progress(done, total)
+
+    blocks = iter(lambda: list(itertools.islice(work, block)), [])
+    run = Executor(states=backends).map(solve_block, blocks, ordered=False, stop=stop,
+                                        tick=tick if progress else None)
+    with run:
+        for local, counted, solved in run:
+            for value, count in enumerate(local):
+                histogram[value] += count
+            done += counted
+            solves += solved
+            if not pruned and stop_when is not None and stop_when(histogram):
+                pruned = True
+                run.stop()
+    nodes = sum(backend.nodes - before for backend, before in zip(backends, start_nodes, strict=True))
+    if progress:
+        progress(done, total)
+    return Tally(histogram, done, solves, total, run.interrupted or done < total,
+                 time.perf_counter() - start, nodes, enumeration=exact, pruned=pruned,
+                 interrupted=run.interrupted)

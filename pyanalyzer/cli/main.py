@@ -1,0 +1,135 @@
+"""The ``pref`` command-line tool.
+
+Bad input never gives a traceback: one line naming the offending token on
+standard error, and exit status 2.
+"""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from pyanalyzer.analysis.solve import solve
+from pyanalyzer.cli.batch import BATCH_EXIT_HELP, run_batch
+from pyanalyzer.cli.options import NO_LINE_OPTION, cards_option, tt_mb_option
+from pyanalyzer.cli.support import ENGINE_OPTION, NOTATION_OPTION, exit_interrupted, fail
+from pyanalyzer.engines.registry import check_table_memory, make_backend
+from pyanalyzer.errors import PrefInputError
+from pyanalyzer.model.layout_io import format_layout_file, format_one_line, layout_to_dict, parse_one_line, read_layout
+from pyanalyzer.render.diagram import diagram
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="pref-solver")
+def main() -> None:
+    """Exact double-dummy analysis of Preferans (and Whist) layouts."""
+
+
+@main.command("show")
+@click.argument("layout")
+@click.option("--one-line", is_flag=True, help="Print the layout in the one-line form.")
+@click.option("--file-format", is_flag=True, help="Print the layout in the layout file format.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the layout as one JSON object (hands, contract, talon, ..., one_line).")
+@NOTATION_OPTION
+def show_command(layout: str, one_line: bool, file_format: bool, as_json: bool, notation: str) -> None:
+    """Check LAYOUT and print it: as a diagram, or converted to the other text format.
+
+    \b
+    Examples:
+      pref show layouts/kovalevskaya.txt --one-line
+      pref show "contract=7c declarer=S lead=S S=As,7c W=Ts,Jc E=9s,Tc" --file-format
+      pref show layouts/seven-clubs.txt --json
+    """
+    if one_line and file_format:
+        fail("give --one-line or --file-format, not both")
+    if as_json and (one_line or file_format):
+        fail("--json prints the layout as JSON: leave out --one-line and --file-format")
+    try:
+        parsed = read_layout(layout)
+    except PrefInputError as error:
+        fail(str(error))
+    if as_json:
+        click.echo(json.dumps(layout_to_dict(parsed), ensure_ascii=False))
+    elif one_line:
+        click.echo(format_one_line(parsed))
+    elif file_format:
+        click.echo(format_layout_file(parsed, notation), nl=False)
+    else:
+        click.echo(diagram(parsed, notation))
+
+
+@main.command("solve")
+@click.argument("layout", required=False)
+@cards_option(default=False)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (JSON Lines with --batch).")
+@click.option("--batch", "batch_file", metavar="FILE",
+              help="Solve one one-line layout per line of FILE ('-' for standard input). "
+                   + BATCH_EXIT_HELP)
+@ENGINE_OPTION
+@NO_LINE_OPTION
+@NOTATION_OPTION
+@tt_mb_option(default=64)
+def solve_command(layout: str | None, show_cards: bool, as_json: bool, batch_file: str | None,
+                  engine: str, no_line: bool, notation: str, tt_mb: int) -> None:
+    """Solve LAYOUT: a layout file, or a one-line layout in quotes.
+
+    \b
+    Examples:
+      pref solve layouts/kovalevskaya.txt
+      pref solve "contract=6s declarer=S lead=W S=As,7d W=7h,8h E=Ad,Kh" --cards
+      pref solve --batch deals.txt --json > results.jsonl
+    """
+    if (layout is None) == (batch_file is None):
+        fail("give either a LAYOUT or --batch FILE")
+    try:
+        if engine == "fast":
+            check_table_memory(tt_mb, 1)
+        backend = make_backend(engine, tt_size_mb=tt_mb)
+    except PrefInputError as error:
+        fail(str(error))
+    if batch_file is not None:
+        cards, line = show_cards or as_json, not no_line
+        run_batch(batch_file, lambda text: solve(parse_one_line(text), backend, cards=cards, line=line),
+                  verdict=None if as_json else (lambda result: result.verdict()))
+        return
+    try:
+        parsed = read_layout(layout)
+    except PrefInputError as error:
+        fail(str(error))
+    try:
+        result = solve(parsed, backend, cards=show_cards or as_json, line=not no_line)
+    except PrefInputError as error:  # e.g. a deal too large for the reference engine
+        fail(str(error))
+    except KeyboardInterrupt:
+        exit_interrupted()
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
+        return
+    click.echo(diagram(result.layout, notation))  # with the discard solve chose, if it did
+    click.echo("")
+    click.echo(result.format(notation))
+    click.echo("")
+    click.echo(f"[{result.engine} engine: {result.nodes:,} nodes, {result.seconds:.3f} s]")
+
+
+# Commands that live with their analyzers.
+from pyanalyzer.cli.allpass import allpass_command  # noqa: E402
+from pyanalyzer.cli.contract import contract_command  # noqa: E402
+from pyanalyzer.cli.misere import misere_command  # noqa: E402
+from pyanalyzer.cli.puzzles import puzzle_command  # noqa: E402
+from pyanalyzer.cli.scoring import score_command, settle_command  # noqa: E402
+from pyanalyzer.cli.whist import table_command  # noqa: E402
+
+main.add_command(allpass_command)
+main.add_command(contract_command)
+main.add_command(misere_command)
+main.add_command(puzzle_command)
+main.add_command(score_command)
+main.add_command(settle_command)
+main.add_command(table_command)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

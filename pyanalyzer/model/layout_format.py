@@ -1,0 +1,95 @@
+"""Layouts written out: the one-line form, the layout file format and the JSON object.
+
+Each parses back (:mod:`pyanalyzer.model.layout_io`) to an equal layout. The
+layout itself needs these for its ``repr``, so they live apart from the parsers,
+which need the layout.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from pyanalyzer.model.notation import format_card, format_cards
+
+if TYPE_CHECKING:
+    from pyanalyzer.model.layout import Layout
+
+CARD_KEYS = ("talon", "discard", "played")
+
+
+def _quote(value: str) -> str:
+    if value and re.fullmatch(r"[^\s\"'\\]+", value):
+        return value
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def format_one_line(layout: Layout) -> str:
+    """The one-line form, in ASCII card codes; parses back to an equal layout."""
+    parts = []
+    if layout.rules.game != "preferans":
+        parts.append(f"game={layout.rules.game}")
+    parts.append(f"contract={layout.contract.code}")
+    if layout.declarer:
+        parts.append(f"declarer={layout.declarer}")
+    parts.append(f"lead={layout.lead}")
+    for seat in layout.seats:
+        parts.append(f"{seat}={layout.hands[seat].compact()}")
+    for key in CARD_KEYS:
+        cards = getattr(layout, key)
+        if cards:
+            parts.append(f"{key}={','.join(c.code for c in cards)}")
+    for key in ("title", "source"):
+        value = getattr(layout, key)
+        if value:
+            parts.append(f"{key}={_quote(value)}")
+    return " ".join(parts)
+
+
+def format_layout_file(layout: Layout, style: str = "symbols") -> str:
+    """The layout file format; parses back to an equal layout."""
+    lines = []
+    for key in ("title", "source"):
+        value = getattr(layout, key)
+        if value:
+            lines.append(f"{key}: {value}")
+    if layout.rules.game != "preferans":
+        lines.append(f"game: {layout.rules.game}")
+    lines.append(f"contract: {layout.contract.code}")
+    if layout.declarer:
+        lines.append(f"declarer: {layout.declarer}")
+    lines.append(f"lead: {layout.lead}")
+    for key in ("talon", "discard"):
+        cards = getattr(layout, key)
+        if cards:
+            lines.append(f"{key}: {' '.join(format_card_list(cards, style))}")
+    for seat in layout.seats:
+        lines.append(f"{seat}: {format_cards(layout.hands[seat], style)}")
+    if layout.played:
+        lines.append(f"played: {' '.join(format_card_list(layout.played, style))}")
+    return "\n".join(lines) + "\n"
+
+
+def format_card_list(cards, style: str = "symbols") -> list[str]:
+    """Cards one by one, in the given order (for talon, discard and played)."""
+    return [format_card(c, style) for c in cards]
+
+
+
+def layout_to_dict(layout: Layout) -> dict:
+    """The JSON object of ``pref show --json``: the layout's fields, cards as ASCII codes."""
+    return {
+        "game": layout.rules.game,
+        "title": layout.title,
+        "source": layout.source,
+        "contract": layout.contract.code,
+        "declarer": layout.declarer,
+        "lead": layout.lead,
+        "to_move": layout.to_move,
+        "hands": {seat: [c.code for c in layout.hands[seat]] for seat in layout.seats},
+        "talon": [c.code for c in layout.talon],
+        "discard": [c.code for c in layout.discard],
+        "played": [c.code for c in layout.played],
+        "tricks_left": layout.tricks_left,
+        "one_line": format_one_line(layout),
+    }

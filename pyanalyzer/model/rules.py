@@ -1,0 +1,270 @@
+"""The rules of each game, as data: deck, seats, hand size, contracts, play rules.
+
+>>> PREFERANS_RULES.seats
+('S', 'W', 'E')
+>>> PREFERANS_RULES.next_seat("E")
+'S'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from pyanalyzer.errors import LayoutError, shorten
+from pyanalyzer.model.cards import PREFERANS, WHIST, Deck, Rank
+from pyanalyzer.model.position import HEURISTICS
+
+
+@dataclass(frozen=True)
+class AllPassRules:
+    """The all-pass conventions (``docs/rules.md``, "All-pass conventions"; see ``pyanalyzer/preferans/allpass.py``).
+
+    * ``talon``: ``open`` (the talon cards, turned up one at a time, fix the
+      suit of the first tricks; the highest card of that suit takes the trick),
+      ``beat`` (as ``open``, but only a card above the talon card takes it) or
+      ``closed`` (Rostov: the talon stays closed, first hand leads normally);
+    * ``four_handed``: the dealer sits out and takes every talon trick no
+      player takes (three-handed: nobody takes it);
+    * ``aim``: ``fewest`` (each player takes as few tricks as he can) or
+      ``fewer_than_each`` (Rostov: fewer tricks than each opponent). The aim
+      matters only for the self-interested line, not for the guaranteed minima.
+    """
+
+    talon: str = "open"
+    four_handed: bool = False
+    aim: str = "fewest"
+
+    TALON_CHOICES = ("open", "beat", "closed")
+    AIM_CHOICES = ("fewest", "fewer_than_each")
+
+    def __post_init__(self) -> None:
+        if self.talon not in self.TALON_CHOICES:
+            raise LayoutError(f"unknown all-pass talon rule {self.talon!r}: choose from "
+                              f"{', '.join(self.TALON_CHOICES)}", self.talon)
+        if self.aim not in self.AIM_CHOICES:
+            raise LayoutError(f"unknown all-pass aim {self.aim!r}: choose from "
+                              f"{', '.join(self.AIM_CHOICES)}", self.aim)
+
+    @classmethod
+    def named(cls, convention: str, four_handed: bool = False) -> AllPassRules:
+        """``standard`` (open talon), ``beat-talon`` or ``rostov`` (closed talon, fewer than each)."""
+        presets = {"standard": ("open", "fewest"), "beat-talon": ("beat", "fewest"),
+                   "rostov": ("closed", "fewer_than_each")}
+        if convention not in presets:
+            raise LayoutError(f"unknown all-pass convention {convention!r}: choose from "
+                              f"{', '.join(presets)}", convention)
+        talon, aim = presets[convention]
+        return cls(talon=talon, four_handed=four_handed, aim=aim)
+
+    @property
+    def talon_must_beat(self) -> bool:
+        return self.talon == "beat"
+
+    @property
+    def talon_open(self) -> bool:
+        return self.talon != "closed"
+
+    @property
+    def untaken_talon_tricks(self) -> str:
+        """Who takes a talon trick that no player takes: ``dealer`` or ``nobody``."""
+        return "dealer" if self.four_handed else "nobody"
+
+    def describe(self) -> str:
+        if not self.talon_open:
+            text = "Rostov: the talon stays closed, first hand leads; aim: fewer tricks than each opponent"
+        else:
+            beaten = " above the talon card" if self.talon_must_beat else ""
+            nobody = ("the dealer (sitting out) takes it" if self.four_handed
+                      else "nobody takes it")
+            text = (f"open talon: each talon card fixes the suit of one trick, the highest card{beaten} "
+                    f"of that suit takes it; if no card does, {nobody}")
+            if self.aim == "fewer_than_each":
+                text += "; aim: fewer tricks than each opponent"
+        if self.four_handed and not self.talon_open:
+            text += " (four-handed: the dealer sits out)"
+        return text
+
+
+#: How the players form sides: the declarer alone against the others (Preferans), or two
+#: partnerships whose tricks count together (Whist).
+ALONE, PARTNERSHIPS = "alone", "partnerships"
+SIDES = (ALONE, PARTNERSHIPS)
+#: A player void in the suit led: must trump if he can (Preferans, Thousand), or may play any card (Whist).
+FOLLOW_TRUMP, FOLLOW_ANY = "trump", "any"
+FOLLOW_RULES = (FOLLOW_TRUMP, FOLLOW_ANY)
+#: What a side plays for: the number of tricks (Preferans, Whist) or the card points in them (Thousand).
+TRICKS_OBJECTIVE, CARD_POINTS_OBJECTIVE = "tricks", "card points"
+OBJECTIVES = (TRICKS_OBJECTIVE, CARD_POINTS_OBJECTIVE)
+#: The engine's game-tuned move ordering and pruning (``Position.heuristics``): ``solo`` is tuned
+#: for Preferans (one declarer against two defenders), ``partnership`` for Whist (two
+#: partnerships), ``plain`` uses none (a game not tuned for yet).
+SOLO_HEURISTICS, PARTNERSHIP_HEURISTICS, PLAIN_HEURISTICS = "solo", "partnership", "plain"
+#: The games the engine's heuristics were tuned on, by game name. A rule set of any other game
+#: gets ``plain`` unless it asks for others (``Rules.heuristics_override``): tuning measured on
+#: one game says nothing about another that happens to have as many seats.
+TUNED_HEURISTICS = {"preferans": SOLO_HEURISTICS, "whist": PARTNERSHIP_HEURISTICS}
+
+
+@dataclass(frozen=True)
+class Rules:
+    """What a layout of one game may contain and how its tricks are played.
+
+    A rule set declares its game: the sides, the follow rule, the objective, whether a
+    contract is bid, and (through the game's name) which engine heuristics apply. Nothing is
+    inferred from the number of seats.
+    """
+
+    game: str
+    deck: Deck
+    #: Seats in play order: each trick goes seats[i] -> seats[i + 1] -> ...
+    seats: tuple[str, ...]
+    hand_size: int
+    talon_size: int
+    discard_size: int
+    contract_levels: tuple[int, ...]
+    #: A player void in the suit led: ``trump`` (must trump if he can) or ``any`` (any card).
+    follow: str
+    #: ``alone`` (the declarer against the others) or ``partnerships`` (see ``partnerships``).
+    sides: str
+    #: ``tricks`` or ``card points``: what the declarer's side counts.
+    objective: str = TRICKS_OBJECTIVE
+    #: Players bid for the contract, so a trick contract names its level (Preferans). Without
+    #: bidding (Whist) a contract may name just its trump, and a level is optional.
+    bidding: bool = True
+    seat_names: tuple[tuple[str, str], ...] = ()
+    #: The partnerships of a ``partnerships`` game (Whist: N-S and E-W).
+    partnerships: tuple[tuple[str, ...], ...] = ()
+    #: Tricks a side takes before its contract level counts (Whist: six, the book).
+    book: int = 0
+    #: How all-pass is played (Preferans).
+    allpass: AllPassRules = AllPassRules()
+    #: The engine heuristics this rule set asks for instead of those tuned for its game
+    #: (``TUNED_HEURISTICS``); None: the game's own, ``plain`` for a game none is tuned for.
+    heuristics_override: str | None = None
+
+    def __post_init__(self) -> None:
+        for name, value, choices in (("follow rule", self.follow, FOLLOW_RULES),
+                                     ("sides", self.sides, SIDES),
+                                     ("objective", self.objective, OBJECTIVES)):
+            if value not in choices:
+                raise ValueError(f"unknown {name} {value!r}: choose from {', '.join(choices)}")
+        if self.heuristics_override is not None and self.heuristics_override not in HEURISTICS:
+            raise ValueError(f"unknown heuristics {self.heuristics_override!r}: choose from "
+                             f"{', '.join(HEURISTICS)}")
+        if (self.sides == PARTNERSHIPS) != bool(self.partnerships):
+            raise ValueError(f"{self.game}: a partnerships game names its partnerships, "
+                             "and only a partnerships game does")
+        if self.partnerships and sorted(s for side in self.partnerships for s in side) != sorted(self.seats):
+            raise ValueError(f"{self.game}: the partnerships {self.partnerships} do not "
+                             f"cover the seats {self.seats} once each")
+
+    @property
+    def must_trump(self) -> bool:
+        """A player void in the suit led must trump if he can (the ``trump`` follow rule)."""
+        return self.follow == FOLLOW_TRUMP
+
+    @property
+    def rank_order(self) -> tuple[Rank, ...]:
+        """The ranks of the deck from the highest to the lowest in play.
+
+        >>> "".join(rank.letter for rank in PREFERANS_RULES.rank_order)
+        'AKQJT987'
+        """
+        return tuple(reversed(self.deck.ranks))
+
+    @property
+    def heuristics(self) -> str:
+        """Which game-tuned engine heuristics apply: ``solo``, ``partnership`` or ``plain``.
+
+        >>> PREFERANS_RULES.heuristics, WHIST_RULES.heuristics
+        ('solo', 'partnership')
+        >>> replace(PREFERANS_RULES, game="thousand").heuristics
+        'plain'
+        """
+        if self.heuristics_override is not None:
+            return self.heuristics_override
+        return TUNED_HEURISTICS.get(self.game, PLAIN_HEURISTICS)
+
+    @property
+    def has_partnerships(self) -> bool:
+        return self.sides == PARTNERSHIPS
+
+    def seat(self, text: str) -> str:
+        """The seat named by ``text`` (case-insensitive), or a LayoutError naming it."""
+        name = text.strip().upper()
+        if name in self.seats:
+            return name
+        raise LayoutError(
+            f"unknown seat {shorten(text)!r}: {self.game} seats are {', '.join(self.seats)}", text
+        )
+
+    def seat_number(self, seat: str) -> int:
+        return self.seats.index(seat)
+
+    def next_seat(self, seat: str) -> str:
+        return self.seats[(self.seats.index(seat) + 1) % len(self.seats)]
+
+    def seat_name(self, seat: str) -> str:
+        return dict(self.seat_names).get(seat, seat)
+
+    def side_of(self, seat: str) -> tuple[str, ...]:
+        """The seats playing together with ``seat`` (itself included), in play order."""
+        return next((side for side in self.partnerships if seat in side), (seat,))
+
+    def side_name(self, seat: str) -> str:
+        """``South`` alone, or ``North-South`` for a partnership."""
+        return "-".join(self.seat_name(s) for s in self.side_of(seat))
+
+
+PREFERANS_RULES = Rules(
+    game="preferans",
+    deck=PREFERANS,
+    seats=("S", "W", "E"),
+    hand_size=10,
+    talon_size=2,
+    discard_size=2,
+    contract_levels=(6, 7, 8, 9, 10),
+    follow=FOLLOW_TRUMP,
+    sides=ALONE,
+    objective=TRICKS_OBJECTIVE,
+    bidding=True,
+    seat_names=(("S", "South"), ("W", "West"), ("E", "East")),
+)
+
+#: Whist: four seats, partners opposite; follow suit, else any card. There is no
+#: bidding: a layout's contract is its trump (``s``, ``nt``) and the declarer any
+#: seat of the side whose tricks are counted; levels 1-7 mean six (the book) + n.
+WHIST_RULES = Rules(
+    game="whist",
+    deck=WHIST,
+    seats=("N", "E", "S", "W"),
+    hand_size=13,
+    talon_size=0,
+    discard_size=0,
+    contract_levels=(1, 2, 3, 4, 5, 6, 7),
+    follow=FOLLOW_ANY,
+    sides=PARTNERSHIPS,
+    objective=TRICKS_OBJECTIVE,
+    bidding=False,
+    seat_names=(("N", "North"), ("E", "East"), ("S", "South"), ("W", "West")),
+    partnerships=(("N", "S"), ("E", "W")),
+    book=6,
+)
+
+
+def with_allpass(rules: Rules, allpass: AllPassRules) -> Rules:
+    """``rules`` with the all-pass conventions ``allpass``."""
+    return replace(rules, allpass=allpass)
+
+
+GAMES = {rules.game: rules for rules in (PREFERANS_RULES, WHIST_RULES)}
+
+
+def rules_for(game: str) -> Rules:
+    """The rules of the game named ``game`` (``preferans``, ``whist``)."""
+    try:
+        return GAMES[game.strip().lower()]
+    except KeyError:
+        raise LayoutError(
+            f"unknown game {game!r}: supported games are {', '.join(GAMES)}", game
+        ) from None

@@ -1,0 +1,2 @@
+"""Presentation: text diagrams of layouts (the per-analysis text lives with each result's
+``format``)."""

@@ -1,0 +1,40 @@
+"""Fixtures shared by the test modules.
+
+* ``engine``: one fast engine per module (a 4 MB table kept warm across its tests);
+* ``fast_backend`` / ``reference_backend``: a fresh backend of each kind for one test
+  (``pyanalyzer.engines.registry.make_backend``), as the analyzers take them;
+* ``dds_one_thread``: DDS (through endplay) on one thread, for the modules that compare
+  with it (the machine's cores are left to our own engine's threads).
+
+The published layouts with their answers are read by ``tests/published_layouts.py`` from
+``layouts/``; the random positions come from ``tests/positions.py``.
+"""
+
+from __future__ import annotations
+
+import pytest
+from pref_engine import Engine
+
+from pyanalyzer.engines.registry import make_backend
+
+
+@pytest.fixture(scope="module")
+def engine():
+    return Engine(tt_size_mb=4)
+
+
+@pytest.fixture
+def fast_backend():
+    return make_backend("fast")
+
+
+@pytest.fixture
+def reference_backend():
+    return make_backend("reference")
+
+
+@pytest.fixture(scope="module")
+def dds_one_thread():
+    import endplay._dds as dds
+
+    dds.SetMaxThreads(1)
