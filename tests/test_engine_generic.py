@@ -15,10 +15,10 @@ from types import SimpleNamespace
 import pytest
 from pref_engine import DECLARE, Engine
 
+from pyanalyzer.engines.reference import ReferenceSolver
 from pyanalyzer.model import position as model_position
 from pyanalyzer.model.play import TrickRules
 from pyanalyzer.model.position import Position
-from pyanalyzer.engines.reference import ReferenceSolver
 
 # Thousand's card points, highest rank first (A 11, 10 10, K 4, Q 3, J 2, 9 0: docs/rules.md).
 THOUSAND_POINTS = (11, 10, 4, 3, 2, 0)
