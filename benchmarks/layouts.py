@@ -1,7 +1,8 @@
-"""Fixed-seed benchmark layouts: random full 10-card Preferans deals.
+"""Fixed-seed benchmark layouts: random full 10-card Preferans deals, and Whist endings.
 
 Drawn by the tests' one random-position generator (``tests/positions.py``): card =
 suit * 8 + rank, suits s, c, d, h = 0..3, ranks 7..A = 0..7; seats 0, 1, 2 in play order.
+Whist: card = suit * 13 + rank (2..A = 0..12), seats 0..3, seats 0 and 2 the declarer's side.
 """
 
 from __future__ import annotations
@@ -12,11 +13,20 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from positions import KINDS, PREF_DECK, PREF_SUITS, bits, cards_of, deal_masks, full_deal  # noqa: E402
+from positions import (  # noqa: E402
+    KINDS,
+    PREF_DECK,
+    PREF_SUITS,
+    WHIST_SUITS,
+    bits,
+    cards_of,
+    deal_masks,
+    full_deal,
+)
 
 from pyanalyzer.model.position import Position  # noqa: E402
 
-__all__ = ["KINDS", "COUNT", "full_layouts", "split_masks", "splits"]
+__all__ = ["KINDS", "COUNT", "full_layouts", "whist_endings", "split_masks", "splits"]
 
 COUNT = 200
 
@@ -31,6 +41,18 @@ def full_layouts(kind: str, count: int = COUNT, seed: str = "bench") -> list[Pos
     """``count`` random deals (10 cards each, 2 in the talon) for one contract kind."""
     rng = random.Random(f"{seed}-{kind}")
     return [full_deal(rng, kind) for _ in range(count)]
+
+
+def whist_endings(count: int = 40, cards: int = 10, seed: str = "bench") -> list[Position]:
+    """``count`` random Whist endings of ``cards`` cards a hand, trump random (or none)."""
+    rng = random.Random(f"{seed}-whist")
+    out = []
+    for _ in range(count):
+        hands, _ = deal_masks(rng, range(52), 4, cards)
+        trump = rng.choice((None, 0, 1, 2, 3))
+        out.append(Position(tuple(hands), WHIST_SUITS, trump, False, rng.randrange(4), (),
+                            (True, False, True, False), True, heuristics="partnership"))
+    return out
 
 
 def split_masks(kind: str, seed: str = "splits"):

@@ -10,8 +10,10 @@ Run it once per build, alternating, naming the build's tree (a checkout built in
 The engine is imported from that tree: ``solver/pref_engine`` or, in builds before the engine
 was installed as ``pref_engine``, the package ``solver``.
 
-Prints the tree, then the seconds for the misère, trump and no-trump layouts (a table cleared
-before each layout, so every solve is fresh; 16 MB table).
+Prints the tree, then the seconds for the misère, trump and no-trump layouts and for the
+Whist endings (a table cleared before each layout, so every solve is fresh; 16 MB table),
+then the nodes searched per set (independent of the machine's load: equal nodes mean the
+same search).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from layouts import KINDS, full_layouts  # noqa: E402
+from layouts import KINDS, full_layouts, whist_endings  # noqa: E402
 
 
 def engine_class(tree: Path):
@@ -41,15 +43,18 @@ def main() -> None:
     tree = Path(sys.argv[1] if len(sys.argv) > 1 else ".").resolve()
     Engine, package = engine_class(tree)
     seconds = []
-    for kind in KINDS:
+    nodes = []
+    for positions in [full_layouts(kind) for kind in KINDS] + [whist_endings()]:
         engine = Engine(tt_size_mb=16)
-        positions = full_layouts(kind)
+        count = 0
         start = time.perf_counter()
         for position in positions:
             engine.clear()
             engine.solve(position)
+            count += engine.stats["nodes"]
         seconds.append(time.perf_counter() - start)
-    print(package, " ".join(f"{s:.3f}" for s in seconds))
+        nodes.append(count)
+    print(package, " ".join(f"{s:.3f}" for s in seconds), " ".join(str(n) for n in nodes))
 
 
 if __name__ == "__main__":

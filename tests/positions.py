@@ -73,13 +73,14 @@ def deal_masks(rng: random.Random, deck: Sequence[int], seats: int, tricks: int,
 
 def random_position(rng: random.Random, *, seats: int, tricks: int, trump, must_trump: bool,
                     maximize: bool, declarer_side, suit_masks=PREF_SUITS,
-                    mid_trick: bool = False) -> Position:
+                    mid_trick: bool = False, heuristics: str = "solo") -> Position:
     """Deal ``tricks`` cards to each seat, a random leader; ``mid_trick``: 1 to seats - 1
-    random legal cards already played to the trick."""
+    random legal cards already played to the trick. ``heuristics``: the engine's, as the
+    game's rules declare them (Whist: ``partnership``)."""
     hands, _ = deal_masks(rng, cards_of(sum(suit_masks)), seats, tricks)
     leader = rng.randrange(seats)
     pos = Position(tuple(hands), tuple(suit_masks), trump, must_trump, leader, (),
-                            tuple(declarer_side), maximize)
+                            tuple(declarer_side), maximize, heuristics=heuristics)
     if mid_trick:
         rules = TrickRules.of(pos)
         played: list[int] = []
@@ -89,7 +90,7 @@ def random_position(rng: random.Random, *, seats: int, tricks: int, trump, must_
             hands[seat] &= ~(1 << card)
             played.append(card)
         pos = Position(tuple(hands), tuple(suit_masks), trump, must_trump, leader,
-                                tuple(played), tuple(declarer_side), maximize)
+                                tuple(played), tuple(declarer_side), maximize, heuristics=heuristics)
     return pos
 
 
@@ -116,7 +117,8 @@ def random_whist(rng: random.Random, tricks: int) -> Position:
     side = tuple(s % 2 == first for s in range(4))
     return random_position(rng, seats=4, tricks=tricks, trump=trump, must_trump=False,
                            maximize=rng.random() < 0.85, declarer_side=side,
-                           suit_masks=WHIST_SUITS, mid_trick=rng.random() < 0.4)
+                           suit_masks=WHIST_SUITS, mid_trick=rng.random() < 0.4,
+                           heuristics="partnership")
 
 
 def full_deal(rng: random.Random, kind: str) -> Position:

@@ -354,7 +354,8 @@ def rotate_seats(pos: Position, k: int) -> Position:
         hands[(i + k) % n] = pos.hands[i]
         sides[(i + k) % n] = pos.declarer_side[i]
     return Position(tuple(hands), pos.suit_masks, pos.trump, pos.must_trump,
-                             (pos.leader + k) % n, pos.played, tuple(sides), pos.maximize)
+                             (pos.leader + k) % n, pos.played, tuple(sides), pos.maximize,
+                             heuristics=pos.heuristics)
 
 
 def test_suit_permutation_and_seat_rotation_keep_the_value():
@@ -388,7 +389,7 @@ def child(pos: Position, card: int) -> tuple[Position, int]:
         gain = int(pos.declarer_side[leader])
         played = ()
     return Position(tuple(hands), pos.suit_masks, pos.trump, pos.must_trump, leader,
-                             played, pos.declarer_side, pos.maximize), gain
+                             played, pos.declarer_side, pos.maximize, heuristics=pos.heuristics), gain
 
 
 def replay(pos: Position, line: list[int]) -> int:
@@ -527,7 +528,7 @@ def _skewed_whist(rng: random.Random, tricks: int) -> Position:
     first = rng.randrange(2)
     return random_position(rng, seats=4, tricks=tricks, trump=trump, must_trump=False, maximize=True,
                            declarer_side=tuple(s % 2 == first for s in range(4)),
-                           suit_masks=masks, mid_trick=rng.random() < 0.4)
+                           suit_masks=masks, mid_trick=rng.random() < 0.4, heuristics="partnership")
 
 
 def test_partition_search_agrees_with_the_plain_table():
@@ -554,7 +555,8 @@ def test_partition_search_agrees_with_the_plain_table():
             hands[a] = hands[a] & ~(1 << ca) | (1 << cb)
             hands[b] = hands[b] & ~(1 << cb) | (1 << ca)
             family.append(Position(tuple(hands), base.suit_masks, base.trump, False,
-                                            base.leader, (), base.declarer_side, True))
+                                            base.leader, (), base.declarer_side, True,
+                                            heuristics="partnership"))
         for pos in family:
             assert with_partition.solve(pos) == plain.solve(pos), pos
             assert with_partition.card_values(pos) == plain.card_values(pos), pos
@@ -567,7 +569,7 @@ def test_partition_search_is_used_only_where_it_fits():
     pref = random_preferans(random.Random(4), 3, kind="trump")
     forced = Engine(tt_size_mb=1, partition=True)
     whist = Position(pos.hands, pos.suit_masks, pos.trump, False, pos.leader, pos.played,
-                              pos.declarer_side, True)
+                              pos.declarer_side, True, heuristics="partnership")
     assert forced.solve(whist) == reference_value(whist)
     with pytest.raises(ValueError, match="partition"):
         forced.solve(pref)  # three seats

@@ -13,9 +13,10 @@ The folder is the algorithm's outline, one module per technique:
   before the main search;
 * ``maxn``: all-pass, every seat for himself (max^n, the self-interested line);
 * ``engine``: the ``Engine`` object; ``EngineBusy``, raised when one Engine is asked for two
-  searches at once; ``stop_searches``, which stops every search under way as Ctrl-C does.
+  searches at once; ``stop_searches``, which stops every search under way as Ctrl-C does;
+  ``DECLARE``, the flag of a move that leads a card declaring a marriage (``card | DECLARE``).
 """
 
-from .engine import Engine, EngineBusy, stop_searches
+from .engine import DECLARE, Engine, EngineBusy, stop_searches
 
-__all__ = ["Engine", "EngineBusy", "stop_searches"]
+__all__ = ["DECLARE", "Engine", "EngineBusy", "stop_searches"]

@@ -1,17 +1,23 @@
 # cython: language_level=3
 """``Engine``: the solver object the Python layer uses.
 
->>> from pyanalyzer.reference import ReferencePosition
+>>> from pyanalyzer.model.position import Position
 >>> from pref_engine import Engine
->>> pos = ReferencePosition(hands=(0b0001, 0b0010, 0b0100), suit_masks=(0b1111,),
+>>> pos = Position(hands=(0b0001, 0b0010, 0b0100), suit_masks=(0b1111,),
 ...     trump=None, must_trump=True, leader=0, played=(), declarer_side=(True, False, False),
 ...     maximize=True)
 >>> Engine(tt_size_mb=1).solve(pos)
 0
 
 The engine keeps one transposition table. It is emptied whenever the rules
-change (suits, trump, obligation to trump, sides, objective), and kept warm
-otherwise, so solving many layouts of one deal family reuses work. An Engine
+change (suits, trump, obligation to trump, sides, objective, heuristics, card
+points, marriages), and kept warm otherwise, so solving many layouts of one
+deal family reuses work. (With marriages the trump is part of the table key,
+so a change of trump keeps the table.)
+
+Moves are card numbers, or ``card | DECLARE`` for a lead declaring a marriage
+(positions with ``marriages``); values count tricks, or card points where the
+position gives ``card_points``, plus the declarer side's marriages. An Engine
 is not thread-safe, but the search releases the GIL: use one Engine per thread.
 """
 
@@ -19,15 +25,19 @@ from cpython.exc cimport PyErr_CheckSignals
 from libc.stdlib cimport malloc, free
 
 from pref_engine.state cimport (u64, Rules, Position, bit_count, load_position, seat_to_move, low_index,
-                           pref_signal_count_t,
-                           high_index, MAX_SEATS, MAX_CARDS)
+                           pref_signal_count_t, value_bound, HEURISTICS_PARTNERSHIP,
+                           high_index, MAX_SEATS, MAX_CARDS, DECLARE as DECLARE_FLAG)
 from pref_engine.transtable cimport tt_init, tt_free, tt_clear, tt_set_small, BUCKET_BYTES, SMALL_MAX_CARDS
 from pref_engine.maxn cimport Maxn, MaxnEntry, maxn_init, maxn_free, maxn_clear, maxn_choice
 from pref_engine.partition cimport (rank_table_init, rank_table_free, rank_table_clear,
                                partition_fits, RankEntry, PBUCKET)
 from pref_engine.search cimport Searcher, Undo, MAX_TALON, reset_killers
 from pref_engine.root cimport (root_make_move, root_unmake_move, root_reaches, root_value,
-                          root_legal_moves, talon_trick_winner)
+                          root_moves, talon_trick_winner)
+from pref_engine.moves cimport MAX_LEAD_MOVES
+
+DECLARE = DECLARE_FLAG
+"""A move ``card | DECLARE`` leads ``card`` declaring its marriage."""
 
 
 ctypedef void (*signal_handler)(int) noexcept nogil
@@ -193,11 +203,15 @@ cdef class Engine:
         self._load_talon(pos)
         for i in range(self.s.rules.nsuits):
             ncards += self.s.rules.suit_len[i]
-        tt_set_small(&self.tt, ncards <= SMALL_MAX_CARDS)
-        tag = (tuple(int(m) for m in pos.suit_masks), pos.trump, bool(pos.must_trump),
-               tuple(bool(x) for x in pos.declarer_side), bool(pos.maximize))
+        tt_set_small(&self.tt, ncards <= SMALL_MAX_CARDS and self.s.rules.plain_value)
+        marriages = tuple(tuple(int(x) for x in m) for m in getattr(pos, "marriages", ()))
+        tag = (tuple(int(m) for m in pos.suit_masks), None if marriages else pos.trump,
+               bool(pos.must_trump), tuple(bool(x) for x in pos.declarer_side),
+               bool(pos.maximize), self.s.rules.heuristics,
+               tuple(int(x) for x in getattr(pos, "card_points", ())), marriages)
         if tag != self.rules_tag:
             tt_clear(&self.tt)
+            reset_killers(&self.s)
             if self.rank_table.entries != NULL:
                 rank_table_clear(&self.rank_table)
             self.rules_tag = tag
@@ -205,8 +219,8 @@ cdef class Engine:
         self.s.rank_table = NULL
         if partition_fits(&self.s) if self.partition is None else bool(self.partition):
             if not partition_fits(&self.s):
-                raise ValueError("partition search needs plain trick play, 4 seats and at most "
-                                 "4 suits of 15 cards")
+                raise ValueError("partition search needs plain trick play counting tricks, "
+                                 "partnership heuristics and at most 4 suits of 15 cards")
             if self.rank_table.entries == NULL:
                 rank_table_init(&self.rank_table, self.tt_size_mb)
             self.s.rank_table = &self.rank_table
@@ -269,15 +283,22 @@ cdef class Engine:
             maxn_clear(&self.maxn_table)
         return self._check_stopped()
 
+    def _external(self, int move):
+        """A move in the caller's card numbers."""
+        return self.int_to_ext[move & ~DECLARE_FLAG] | (move & DECLARE_FLAG)
+
     def _guess(self) -> int:
         # MTD(f)'s first target: the last value for a related layout (same rules
         # and length, as in an enumeration of splits); else misère is usually
-        # (nearly) clean, and a contract is guessed from each side's top winners.
+        # (nearly) clean, and a contract is guessed from each side's top winners;
+        # points: the middle of their range.
         if self.last_tricks == self.s.pos.tricks_left:
             return self.last_value
+        if not self.s.rules.plain_value:
+            return value_bound(&self.s.rules, &self.s.pos) // 2
         if not self.s.rules.plain_tricks:
             return 0
-        if self.s.rules.nseats == 4 or self.s.rules.trump < 0:
+        if self.s.rules.heuristics == HEURISTICS_PARTNERSHIP or self.s.pos.trump < 0:
             return estimate_tricks(&self.s.rules, &self.s.pos)
         # (Preferans trump contracts: the estimate gave more nodes than mid-way)
         return (self.s.pos.tricks_left + 1) // 2
@@ -285,7 +306,8 @@ cdef class Engine:
     # -- API -----------------------------------------------------------------
 
     def solve(self, pos, first_guess=None) -> int:
-        """Declarer side's tricks (current trick included) with best play by all.
+        """Declarer side's tricks (current trick included) with best play by all: card
+        points of its tricks and its marriages where the position has them.
 
         ``first_guess``: where MTD(f) starts (default: the last value for a layout
         of the same length, else an estimate); any guess gives the same answer.
@@ -310,8 +332,9 @@ cdef class Engine:
         return value
 
     def reaches(self, pos, int target) -> bool:
-        """True if the declarer's side can take ``target`` tricks (current trick included):
-        one null-window search, cheaper than ``solve`` when only a contract matters."""
+        """True if the declarer's side can take ``target`` tricks (current trick included;
+        points where the position has them): one null-window search, cheaper than
+        ``solve`` when only a contract matters."""
         self._enter()
         try:
             return self._reaches(pos, target)
@@ -385,6 +408,8 @@ cdef class Engine:
                     self.s.pos = start
                     for j in range(k):
                         self.s.pos.hand[seat_numbers[j]] = _to_internal(masks[i * k + j], self.ext_to_int)
+                    if not self.s.rules.unit_tricks:
+                        self.s.pos.points_left = points_out(&self.s.rules, &self.s.pos)
                     value = root_value(&self.s, guess)
                     if self.s.stopped:
                         break
@@ -405,7 +430,8 @@ cdef class Engine:
             free(out)
 
     def card_values(self, pos) -> dict:
-        """Every legal card of the player to move -> the value after it is played."""
+        """Every legal move of the player to move -> the value after it is made (a card, or
+        ``card | DECLARE`` for a lead declaring a marriage)."""
         self._enter()
         try:
             return self._card_values(pos)
@@ -416,26 +442,27 @@ cdef class Engine:
         self._load(pos)
         cdef int guess = self._guess()
         cdef int seat = seat_to_move(&self.s.rules, &self.s.pos)
-        cdef u64 moves = root_legal_moves(&self.s, seat)
-        cdef int card, gain, value
+        cdef int moves[MAX_LEAD_MOVES]
+        cdef int nmoves = root_moves(&self.s, seat, moves)
+        cdef int i, move, gain, value
         cdef Undo u
         values = {}
         self._begin()
-        while moves:
-            card = low_index(moves)
-            moves &= moves - 1
+        for i in range(nmoves):
+            move = moves[i]
             with nogil:
-                gain = root_make_move(&self.s, card, &u)
+                gain = root_make_move(&self.s, move, &u)
                 value = gain + root_value(&self.s, guess - gain)
-                root_unmake_move(&self.s, seat, card, &u)
+                root_unmake_move(&self.s, seat, move, &u)
             self._check_stopped()
             guess = value
-            values[self.int_to_ext[card]] = value
+            values[self._external(move)] = value
         self._end()
         return values
 
     def best_line(self, pos) -> list:
-        """One optimal play to the end of the deal, as a list of cards in order."""
+        """One optimal play to the end of the deal, as a list of moves in order (cards, or
+        ``card | DECLARE``)."""
         self._enter()
         try:
             return self._best_line(pos)
@@ -445,9 +472,9 @@ cdef class Engine:
     def _best_line(self, pos) -> list:
         self._load(pos)
         cdef int guess = self._guess()
-        cdef int target, seat, card, gain
+        cdef int target, seat, card, gain, i, nmoves
         cdef bint ok
-        cdef u64 moves
+        cdef int moves[MAX_LEAD_MOVES]
         cdef Undo u
         line = []
         self._begin()
@@ -456,11 +483,10 @@ cdef class Engine:
         self._check_stopped()
         while self.s.pos.tricks_left > 0:
             seat = seat_to_move(&self.s.rules, &self.s.pos)
-            moves = root_legal_moves(&self.s, seat)
+            nmoves = root_moves(&self.s, seat, moves)
             ok = False
-            while moves:
-                card = low_index(moves)
-                moves &= moves - 1
+            for i in range(nmoves):
+                card = moves[i]
                 with nogil:
                     gain = root_make_move(&self.s, card, &u)
                     if self.s.rules.maxer[seat]:
@@ -474,8 +500,8 @@ cdef class Engine:
                     target -= gain
                     break
             if not ok:
-                raise AssertionError("no card keeps the value")  # pragma: no cover
-            line.append(self.int_to_ext[card])
+                raise AssertionError("no move keeps the value")  # pragma: no cover
+            line.append(self._external(move=card))
         self._end()
         return line
 
@@ -498,6 +524,8 @@ cdef class Engine:
 
     def _self_interested(self, pos, rostov=False, taken=None) -> tuple:
         self._load(pos)
+        if not self.s.rules.plain_value:
+            raise ValueError("self-interested play counts tricks (no card points, no marriages)")
         cdef Maxn m
         cdef int card, gain, seat, winner, i
         cdef unsigned int value, total
@@ -573,9 +601,9 @@ cdef int side_winners(const Rules* r, const Position* p, int side) noexcept nogi
             if r.dside[seat] != side:
                 break
             run += 1
-        if r.trump >= 0 and suit != r.trump:
+        if p.trump >= 0 and suit != p.trump:
             for seat in range(r.nseats):
-                if r.dside[seat] != side and p.hand[seat] & r.suit_mask[r.trump]:
+                if r.dside[seat] != side and p.hand[seat] & r.suit_mask[p.trump]:
                     length = bit_count(p.hand[seat] & r.suit_mask[suit])
                     if length < run:
                         run = length
@@ -595,3 +623,15 @@ cdef inline u64 _to_internal(u64 mask, const int* ext_to_int) noexcept nogil:
 cdef inline int talon_winner_of(Searcher* s, const Undo* u) noexcept nogil:
     """The seat that took the talon trick just completed (``u``), or -1."""
     return talon_trick_winner(s, u.played, u.leader, s.talon_card[s.talon_next - 1])
+
+
+cdef int points_out(const Rules* r, const Position* p) noexcept nogil:
+    """The card points of the cards in hands and on the table."""
+    cdef u64 cards = p.trick_cards
+    cdef int seat, total = 0
+    for seat in range(r.nseats):
+        cards |= p.hand[seat]
+    while cards:
+        total += r.points[low_index(cards)]
+        cards &= cards - 1
+    return total

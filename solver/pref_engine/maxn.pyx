@@ -26,7 +26,7 @@ from libc.string cimport memset
 
 from pref_engine.state cimport (Rules, Position, seat_to_move, cards_out, low_index)
 from pref_engine.search cimport Undo, stop_requested
-from pref_engine.transtable cimport TTKey, tt_make_key, tt_hash_key
+from pref_engine.transtable cimport TTKey, tt_make_key, tt_key_add_taken
 from pref_engine.root cimport (root_make_move, root_unmake_move, root_distinct_moves,
                           talon_trick_winner)
 
@@ -134,7 +134,6 @@ cdef unsigned int maxn_value(Maxn* m) noexcept nogil:
     cdef TTKey key
     cdef MaxnEntry* e
     cdef unsigned int value
-    cdef int i
     if p.tricks_left == 0:
         return 0
     if s.ntalon or p.nplayed or p.tricks_left < 2:
@@ -142,9 +141,7 @@ cdef unsigned int maxn_value(Maxn* m) noexcept nogil:
         return value
     tt_make_key(&s.rules, p, cards_out(&s.rules, p), &key)
     if m.rostov:                          # the choices depend on the tricks taken so far
-        for i in range(s.rules.nseats):
-            key.meta |= (<u64>m.taken[i]) << (40 + 6 * i)
-        tt_hash_key(&key)
+        tt_key_add_taken(&key, m.taken, s.rules.nseats)
     e = t.entries + (((key.hash >> 32) * t.nentries) >> 32)
     if e.gen == t.gen and e.plane0 == key.plane0 and e.plane1 == key.plane1 and e.meta == key.meta:
         return e.tricks

@@ -32,10 +32,12 @@ all of them, and last a suit the declarer is void in.
 """
 
 from pref_engine.state cimport (u64, Rules, Position, MAX_SEATS, beats, bit_count, low_index,
-                           high_index)
+                           high_index, declarable, DECLARE, MAX_MARRIAGES,
+                           HEURISTICS_SOLO, HEURISTICS_PARTNERSHIP)
 
 cdef enum:
-    MAX_MOVES = 32
+    MAX_MOVES = 32                # cards a hand
+    MAX_LEAD_MOVES = MAX_MOVES + 2 * MAX_MARRIAGES   # and the leads with a declaration
     # Whist leads (``partnership_lead_score``): less, per card the opponents may reply with,
     REPLY_PENALTY = 8
     # the classes' best scores (``partnership_lead_class``), a few replies apart
@@ -59,17 +61,30 @@ cdef inline int lead_score(const Rules* r, const Position* p, int seat, int card
     cdef int s = r.suit_of[card]
     cdef u64 suit_out = out & r.suit_mask[s]
     cdef u64 above = suit_out & ~((((<u64>1) << card) << 1) - 1)
-    if r.plain_tricks and r.nseats == 4:
-        return partnership_lead_score(r, p, seat, card, suit_out, above)
+    if r.heuristics != HEURISTICS_SOLO:
+        if r.heuristics != HEURISTICS_PARTNERSHIP:
+            return plain_lead_score(r, seat, card, suit_out, above, mine)
+        if r.plain_tricks:
+            return partnership_lead_score(r, p, seat, card, suit_out, above)
     if r.plain_tricks:
         if not (above & ~mine):
             return 200 + bit_count(mine & suit_out)          # a sure winner: cash it
-        if r.trump >= 0 and s != r.trump and not (theirs & suit_out):
+        if p.trump >= 0 and s != p.trump and not (theirs & suit_out):
             return 150 - card                                # a ruff for the partner
         return 50 + bit_count(theirs & suit_out & above) - (card - r.suit_base[s])
     if r.dside[seat]:
         return misere_declarer_lead(r, p, seat, card, suit_out, theirs, above, room)
     return misere_defender_lead(r, p, seat, card, suit_out, theirs, above)
+
+
+cdef inline int plain_lead_score(const Rules* r, int seat, int card, u64 suit_out, u64 above,
+                                 u64 mine) noexcept nogil:
+    """Leads without game-specific tuning: a seat that wants its side to take tricks cashes
+    a sure winner first; otherwise, and for everyone else, low cards first."""
+    cdef int rank = card - r.suit_base[r.suit_of[card]]
+    if r.dside[seat] == r.maxer[seat] and not (above & ~mine):
+        return 200 + bit_count(mine & suit_out)
+    return -rank
 
 
 cdef inline int partnership_lead_score(const Rules* r, const Position* p, int seat, int card,
@@ -87,13 +102,13 @@ cdef inline int partnership_lead_score(const Rules* r, const Position* p, int se
     cdef int partner = (seat + 2) % 4
     cdef int lho = (seat + 1) % 4
     cdef int rho = (seat + 3) % 4
-    cdef u64 trumps = r.suit_mask[r.trump] if r.trump >= 0 else 0
+    cdef u64 trumps = r.suit_mask[p.trump] if p.trump >= 0 else 0
     cdef u64 opp = p.hand[lho] | p.hand[rho]
-    cdef bint lho_ruffs = s != r.trump and not (p.hand[lho] & suit_out) and (p.hand[lho] & trumps)
-    cdef bint rho_ruffs = s != r.trump and not (p.hand[rho] & suit_out) and (p.hand[rho] & trumps)
+    cdef bint lho_ruffs = s != p.trump and not (p.hand[lho] & suit_out) and (p.hand[lho] & trumps)
+    cdef bint rho_ruffs = s != p.trump and not (p.hand[rho] & suit_out) and (p.hand[rho] & trumps)
     if lho_ruffs or rho_ruffs:
         return -100 - rank                                   # the opponents ruff
-    if s == r.trump and not (opp & trumps):
+    if s == p.trump and not (opp & trumps):
         return -rank                                         # trumps the opponents have none of
     return partnership_lead_class(r, p, seat, card, suit_out, above, rank, partner, lho, trumps) \
         - REPLY_PENALTY * (replies(p, lho, suit_out) + replies(p, rho, suit_out))
@@ -118,7 +133,7 @@ cdef inline int partnership_lead_class(const Rules* r, const Position* p, int se
     top = (<u64>1) << high_index(suit_out)
     if p.hand[partner] & top:
         return TO_TOP_CLASS - rank                           # to the partner's top card
-    if s != r.trump and not (p.hand[partner] & suit_out) and (p.hand[partner] & trumps):
+    if s != p.trump and not (p.hand[partner] & suit_out) and (p.hand[partner] & trumps):
         return PARTNER_RUFF_CLASS - rank                     # the partner ruffs
     if p.hand[lho] & top and p.hand[partner] & ((<u64>1) << high_index(suit_out & ~top)):
         return FINESSE_CLASS - rank                          # through the top card to a finesse
@@ -190,9 +205,9 @@ cdef inline bint partner_card_holds(const Rules* r, const Position* p, int seat)
     cdef u64 fourth = p.hand[(seat + 1) % 4]
     if fourth & r.suit_mask[s] & ~((((<u64>1) << win) << 1) - 1):
         return False
-    if s == r.trump or r.trump < 0:
+    if s == p.trump or p.trump < 0:
         return True
-    return (fourth & r.suit_mask[s]) != 0 or not (fourth & r.suit_mask[r.trump])
+    return (fourth & r.suit_mask[s]) != 0 or not (fourth & r.suit_mask[p.trump])
 
 
 cdef inline int discard_score(const Rules* r, const Position* p, int seat, int card) noexcept nogil:
@@ -215,12 +230,12 @@ cdef inline int third_hand_score(const Rules* r, const Position* p, int seat, in
     cdef int second4
     if partner_wins and partner_card_holds(r, p, seat):
         return -card                                      # the partner's card holds
-    if beats(r, card, p.win_card) and card > top4:
+    if beats(r, p, card, p.win_card) and card > top4:
         return 1000 - card                                # wins over the fourth hand too
     second4 = high_index(fourth & ~((<u64>1) << top4)) if fourth & (fourth - 1) else -1
     if partner_wins and second4 < p.win_card:
         return -card                                      # the partner's card forces it
-    if beats(r, card, p.win_card) and card > second4:
+    if beats(r, p, card, p.win_card) and card > second4:
         return 100 - card                                 # forces the fourth hand's top card
     return -card
 
@@ -247,22 +262,22 @@ cdef inline int second_hand_score(const Rules* r, const Position* p, int seat, i
         return 500 - card                                 # a sure winner
     if top4 > top3 and top4 > p.win_card:
         return -card                                      # the partner wins it anyway
-    if card > top3 and (third_suit or s == r.trump or r.trump < 0
-                        or not (third & r.suit_mask[r.trump])):
+    if card > top3 and (third_suit or s == p.trump or p.trump < 0
+                        or not (third & r.suit_mask[p.trump])):
         return 500 - card                                 # the third hand cannot beat it
     return 100 - card                                     # the third hand must go higher
 
 
 cdef inline int follow_score(const Rules* r, const Position* p, int seat,
                              int card) noexcept nogil:
-    cdef bint wins = beats(r, card, p.win_card)
+    cdef bint wins = beats(r, p, card, p.win_card)
     cdef bint own_side = r.dside[seat] == r.maxer[seat]    # wants its side to win tricks
     cdef bint partner_wins = r.dside[p.win_seat] == r.dside[seat]
     cdef bint last = p.nplayed == r.nseats - 1
     cdef int s = r.suit_of[card]
     if own_side:
-        if r.nseats == 4 and s != r.suit_of[p.played[0]]:
-            if s != r.trump:
+        if r.heuristics == HEURISTICS_PARTNERSHIP and s != r.suit_of[p.played[0]]:
+            if s != p.trump:
                 return discard_score(r, p, seat, card)
             if partner_wins and (last or partner_card_holds(r, p, seat)):
                 return -2000 - card                       # no need to ruff the partner's trick
@@ -270,9 +285,9 @@ cdef inline int follow_score(const Rules* r, const Position* p, int seat,
                 return -1500 - card                       # an underruff: rather discard
         if partner_wins and last:
             return -card
-        if r.nseats == 4 and p.nplayed == 1 and s == r.suit_of[p.played[0]]:
+        if r.heuristics == HEURISTICS_PARTNERSHIP and p.nplayed == 1 and s == r.suit_of[p.played[0]]:
             return second_hand_score(r, p, seat, card, wins)
-        if r.nseats == 4 and p.nplayed == 2 and s == r.suit_of[p.played[0]]:
+        if r.heuristics == HEURISTICS_PARTNERSHIP and p.nplayed == 2 and s == r.suit_of[p.played[0]]:
             return third_hand_score(r, p, seat, card, partner_wins)
         if wins:
             return 1000 - card
@@ -324,3 +339,40 @@ cdef inline int order_moves(const Rules* r, const Position* p, int seat, u64 mov
             sc = follow_score(r, p, seat, c)
         n = insert_by_score(cards, scores, n, c, sc)
     return n
+
+
+cdef inline int add_declarations(const Rules* r, const Position* p, int seat, int* moves, int n,
+                                 int first) noexcept nogil:
+    """Leads: put before each card of ``moves[:n]`` that may be led with a declaration the
+    move declaring it (it scores, or changes the trump); ``first``, if a declaration, goes
+    ahead of all (if it is one of them). Returns the number of moves."""
+    cdef u64 cards = declarable(r, p, seat)
+    cdef int i, j, m
+    if not cards:
+        return n
+    i = n - 1
+    j = n + bit_count(cards) - 1
+    n = j + 1
+    while i >= 0:
+        m = moves[i]
+        moves[j] = m
+        j -= 1
+        if (cards >> m) & 1:
+            moves[j] = m | DECLARE
+            j -= 1
+        i -= 1
+    if first >= DECLARE:
+        i = 0
+        while i < n and moves[i] != first:
+            i += 1
+        if i == n:
+            return n
+        while i > 0:
+            moves[i] = moves[i - 1]
+            i -= 1
+        moves[0] = first
+    return n
+
+
+cdef int order_moves_declaring(const Rules* r, const Position* p, int seat, u64 moves, int first,
+                               u64 out, int* cards, int room) noexcept nogil

@@ -20,8 +20,8 @@ of DDS, which make most of their speed in bridge: with 13-card suits, most
 tricks are decided by a few high cards, so one entry answers for many
 positions. In Preferans 8-card suits nearly every card decides and the plain
 table is faster (benchmarks/RESULTS.md): partition search is used for plain
-trick play with 4 seats and at most 4 suits of at most 15 cards (Whist;
-``partition_fits``).
+trick play counting tricks where the rules declare partnership heuristics (four
+seats), at most 4 suits of at most 15 cards (Whist; ``partition_fits``).
 
 Why a bound carries over. Number the cards out of each suit from the top. An
 entry keeps, per suit, the top ``k`` cards (down to the lowest deciding card)
@@ -88,10 +88,10 @@ from libc.string cimport memset
 
 from pref_engine.state cimport (u64, Rules, Position, seat_to_move, cards_out, legal_moves,
                            run_bottoms, bit_count, low_index, high_index, bit_extract,
-                           bit_deposit, MAX_SEATS, last_trick_cards)
-from pref_engine.search cimport (Undo, make_move, unmake_move, stop_requested, killers_reset,
-                                 killer_lead, killers_record)
-from pref_engine.transtable cimport mix, prefetch_line, huge_alloc, huge_free
+                           bit_deposit, MAX_SEATS, last_trick_cards, HEURISTICS_PARTNERSHIP)
+from pref_engine.search cimport (Undo, make_trick_move, unmake_trick_move, stop_requested,
+                                 killers_reset, killer_lead, killers_record)
+from pref_engine.transtable cimport mix, prefetch_line, huge_alloc, huge_free, tt_planes
 from pref_engine.moves cimport order_moves, MAX_MOVES
 from pref_engine.quicktricks cimport quick_tricks_from
 
@@ -144,10 +144,11 @@ cdef void rank_table_clear(RankTable* t) noexcept nogil:
 
 
 cdef bint partition_fits(const Searcher* s) noexcept nogil:
-    """Partition search is used for plain trick play, 4 seats, at most 4 suits of 15 cards
-    and 56 cards in all."""
+    """Partition search is used for plain trick play counting tricks, partnership
+    heuristics (4 seats), at most 4 suits of 15 cards and 56 cards in all."""
     cdef int i, total = 0
-    if s.rules.nseats != 4 or s.rules.nsuits > 4 or not s.rules.plain_tricks:
+    if (s.rules.heuristics != HEURISTICS_PARTNERSHIP or s.rules.nsuits > 4
+            or not s.rules.plain_tricks or not s.rules.plain_value):
         return False
     for i in range(s.rules.nsuits):
         if s.rules.suit_len[i] > 15:
@@ -242,8 +243,7 @@ cdef inline void rank_key(const RankTable* t, const Rules* r, const Position* p,
     cdef u64 shape = shape_of(r, p)
     cdef RankEntry* e
     cdef int level, i
-    k.plane0 = bit_extract(p.hand[1] | p.hand[3], out)
-    k.plane1 = bit_extract(p.hand[2] | p.hand[3], out)
+    tt_planes(p, out, &k.plane0, &k.plane1)
     k.word = shape | (<u64>p.leader << 52)
     for level in range(NLEVELS):
         k.bucket[level] = bucket_index(t, shape, p.leader + 8 * level,
@@ -351,10 +351,10 @@ cdef inline u64 quick_tricks_long(const Rules* r, const Position* p, u64 out, in
     cdef bint longer
     if count[0] >= p.tricks_left:
         return rel
-    if r.trump >= 0:
+    if p.trump >= 0:
         # the count cashes the top trumps first: they must leave no spoiler a trump
         # (a partner who need not trump may discard instead)
-        trumps = out & r.suit_mask[r.trump]
+        trumps = out & r.suit_mask[p.trump]
         n = bit_count(rel & trumps)
         for seat in range(4):
             if ((r.dside[seat] != r.dside[lead] or (r.must_trump and seat != lead))
@@ -412,10 +412,10 @@ cdef inline u64 side_quick_tricks(const Rules* r, const Position* p, const Quick
         if not (k.psuits >> suit) & 1 or not p.hand[lead] & r.suit_mask[suit]:
             continue
         safe = True
-        if r.trump >= 0 and suit != r.trump:
+        if p.trump >= 0 and suit != p.trump:
             for other in range(r.nseats):
                 if (r.dside[other] != r.dside[lead] and not p.hand[other] & r.suit_mask[suit]
-                        and p.hand[other] & r.suit_mask[r.trump]):
+                        and p.hand[other] & r.suit_mask[p.trump]):
                     safe = False
         if safe:
             count[0] = k.qp
@@ -441,12 +441,12 @@ cdef inline u64 cross_quick_tricks(const Rules* r, const Position* p, u64 out, c
     count[0] = 0
     if not k.qp or r.dside[partner] != r.dside[lead]:
         return 0
-    if r.trump >= 0 and out & r.suit_mask[r.trump]:
+    if p.trump >= 0 and out & r.suit_mask[p.trump]:
         # trumps out: the leader's counted top trumps, cashed first, must leave the
         # opponents none (then nobody can ruff a winner or the entry)
         if r.must_trump:
             return 0
-        trumps = out & r.suit_mask[r.trump]
+        trumps = out & r.suit_mask[p.trump]
         n = bit_count(k.rel & trumps)
         for seat in range(4):
             if r.dside[seat] != r.dside[lead] and bit_count(p.hand[seat] & trumps) > n:
@@ -464,7 +464,7 @@ cdef inline int sure_trump_tricks(const Rules* r, const Position* p, u64 out, in
     """Tricks ``side`` (1: the declarer's) surely takes with trumps above all the other
     side's trumps: the most such trumps in one hand. ``rel``: the trumps out from the top
     down to the other side's best trump (none if it has no trump: the shape decides)."""
-    cdef u64 trumps = out & r.suit_mask[r.trump]
+    cdef u64 trumps = out & r.suit_mask[p.trump]
     cdef u64 theirs = 0
     cdef u64 above
     cdef int seat, best = 0, n
@@ -506,7 +506,7 @@ cdef inline int later_tricks(const Rules* r, const Position* p, u64 out, u64* re
     cdef int side = r.dside[p.leader]
     cdef int suit, top, holder, a, b, k, k_seat, q, total = 0
     cdef u64 suit_out, trumps, rest, tops = 0
-    if r.trump < 0 or not (out & r.suit_mask[r.trump]):
+    if p.trump < 0 or not (out & r.suit_mask[p.trump]):
         for suit in range(r.nsuits):
             suit_out = out & r.suit_mask[suit]
             if not suit_out:
@@ -523,7 +523,7 @@ cdef inline int later_tricks(const Rules* r, const Position* p, u64 out, u64* re
             rel[0] = tops
             return 1
         return 0
-    trumps = out & r.suit_mask[r.trump]
+    trumps = out & r.suit_mask[p.trump]
     top = high_index(trumps)
     holder = owner_of(p, top)
     rest = trumps & ~((<u64>1) << top)
@@ -632,25 +632,25 @@ cdef inline int second_hand_tricks(const Rules* r, const Position* p, int seat,
     cdef int partner = (seat + 2) & 3
     cdef u64 ours = (p.hand[seat] | p.hand[partner]) & sm
     cdef u64 theirs = p.hand[third] & sm
-    cdef u64 trumps = r.suit_mask[r.trump] if r.trump >= 0 else 0
+    cdef u64 trumps = r.suit_mask[p.trump] if p.trump >= 0 else 0
     cdef u64 held, rest, others
     cdef int best, winner, s2, q, top
     rel[0] = 0
-    if r.trump >= 0 and suit != r.trump and not theirs and p.hand[third] & trumps:
+    if p.trump >= 0 and suit != p.trump and not theirs and p.hand[third] & trumps:
         return 0                                  # the third hand may ruff
     if ours:
         best = high_index(ours)
         if best < lead_card or (theirs and high_index(theirs) > best):
             return 0
         rel[0] = (<u64>1) << best
-    elif (r.trump >= 0 and suit != r.trump
+    elif (p.trump >= 0 and suit != p.trump
             and ((not p.hand[seat] & sm and p.hand[seat] & trumps)
                  or (not p.hand[partner] & sm and p.hand[partner] & trumps))):
         return 1                                  # a ruff the third hand cannot beat
     else:
         return 0
     q = 1
-    if r.trump >= 0:
+    if p.trump >= 0:
         return q
     winner = seat if (p.hand[seat] >> best) & 1 else partner
     held = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]
@@ -704,7 +704,7 @@ cdef inline int leader_side_tricks(const Rules* r, const Position* p, u64 out, i
     if decided:
         rel[0] = qrel
         return decided
-    if r.trump >= 0:
+    if p.trump >= 0:
         # Sure trump tricks: a trump above all the other side's trumps wins the trick it
         # is played to, and one hand plays one card a trick.
         q = sure_trump_tricks(r, p, out, 1, &qrel)
@@ -820,7 +820,7 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
         if small_below[suit] >= 0 and run_top(r, p.hand[seat], out, card) < small_below[suit]:
             continue                      # small, like a card refuted already
         tried |= (<u64>1) << card
-        gain = make_move(s, card, &u)
+        gain = make_trick_move(s, card, &u)
         if target - gain <= 0 or target - gain > p.tricks_left:
             # decided by the trick count alone (step 1, without the call)
             s.nodes += 1
@@ -831,7 +831,7 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
             child_rel = s.rel
         if u.trick_done:
             child_rel |= rank_winner(r, u.played, r.nseats, p.win_card)
-        unmake_move(s, seat, card, &u)
+        unmake_trick_move(s, seat, card, &u)
         if v == maxer:
             result = v
             rel = child_rel

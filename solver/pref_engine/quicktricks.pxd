@@ -32,7 +32,7 @@ cdef inline int misere_sure(const Rules* r, const Position* p) noexcept nogil:
     cdef bint caught = True
     cdef bint clean = True
     cdef bint shared = False
-    if r.trump >= 0:
+    if p.trump >= 0:
         return 0
     for i in range(r.nseats):
         if r.dside[i]:

@@ -51,19 +51,19 @@ cdef u64 quick_tricks_from(const Rules* r, const Position* p, u64 out, int lead,
     suits[0] = 0
     for seat in range(r.nseats):
         trumps_after[seat] = 0
-    if r.trump >= 0:
-        suit_out = out & r.suit_mask[r.trump]
+    if p.trump >= 0:
+        suit_out = out & r.suit_mask[p.trump]
         run = top_run_cards(hand, suit_out)
         n = bit_count(run)
         total = n
         rel |= run
         if n:
-            suits[0] |= 1 << r.trump
+            suits[0] |= 1 << p.trump
         for seat in range(r.nseats):
             length = bit_count(p.hand[seat] & suit_out)
             trumps_after[seat] = length - n if length > n else 0
     for s in range(r.nsuits):
-        if s == r.trump:
+        if s == p.trump:
             continue
         suit_out = out & r.suit_mask[s]
         if not hand & suit_out:

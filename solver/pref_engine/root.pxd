@@ -5,8 +5,9 @@ tricks that may come before the main search (see root.pyx)."""
 from pref_engine.state cimport u64
 from pref_engine.search cimport Searcher, Undo
 
-cdef int root_make_move(Searcher* s, int card, Undo* u) noexcept nogil
-cdef void root_unmake_move(Searcher* s, int seat, int card, const Undo* u) noexcept nogil
+cdef int root_moves(Searcher* s, int seat, int* moves) noexcept nogil
+cdef int root_make_move(Searcher* s, int move, Undo* u) noexcept nogil
+cdef void root_unmake_move(Searcher* s, int seat, int move, const Undo* u) noexcept nogil
 cdef u64 root_legal_moves(Searcher* s, int seat) noexcept nogil
 cdef u64 root_distinct_moves(Searcher* s, int seat) noexcept nogil
 cdef int talon_trick_winner(const Searcher* s, const int* played, int leader, int talon_card) noexcept nogil

@@ -11,12 +11,14 @@ over to ``search.reaches`` once the talon is used up. They sit at the top of
 the tree only, so they are not stored in the table (whose positions are all
 plain ones).
 
-``root_value`` is the MTD(f) driver: null-window tests moving the target
-one trick at a time from a first guess until the bounds meet.
+``root_value`` is the MTD(f) driver: null-window tests from a first guess
+until the bounds meet, moving the target one trick at a time where the value
+is a trick count, else halving the interval between the proven bounds
+(card points: the values span hundreds).
 """
 
 from pref_engine.state cimport (u64, Rules, Position, MAX_SEATS, seat_to_move, cards_out, legal_moves,
-                           run_bottoms, low_index, bit_count)
+                           run_bottoms, low_index, bit_count, value_bound, declarable, DECLARE)
 from pref_engine.search cimport make_move, unmake_move, reaches
 from pref_engine.partition cimport RankTable, partition_reaches
 from pref_engine.moves cimport insert_by_score, MAX_MOVES
@@ -70,18 +72,37 @@ cdef u64 root_distinct_moves(Searcher* s, int seat) noexcept nogil:
     cdef u64 out = cards_out(&s.rules, &s.pos)
     if s.ntalon and s.talon_must_beat:
         out |= talon_cards_left(s)
-    return root_legal_moves(s, seat) & run_bottoms(s.pos.hand[seat], out, s.rules.bottoms)
+    return root_legal_moves(s, seat) & run_bottoms(s.pos.hand[seat], out, s.rules.run_stops)
 
 
-cdef int root_make_move(Searcher* s, int card, Undo* u) noexcept nogil:
-    """Play ``card`` for the seat to move; the declarer side's gain (0/1) if a trick ends."""
+cdef int root_moves(Searcher* s, int seat, int* moves) noexcept nogil:
+    """Every legal move of ``seat`` in card order, a lead declaring a marriage right after
+    the plain lead of its card; returns their number."""
+    cdef u64 cards = root_legal_moves(s, seat)
+    cdef u64 declaring = declarable(&s.rules, &s.pos, seat) if s.ntalon == 0 else 0
+    cdef int n = 0
+    cdef int card
+    while cards:
+        card = low_index(cards)
+        cards &= cards - 1
+        moves[n] = card
+        n += 1
+        if (declaring >> card) & 1:
+            moves[n] = card | DECLARE
+            n += 1
+    return n
+
+
+cdef int root_make_move(Searcher* s, int move, Undo* u) noexcept nogil:
+    """Make ``move`` for the seat to move; the declarer side's gain (see ``make_move``)."""
     cdef Rules* r = &s.rules
     cdef Position* p = &s.pos
+    cdef int card = move
     cdef u64 bit = (<u64>1) << card
     cdef int seat, i, winner
     if s.ntalon == 0:
         u.talon_trick = False
-        return make_move(s, card, u)
+        return make_move(s, move, u)
     seat = seat_to_move(r, p)
     u.win_seat = p.win_seat
     u.win_card = p.win_card
@@ -108,12 +129,12 @@ cdef int root_make_move(Searcher* s, int card, Undo* u) noexcept nogil:
     return r.dside[winner] if winner >= 0 else 0
 
 
-cdef void root_unmake_move(Searcher* s, int seat, int card, const Undo* u) noexcept nogil:
+cdef void root_unmake_move(Searcher* s, int seat, int move, const Undo* u) noexcept nogil:
     # A talon trick is taken back as any trick is; only its talon card returns.
     if u.talon_trick:
         s.ntalon += 1
         s.talon_next -= 1
-    unmake_move(s, seat, card, u)
+    unmake_move(s, seat, move, u)
 
 
 cdef inline int talon_score(const Searcher* s, int seat, int card) noexcept nogil:
@@ -179,7 +200,7 @@ cdef bint talon_reaches(Searcher* s, int target) noexcept nogil:
 
 
 cdef bint root_reaches(Searcher* s, int target) noexcept nogil:
-    """True if the declarer's side can take ``target`` of the remaining tricks."""
+    """True if the declarer's side can score ``target`` over the rest of the play."""
     if s.ntalon:
         return talon_reaches(s, target)
     if s.rank_table != NULL:
@@ -188,10 +209,13 @@ cdef bint root_reaches(Searcher* s, int target) noexcept nogil:
 
 
 cdef int root_value(Searcher* s, int guess) noexcept nogil:
-    """Exact value by null-window tests moving from ``guess`` (MTD(f))."""
+    """Exact value by null-window tests from ``guess``: MTD(f) one trick at a time for
+    trick counts, else the first test at ``guess`` and then bisection."""
     cdef int lo = 0
-    cdef int hi = s.pos.tricks_left
+    cdef int hi = value_bound(&s.rules, &s.pos)
     cdef int t
+    if not s.rules.plain_value:
+        return bisect_value(s, lo, hi, guess)
     if guess < 1:
         guess = 1
     while lo < hi:
@@ -206,4 +230,21 @@ cdef int root_value(Searcher* s, int guess) noexcept nogil:
         else:
             hi = t - 1
             guess = t - 1
+    return lo
+
+
+cdef int bisect_value(Searcher* s, int lo, int hi, int guess) noexcept nogil:
+    """The value in ``lo .. hi``: a null-window test at ``guess``, then at the middle of
+    the interval still open."""
+    cdef int t = guess
+    while lo < hi:
+        if t <= lo:
+            t = lo + 1
+        if t > hi:
+            t = hi
+        if root_reaches(s, t):
+            lo = t
+        else:
+            hi = t - 1
+        t = (lo + hi + 1) // 2
     return lo

@@ -26,10 +26,10 @@ cdef inline void killers_reset(Killers* k) noexcept nogil:
 
 
 cdef inline int killer_lead(const Killers* k, int slot, int which, u64 moves) noexcept nogil:
-    """The killer lead ``which`` (0: the latest, 1: the one before) of ``slot`` if it is
-    among ``moves``, else -1."""
+    """The killer lead ``which`` (0: the latest, 1: the one before) of ``slot`` if its card
+    is among ``moves``, else -1 (a lead is a card, or ``card | DECLARE``)."""
     cdef int card = k.lead[slot][which]
-    if card >= 0 and (moves >> card) & 1:
+    if card >= 0 and (moves >> (card & 63)) & 1:
         return card
     return -1
 
@@ -74,10 +74,15 @@ cdef struct Undo:
     u64 trick_cards
     bint trick_done
     bint talon_trick              # the move completed a talon-led trick
+    bint may_declare              # (a completed trick)
+    int trick_points              # (a completed trick, card points)
+    int trump                     # (a lead with a declaration)
 
 
-cdef int make_move(Searcher* s, int card, Undo* u) noexcept nogil
-cdef void unmake_move(Searcher* s, int seat, int card, const Undo* u) noexcept nogil
+cdef int make_move(Searcher* s, int move, Undo* u) noexcept nogil
+cdef void unmake_move(Searcher* s, int seat, int move, const Undo* u) noexcept nogil
+cdef int make_trick_move(Searcher* s, int card, Undo* u) noexcept nogil
+cdef void unmake_trick_move(Searcher* s, int seat, int card, const Undo* u) noexcept nogil
 cdef inline bint stop_requested(Searcher* s) noexcept nogil:
     """True once Ctrl-C was pressed during this search (the count is read when the
     node count is a multiple of 4,096)."""

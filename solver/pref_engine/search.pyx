@@ -1,49 +1,82 @@
 # cython: language_level=3
-"""Search: "can the declarer's side take ``target`` of the remaining tricks?"
+"""Search: "can the declarer's side score ``target`` over the rest of the play?"
 
-``reaches`` is a null-window alpha-beta over the declarer side's tricks: it
-answers yes/no (``root.pyx`` drives it MTD(f)-style, moving the target one
-trick at a time from a first guess until the bounds meet). The value of a
-position is always the declarer side's tricks; ``Rules.maxer`` says which
+``reaches`` is a null-window alpha-beta over the declarer side's value: it
+answers yes/no (``root.pyx`` drives it from a first guess until the bounds
+meet). The value of a position is the declarer side's tricks, or where tricks
+are worth their card points (``Rules.unit_tricks`` false) the points of the
+tricks it takes, plus the marriages it declares; ``Rules.maxer`` says which
 seats want it high (trick contracts: the declarer's side; misère: the
-defenders). Whist searches with ``partition.pyx`` instead: the same steps, with
-winning-rank table entries.
+defenders). A move is a card, or ``card | DECLARE`` for a lead declaring a
+marriage (the trump becomes its suit). Whist searches with ``partition.pyx``
+instead: the same steps, with winning-rank table entries.
 """
 
 from pref_engine.state cimport (Rules, Position, MAX_SEATS, seat_to_move, cards_out, legal_moves,
-                           last_trick_cards,
-                           run_bottoms, play_card, beats, bit_count, low_index, bit_deposit,
-                           bit_extract)
-from pref_engine.transtable cimport (TTKey, tt_make_key, tt_probe, tt_store, tt_prefetch,
-                                tt_suit_counts, tt_suit_one, tt_hash_key, NO_MOVE)
+                           last_trick_cards, trick_points, value_bound, marriage_of, DECLARE,
+                           run_bottoms, play_card, beats, bit_count, low_index, bit_deposit)
+from pref_engine.transtable cimport (TTKey, TTChildKeys, tt_make_key, tt_probe, tt_store,
+                                tt_prefetch, tt_child_keys_begin, tt_child_key_relative,
+                                tt_child_key_absolute, NO_MOVE)
 from pref_engine.quicktricks cimport quick_tricks, misere_sure
-from pref_engine.moves cimport order_moves, MAX_MOVES
+from pref_engine.moves cimport order_moves, order_moves_declaring, MAX_MOVES, MAX_LEAD_MOVES
 
 
 cdef enum:
     TT_MIN_TRICKS = 1              # (the last trick is played out directly)
 
 
-cdef int make_move(Searcher* s, int card, Undo* u) noexcept nogil:
-    """Play ``card`` for the seat to move; returns the trick's gain (0/1) if it ends."""
-    return do_move(s, card, u)
+# The search is compiled twice (a fused type picks the version): for trick counts
+# (``TrickCount``: ``Rules.plain_value``, every trick worth 1 and no declarations, so the
+# value is bounded by the tricks left) and for any other value (``PointValue``: card points,
+# declarations). The trick-count version carries none of the other's tests.
+cdef struct TrickCount:
+    char unused
+cdef struct PointValue:
+    char unused
+ctypedef fused Valuation:
+    TrickCount
+    PointValue
 
 
-cdef void unmake_move(Searcher* s, int seat, int card, const Undo* u) noexcept nogil:
-    undo_move(s, seat, card, u)
+cdef int make_move(Searcher* s, int move, Undo* u) noexcept nogil:
+    """Make ``move`` for the seat to move; returns the declarer side's gain: the trick's
+    (1 or its card points) if it ends, a declaration's points."""
+    if s.rules.plain_value:
+        return do_move(s, move, u, <TrickCount*>NULL)
+    return do_move(s, move, u, <PointValue*>NULL)
 
 
-cdef inline int do_move(Searcher* s, int card, Undo* u) noexcept nogil:
+cdef void unmake_move(Searcher* s, int seat, int move, const Undo* u) noexcept nogil:
+    if s.rules.plain_value:
+        undo_move(s, seat, move, u, <TrickCount*>NULL)
+    else:
+        undo_move(s, seat, move, u, <PointValue*>NULL)
+
+
+cdef int make_trick_move(Searcher* s, int card, Undo* u) noexcept nogil:
+    """``make_move`` where the value is a trick count (``Rules.plain_value``)."""
+    return do_move(s, card, u, <TrickCount*>NULL)
+
+
+cdef void unmake_trick_move(Searcher* s, int seat, int card, const Undo* u) noexcept nogil:
+    undo_move(s, seat, card, u, <TrickCount*>NULL)
+
+
+cdef inline int do_move(Searcher* s, int move, Undo* u, Valuation* value) noexcept nogil:
     cdef Rules* r = &s.rules
     cdef Position* p = &s.pos
     cdef int i, winner
+    if Valuation is PointValue:
+        if move >= DECLARE:
+            return declare_lead(s, move - DECLARE, u)
     u.win_seat = p.win_seat
     u.win_card = p.win_card
     u.trick_done = False
-    play_card(r, p, seat_to_move(r, p), card)
+    play_card(r, p, seat_to_move(r, p), move)
     if p.nplayed < r.nseats:
         return 0
-    # The trick is complete: the winner leads the next one.
+    # The trick is complete: the winner leads the next one (and may declare).
     u.trick_done = True
     u.leader = p.leader
     u.trick_cards = p.trick_cards
@@ -54,19 +87,53 @@ cdef inline int do_move(Searcher* s, int card, Undo* u) noexcept nogil:
     p.nplayed = 0
     p.trick_cards = 0
     p.tricks_left -= 1
-    return r.dside[winner]
+    if Valuation is TrickCount:
+        return r.dside[winner]
+    u.may_declare = p.may_declare
+    p.may_declare = True
+    if r.unit_tricks:
+        return r.dside[winner]
+    u.trick_points = trick_points(r, p.played, r.nseats)
+    p.points_left -= u.trick_points
+    return u.trick_points if r.dside[winner] else 0
 
 
-cdef inline void undo_move(Searcher* s, int seat, int card, const Undo* u) noexcept nogil:
+cdef inline int declare_lead(Searcher* s, int card, Undo* u) noexcept nogil:
+    """Lead ``card`` declaring its marriage: the trump becomes the marriage's suit, and the
+    declarer's side scores its points if the leader is on it."""
+    cdef Rules* r = &s.rules
+    cdef Position* p = &s.pos
+    cdef int seat = seat_to_move(r, p)
+    cdef int m = marriage_of(r, card)
+    u.win_seat = p.win_seat
+    u.win_card = p.win_card
+    u.trick_done = False
+    u.trump = p.trump
+    p.trump = r.marriage_suit[m]
+    play_card(r, p, seat, card)           # (a lead: the trick goes on)
+    return r.marriage_points[m] if r.dside[seat] else 0
+
+
+cdef inline void undo_move(Searcher* s, int seat, int move, const Undo* u,
+                           Valuation* value) noexcept nogil:
     cdef Rules* r = &s.rules
     cdef Position* p = &s.pos
     cdef int i
-    cdef u64 bit = (<u64>1) << card
+    cdef u64 bit
+    if Valuation is PointValue:
+        if move >= DECLARE:
+            p.trump = u.trump
+            move -= DECLARE
+    bit = (<u64>1) << move
     if u.trick_done:
         p.leader = u.leader
         p.nplayed = r.nseats
         p.trick_cards = u.trick_cards
         p.tricks_left += 1
+        if Valuation is PointValue:
+            p.may_declare = u.may_declare
+            if not r.unit_tricks:
+                p.points_left += u.trick_points
         for i in range(MAX_SEATS):
             p.played[i] = u.played[i]
     p.nplayed -= 1
@@ -76,11 +143,16 @@ cdef inline void undo_move(Searcher* s, int seat, int card, const Undo* u) noexc
     p.win_card = u.win_card
 
 
-cdef inline int last_trick_gain(const Rules* r, Position* p) noexcept nogil:
+cdef inline int last_trick_gain(const Rules* r, Position* p, Valuation* value) noexcept nogil:
     """Declarer side's gain in the last trick: every seat has one card left."""
     cdef int cards[MAX_SEATS]
     cdef int place = last_trick_cards(r, p, cards)
-    return r.dside[(p.leader + place) % r.nseats]
+    cdef int side = r.dside[(p.leader + place) % r.nseats]
+    if Valuation is TrickCount:
+        return side
+    if r.unit_tricks or not side:
+        return side
+    return trick_points(r, cards, r.nseats)
 
 
 cdef void reset_killers(Searcher* s) noexcept nogil:
@@ -93,29 +165,41 @@ cdef inline int killer_slot(const Rules* r, const Position* p, int seat) noexcep
 
 
 cdef bint reaches(Searcher* s, int target) noexcept nogil:
-    """True if the declarer's side can take ``target`` of the remaining tricks."""
+    """True if the declarer's side can score ``target`` over the rest of the play."""
+    if s.rules.plain_value:
+        return search(s, target, <TrickCount*>NULL)
+    return search(s, target, <PointValue*>NULL)
+
+
+cdef bint search(Searcher* s, int target, Valuation* value) noexcept nogil:
+    """``reaches`` for one kind of value (``Valuation``)."""
     cdef Rules* r = &s.rules
     cdef Position* p = &s.pos
     cdef TTKey key
     cdef int lower, upper, stored_best, t2
     cdef Undo u
-    cdef int cards[MAX_MOVES]
+    cdef int cards[MAX_LEAD_MOVES]
     cdef int first = -1
-    cdef int n, i, seat, card, gain, q, room, best = -1
+    cdef int n, i, seat, card, gain, q, room, bound, best = -1, table_points = 0
     cdef bint result, v, maxer
-    cdef u64 out, moves, base_out, base_meta, h1, h2, bit
+    cdef u64 out, moves
+    cdef TTChildKeys child_base
     cdef TTKey child_keys[MAX_MOVES]
     cdef int child_winner[MAX_MOVES]      # the seat taking the trick after each card
     cdef bint keyed = False
 
     s.nodes += 1
-    # Step 1. Bounds from the trick count alone.
+    # Step 1. Bounds from what is left to score (the tricks left, for trick counts).
     if target <= 0:
         return True
-    if target > p.tricks_left:
-        return False
+    if Valuation is TrickCount:
+        if target > p.tricks_left:
+            return False
+    else:
+        if target > value_bound(r, p):
+            return False
     if p.tricks_left == 1:
-        return last_trick_gain(r, p) >= target
+        return last_trick_gain(r, p, value) >= target
 
     out = cards_out(r, p)
     if p.nplayed == 0 and p.tricks_left > TT_MIN_TRICKS:
@@ -123,10 +207,11 @@ cdef bint reaches(Searcher* s, int target) noexcept nogil:
         if stop_requested(s):
             return False
         # Step 2. Misère: the declarer caught for every remaining trick, or clean.
-        if not r.plain_tricks:
-            q = misere_sure(r, p)
-            if q:
-                return q > 0
+        if Valuation is TrickCount:
+            if not r.plain_tricks:
+                q = misere_sure(r, p)
+                if q:
+                    return q > 0
         # Step 3. Transposition table lookup (trick boundaries only); the key may
         # come from the caller (step 6).
         if s.child_key != NULL:
@@ -140,21 +225,26 @@ cdef bint reaches(Searcher* s, int target) noexcept nogil:
             if upper < target:
                 return False
             if stored_best != NO_MOVE:
-                first = low_index(bit_deposit((<u64>1) << stored_best, out))
-        # Step 4. Quick tricks of the side on lead (trick contracts).
-        if r.plain_tricks:
-            q = quick_tricks(r, p, out)
-            if r.dside[p.leader]:
-                if q >= target:
-                    tt_store(s.tt, &key, p.tricks_left, q, p.tricks_left, NO_MOVE)
-                    return True
-            elif p.tricks_left - q < target:
-                tt_store(s.tt, &key, p.tricks_left, 0, p.tricks_left - q, NO_MOVE)
-                return False
+                if Valuation is TrickCount:
+                    first = low_index(bit_deposit((<u64>1) << stored_best, out))
+                else:
+                    first = low_index(bit_deposit((<u64>1) << (stored_best & 63), out)) \
+                        | (stored_best & DECLARE)
+        # Step 4. Quick tricks of the side on lead (trick contracts counting tricks).
+        if Valuation is TrickCount:
+            if r.plain_tricks:
+                q = quick_tricks(r, p, out)
+                if r.dside[p.leader]:
+                    if q >= target:
+                        tt_store(s.tt, &key, p.tricks_left, q, p.tricks_left, NO_MOVE)
+                        return True
+                elif p.tricks_left - q < target:
+                    tt_store(s.tt, &key, p.tricks_left, 0, p.tricks_left - q, NO_MOVE)
+                    return False
 
     # Step 5. Moves: legal cards, one per run of equivalent cards, best first.
     seat = seat_to_move(r, p)
-    moves = legal_moves(r, p, seat) & run_bottoms(p.hand[seat], out, r.bottoms)
+    moves = legal_moves(r, p, seat) & run_bottoms(p.hand[seat], out, r.run_stops)
     # Misère: the declarer may take target - 1 more tricks and still stay under the
     # target; that room changes his leads only where he is not caught for most of
     # the tricks left (there, shedding a winner just feeds the defenders).
@@ -165,7 +255,10 @@ cdef bint reaches(Searcher* s, int target) noexcept nogil:
         # Trick contracts: the killer lead where the table has no move. (Not in misère:
         # there the right lead depends on the target.)
         first = killer_lead(&s.killers, killer_slot(r, p, seat), 0, moves)
-    n = order_moves(r, p, seat, moves, first, out, cards, room)
+    if Valuation is TrickCount:
+        n = order_moves(r, p, seat, moves, first, out, cards, room)
+    else:
+        n = order_moves_declaring(r, p, seat, moves, first, out, cards, room)
     maxer = r.maxer[seat]
 
     # Step 6. The last card of a trick leads to table positions: make their keys
@@ -176,24 +269,31 @@ cdef bint reaches(Searcher* s, int target) noexcept nogil:
     # splits, where the table is full of related positions).
     if p.nplayed == r.nseats - 1 and p.tricks_left > TT_MIN_TRICKS + 1:
         keyed = True
-        base_out = out & ~p.trick_cards
-        base_meta = tt_suit_counts(r, base_out)
-        h1 = p.hand[1] | p.hand[3]
-        h2 = p.hand[2] | p.hand[3]
+        tt_child_keys_begin(r, p, out, &child_base)
         for i in range(n):
             card = cards[i]
-            bit = (<u64>1) << card
-            child_winner[i] = seat if beats(r, card, p.win_card) else p.win_seat
-            child_keys[i].meta = (base_meta - tt_suit_one(r.suit_of[card])) | <u64>child_winner[i]
-            child_keys[i].plane0 = bit_extract(h1, base_out & ~bit)
-            child_keys[i].plane1 = bit_extract(h2, base_out & ~bit)
-            tt_hash_key(&child_keys[i])
+            child_winner[i] = seat if beats(r, p, card, p.win_card) else p.win_seat
+            if Valuation is TrickCount:
+                tt_child_key_relative(r, &child_base, card, child_winner[i], &child_keys[i])
+            else:
+                tt_child_key_absolute(&child_base, card, child_winner[i], &child_keys[i])
             if n > 1:
                 tt_prefetch(s.tt, &child_keys[i])
+        if Valuation is PointValue:
+            if not r.unit_tricks:
+                table_points = trick_points(r, p.played, p.nplayed)
         for i in range(n):
-            t2 = target - r.dside[child_winner[i]]
-            if t2 <= 0 or t2 > p.tricks_left - 1:
-                continue
+            if Valuation is TrickCount:
+                t2 = target - r.dside[child_winner[i]]
+                if t2 <= 0 or t2 > p.tricks_left - 1:
+                    continue
+            else:
+                if r.unit_tricks:
+                    t2 = target - r.dside[child_winner[i]]
+                else:
+                    t2 = target - r.dside[child_winner[i]] * (table_points + r.points[cards[i]])
+                if t2 <= 0:
+                    continue
             if tt_probe(s.tt, &child_keys[i], &lower, &upper, &stored_best):
                 if (maxer and lower >= t2) or (not maxer and upper < t2):
                     s.nodes += 1
@@ -203,17 +303,21 @@ cdef bint reaches(Searcher* s, int target) noexcept nogil:
     result = not maxer
     for i in range(n):
         card = cards[i]
-        gain = do_move(s, card, &u)
-        if target - gain <= 0 or target - gain > p.tricks_left:
-            # decided by the trick count alone (reaches' step 1, without the call)
+        gain = do_move(s, card, &u, value)
+        if Valuation is TrickCount:
+            bound = p.tricks_left
+        else:
+            bound = value_bound(r, p)
+        if target - gain <= 0 or target - gain > bound:
+            # decided by what is left to score alone (step 1, without the call)
             s.nodes += 1
             v = target - gain <= 0
         else:
             if keyed:
                 s.child_key = &child_keys[i]
-            v = reaches(s, target - gain)
+            v = search(s, target - gain, value)
             s.child_key = NULL
-        undo_move(s, seat, card, &u)
+        undo_move(s, seat, card, &u, value)
         if v == maxer:
             result = v
             best = card
@@ -224,12 +328,18 @@ cdef bint reaches(Searcher* s, int target) noexcept nogil:
     # Step 8. Store the bound (and the move that proved it) at trick boundaries
     # (not while a stopped search unwinds: its answers are void).
     if p.nplayed == 0 and p.tricks_left > TT_MIN_TRICKS and not s.stopped:
-        if best >= 0:
+        if best < 0:
+            best = NO_MOVE
+        elif Valuation is TrickCount:
             best = bit_count(out & (((<u64>1) << best) - 1))
         else:
-            best = NO_MOVE
+            best = bit_count(out & (((<u64>1) << (best & 63)) - 1)) | (best & DECLARE)
+        if Valuation is TrickCount:
+            bound = p.tricks_left
+        else:
+            bound = value_bound(r, p)
         if result:
-            tt_store(s.tt, &key, p.tricks_left, target, p.tricks_left, best)
+            tt_store(s.tt, &key, p.tricks_left, target, bound, best)
         else:
             tt_store(s.tt, &key, p.tricks_left, 0, target - 1, best)
     return result

@@ -27,21 +27,36 @@ cdef enum:
     MAX_SUITS = 5
     MAX_CARDS = 64
     NO_TRUMP = -1
+    DECLARE = 64                  # a move: card | DECLARE leads the card with a declaration
+    MAX_MARRIAGES = MAX_SUITS
+    # Rules.heuristics: the game-tuned move ordering, declared by the rule set
+    HEURISTICS_SOLO = 0           # declarer alone against the others (Preferans-tuned)
+    HEURISTICS_PARTNERSHIP = 1    # two partnerships of two (Whist-tuned)
+    HEURISTICS_PLAIN = 2          # no game-specific ordering
 
 
 cdef struct Rules:
     int nseats
     int nsuits
-    int trump                     # suit index or NO_TRUMP (may change in play later)
     bint must_trump               # void in the suit led must trump if possible
     u64 suit_mask[MAX_SUITS]      # internal numbering: contiguous runs
     int suit_base[MAX_SUITS]
     int suit_len[MAX_SUITS]
     unsigned char suit_of[MAX_CARDS]
     u64 bottoms                   # the lowest card of every suit
+    u64 run_stops                 # cards that end a run of equivalent cards (``run_bottoms``)
     int dside[MAX_SEATS]          # 1 for the declarer's side
-    int maxer[MAX_SEATS]          # 1 if the seat wants more declarer-side tricks
+    int maxer[MAX_SEATS]          # 1 if the seat wants more declarer-side value
     bint plain_tricks             # every seat wants its own side's tricks (not misere)
+    int heuristics                # HEURISTICS_*
+    # The value: every trick worth 1 (``unit_tricks``) or its cards' points; declarations.
+    bint unit_tricks              # no card points: a trick is worth 1
+    bint plain_value              # unit tricks and no declarations: the value is a trick count
+    unsigned short points[MAX_CARDS]
+    int nmarriages
+    u64 marriage_cards[MAX_MARRIAGES]   # king and queen of each marriage
+    int marriage_suit[MAX_MARRIAGES]
+    int marriage_points[MAX_MARRIAGES]
 
 
 cdef struct Position:
@@ -53,6 +68,9 @@ cdef struct Position:
     int win_seat                  # seat winning the trick so far
     int win_card
     int tricks_left               # current trick included
+    int trump                     # suit index or NO_TRUMP: the trump now (a marriage changes it)
+    bint may_declare              # the seat leading this trick may declare a marriage
+    int points_left               # card points of the cards in hands and on the table
 
 
 cdef inline int seat_to_move(const Rules* r, const Position* p) noexcept nogil:
@@ -80,8 +98,8 @@ cdef inline u64 legal_moves(const Rules* r, const Position* p, int seat) noexcep
     follow = hand & r.suit_mask[r.suit_of[p.played[0]]]
     if follow:
         return follow
-    if r.must_trump and r.trump >= 0:
-        follow = hand & r.suit_mask[r.trump]
+    if r.must_trump and p.trump >= 0:
+        follow = hand & r.suit_mask[p.trump]
         if follow:
             return follow
     return hand
@@ -93,7 +111,9 @@ cdef inline u64 run_bottoms(u64 hand, u64 out, u64 bottoms) noexcept nogil:
     Two cards of one hand touch when no card still out (any hand or the
     table) lies between them in their suit; such cards are equivalent, so the
     search tries only the lowest of each run. A carry through the gone cards
-    above each card finds the next card still out; suit bottoms stop carries.
+    above each card finds the next card still out; the cards of ``stops``
+    (suit bottoms, and ``Rules.run_stops``: cards worth other points than the
+    card below them, marriage cards) stop carries and always begin a run.
     """
     cdef u64 gone = ~out & ~bottoms
     cdef u64 up = hand << 1
@@ -101,13 +121,13 @@ cdef inline u64 run_bottoms(u64 hand, u64 out, u64 bottoms) noexcept nogil:
     return hand & ~(covered & ~bottoms)
 
 
-cdef inline bint beats(const Rules* r, int card, int best) noexcept nogil:
+cdef inline bint beats(const Rules* r, const Position* p, int card, int best) noexcept nogil:
     """True if ``card`` beats ``best``, the card winning the trick so far."""
     cdef int s = r.suit_of[card]
     cdef int b = r.suit_of[best]
     if s == b:
         return card > best
-    return s == r.trump
+    return s == p.trump
 
 
 cdef inline int last_trick_cards(const Rules* r, const Position* p, int* cards) noexcept nogil:
@@ -125,7 +145,7 @@ cdef inline int last_trick_cards(const Rules* r, const Position* p, int* cards) 
         cards[k] = low_index(p.hand[seat])
         seat += 1
     for k in range(1, r.nseats):
-        if beats(r, cards[k], cards[best]):
+        if beats(r, p, cards[k], cards[best]):
             best = k
     return best
 
@@ -135,11 +155,61 @@ cdef inline void play_card(const Rules* r, Position* p, int seat, int card) noex
     cdef u64 bit = (<u64>1) << card
     p.hand[seat] &= ~bit
     p.trick_cards |= bit
-    if p.nplayed == 0 or beats(r, card, p.win_card):
+    if p.nplayed == 0 or beats(r, p, card, p.win_card):
         p.win_seat = seat
         p.win_card = card
     p.played[p.nplayed] = card
     p.nplayed += 1
+
+
+cdef inline int trick_points(const Rules* r, const int* cards, int n) noexcept nogil:
+    """The card points of ``cards[:n]``."""
+    cdef int k, total = 0
+    for k in range(n):
+        total += r.points[cards[k]]
+    return total
+
+
+cdef inline int marriages_held(const Rules* r, const Position* p) noexcept nogil:
+    """The points of the marriages a seat of the declarer's side still holds whole (the
+    most its declarations can still add)."""
+    cdef int i, seat, total = 0
+    for i in range(r.nmarriages):
+        for seat in range(r.nseats):
+            if r.dside[seat] and (p.hand[seat] & r.marriage_cards[i]) == r.marriage_cards[i]:
+                total += r.marriage_points[i]
+    return total
+
+
+cdef inline int value_bound(const Rules* r, const Position* p) noexcept nogil:
+    """The most the declarer's side can still score: the tricks left, or the points of
+    the cards still out, plus the marriages it still holds."""
+    if r.plain_value:
+        return p.tricks_left
+    if r.unit_tricks:
+        return p.tricks_left + marriages_held(r, p)
+    return p.points_left + marriages_held(r, p)
+
+
+cdef inline u64 declarable(const Rules* r, const Position* p, int seat) noexcept nogil:
+    """The cards ``seat`` may lead with a declaration now: both cards of each marriage he
+    holds whole, when he leads and may declare."""
+    cdef u64 cards = 0
+    cdef int i
+    if p.nplayed or not p.may_declare:
+        return 0
+    for i in range(r.nmarriages):
+        if (p.hand[seat] & r.marriage_cards[i]) == r.marriage_cards[i]:
+            cards |= r.marriage_cards[i]
+    return cards
+
+
+cdef inline int marriage_of(const Rules* r, int card) noexcept nogil:
+    """The index of the marriage ``card`` belongs to (it is in one)."""
+    cdef int i = 0
+    while not (r.marriage_cards[i] >> card) & 1:
+        i += 1
+    return i
 
 
 cdef int load_position(Rules* r, Position* p, object pos, int* ext_to_int, int* int_to_ext) except -1

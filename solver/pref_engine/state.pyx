@@ -1,11 +1,24 @@
 # cython: language_level=3
-"""Loading a position given in the primitive terms of ``pyanalyzer.reference``.
+"""Loading a position given in the primitive terms of ``pyanalyzer.model.position``.
 
 ``load_position`` reads any object with the attributes of
-``ReferencePosition`` (duck-typed), checks it, renumbers the cards so that
+``Position`` (duck-typed), checks it, renumbers the cards so that
 each suit is a contiguous run of bits (``ext_to_int``/``int_to_ext`` keep the
 mapping) and fills the C structs the search works on.
+
+Optional attributes (absent in older callers): ``heuristics`` (``"solo"``,
+``"partnership"`` or ``"plain"``; missing: ``"partnership"`` for four seats,
+else ``"solo"``), ``card_points`` (points per card number; empty: every trick
+is worth 1), ``marriages`` (``(king, queen, points)`` declarations) and
+``leader_may_declare``.
 """
+
+HEURISTICS = {"solo": HEURISTICS_SOLO, "partnership": HEURISTICS_PARTNERSHIP,
+              "plain": HEURISTICS_PLAIN}
+
+# Card points and marriages make the table key absolute (the cards out themselves, in the
+# key's upper half): at most this many cards.
+MAX_VALUED_CARDS = 32
 
 from libc.string cimport memset
 
@@ -63,11 +76,20 @@ cdef int load_position(Rules* r, Position* p, object pos, int* ext_to_int,
 
     trump = pos.trump
     if trump is None:
-        r.trump = NO_TRUMP
+        p.trump = NO_TRUMP
     else:
-        r.trump = int(trump)
-        if not 0 <= r.trump < nsuits:
+        p.trump = int(trump)
+        if not 0 <= p.trump < nsuits:
             raise ValueError(f"trump {trump} is not a suit index")
+    heuristics = getattr(pos, "heuristics", None)
+    if heuristics is None:
+        heuristics = "partnership" if nseats == 4 else "solo"
+    if heuristics not in HEURISTICS:
+        raise ValueError(f"heuristics {heuristics!r} is not one of {', '.join(HEURISTICS)}")
+    if heuristics == "partnership" and nseats != 4:
+        raise ValueError("partnership heuristics need four seats")
+    r.heuristics = HEURISTICS[heuristics]
+    load_value(r, p, pos, base, ext_to_int)
     r.must_trump = bool(pos.must_trump)
     maximize = bool(pos.maximize)
     r.plain_tricks = maximize
@@ -100,6 +122,9 @@ cdef int load_position(Rules* r, Position* p, object pos, int* ext_to_int,
             raise ValueError(f"played card {card} is still in a hand")
         all_cards |= (<u64>1) << card
         play_card(r, p, seat_to_move(r, p), ext_to_int[card])
+    for card in range(MAX_CARDS):
+        if (all_cards >> card) & 1:
+            p.points_left += r.points[ext_to_int[card]]
     # Hands must be consistent with a whole number of tricks.
     for seat in range(nseats):
         j = bit_count(p.hand[seat])
@@ -110,4 +135,56 @@ cdef int load_position(Rules* r, Position* p, object pos, int* ext_to_int,
             p.tricks_left = j
         elif j != p.tricks_left:
             raise ValueError("hands do not hold the same number of cards")
+    return 0
+
+
+cdef int load_value(Rules* r, Position* p, object pos, int ncards, const int* ext_to_int) except -1:
+    """The value's rules: card points, marriages, who may declare now; the run stops."""
+    cdef int i, card, king, queen, suit
+    cdef u64 used = 0
+    points = [int(x) for x in getattr(pos, "card_points", ())]
+    marriages = [tuple(int(x) for x in m) for m in getattr(pos, "marriages", ())]
+    if len(points) > MAX_CARDS:
+        raise ValueError(f"card_points has {len(points)} entries, cards are numbered 0 to 63")
+    if any(x < 0 for x in points):
+        raise ValueError("card points are at least 0")
+    if len(marriages) > MAX_MARRIAGES:
+        raise ValueError(f"at most {MAX_MARRIAGES} marriages")
+    if (points or marriages) and ncards > MAX_VALUED_CARDS:
+        raise ValueError(f"card points and marriages need at most {MAX_VALUED_CARDS} cards")
+    if (points or marriages) and getattr(pos, "talon_leads", ()):
+        raise ValueError("talon leads are played for tricks only (no card points, no marriages)")
+    r.unit_tricks = not points
+    r.plain_value = not points and not marriages
+    r.run_stops = r.bottoms
+    for card, value in enumerate(points):
+        if value and ext_to_int[card] < 0:
+            raise ValueError(f"card {card} has points but is in no suit")
+        if ext_to_int[card] >= 0:
+            r.points[ext_to_int[card]] = value
+    if points:
+        for card in range(1, ncards):
+            if r.points[card] != r.points[card - 1]:
+                r.run_stops |= (<u64>1) << card
+    r.nmarriages = len(marriages)
+    for i, marriage in enumerate(marriages):
+        if len(marriage) != 3:
+            raise ValueError("a marriage is (king, queen, points)")
+        king, queen, value = marriage
+        if not (0 <= king < MAX_CARDS and 0 <= queen < MAX_CARDS) or king == queen \
+                or ext_to_int[king] < 0 or ext_to_int[queen] < 0:
+            raise ValueError(f"marriage {marriage}: two cards of the deck")
+        suit = r.suit_of[ext_to_int[king]]
+        if r.suit_of[ext_to_int[queen]] != suit:
+            raise ValueError(f"marriage {marriage}: the two cards are of one suit")
+        if value < 0:
+            raise ValueError("marriage points are at least 0")
+        r.marriage_cards[i] = ((<u64>1) << ext_to_int[king]) | ((<u64>1) << ext_to_int[queen])
+        if r.marriage_cards[i] & used:
+            raise ValueError("a card is in two marriages")
+        used |= r.marriage_cards[i]
+        r.marriage_suit[i] = suit
+        r.marriage_points[i] = value
+    r.run_stops |= used
+    p.may_declare = bool(getattr(pos, "leader_may_declare", False))
     return 0

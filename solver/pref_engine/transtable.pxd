@@ -10,17 +10,25 @@ best lead found (as an index among the cards out).
 The key is three words: the owners of the cards out, in card order, as two
 bit planes (owner = plane0 + 2 * plane1, seats 0-3), and the number of cards
 out per suit (6 bits a suit) with the leader. It is exact for any game of up
-to 64 cards.
+to 64 cards whose value is a trick count (``Rules.plain_value``).
+
+Where tricks are worth their card points, or marriages may be declared, cards
+of one rank order are no longer interchangeable (their points differ, a queen
+is half of a marriage): the key is *absolute*, the planes as above and in the
+third word the cards out themselves (upper 32 bits: at most 32 cards), the
+leader, the trump (it changes with a marriage) and whether the leader may
+declare. The key functions below are the only place that knows the layout.
 
 Layout: buckets of one 64-byte cache line each, as many as the size allows;
 the bucket is chosen by the high half of a hash of the key (multiplied by the
 number of buckets, so any number works). Two entry formats share it:
 
-* *small* (16 bytes, 4 a bucket) for games of at most 32 cards (Preferans,
-  Thousand): both planes fit one word and the bounds 4 bits each. Twice the
+* *small* (16 bytes, 4 a bucket) for trick counts in games of at most 32
+  cards (Preferans): both planes fit one word and the bounds 4 bits each. Twice the
   entries in the same memory, which is what an enumeration of splits needs
   (its table is always full).
-* *wide* (32 bytes, 2 a bucket) for bigger decks.
+* *wide* (32 bytes, 2 a bucket) for bigger decks and for points (bounds of
+  16 bits: Thousand's card points and marriages exceed 300).
 
 The engine picks the format from the rules (``tt_set_small``). Replacement
 rule, in order: the entry with the same key (bounds tightened); an entry of
@@ -46,7 +54,7 @@ are part of the table's fixed size.
 Probe and store are ``inline`` here so the search compiles them in place.
 """
 
-from pref_engine.state cimport u64, Rules, Position, bit_count, bit_extract
+from pref_engine.state cimport u64, Rules, Position, bit_count, bit_extract, MAX_SEATS
 
 cdef extern from *:
     void prefetch_line "__builtin_prefetch"(const void* addr) nogil
@@ -73,10 +81,10 @@ cdef struct TTEntry:              # wide: 32 bytes
     u64 plane0
     u64 plane1
     u64 meta
-    unsigned int gen
-    signed char lower
-    signed char upper
-    unsigned char best            # index of the best lead among the cards out
+    unsigned short gen            # (below GEN_LIMIT)
+    short lower
+    short upper
+    unsigned char best            # index of the best lead among the cards out (| DECLARE)
     unsigned char depth           # tricks left
 
 
@@ -116,6 +124,68 @@ cdef void tt_free(TransTable* tt) noexcept nogil
 cdef void tt_clear(TransTable* tt) noexcept nogil
 cdef void tt_set_small(TransTable* tt, bint small) noexcept nogil
 cdef void tt_make_key(const Rules* r, const Position* p, u64 out, TTKey* key) noexcept nogil
+
+
+cdef inline void tt_planes(const Position* p, u64 out, u64* plane0, u64* plane1) noexcept nogil:
+    """The key's bit planes: the owners of the cards ``out``, numbered among them."""
+    plane0[0] = bit_extract(p.hand[1] | p.hand[3], out)
+    plane1[0] = bit_extract(p.hand[2] | p.hand[3], out)
+
+
+cdef inline u64 absolute_meta(int leader, int trump, bint may_declare, u64 out) noexcept nogil:
+    """The third word of an absolute key (``Rules.plain_value`` false)."""
+    return (<u64>leader | (<u64>(trump + 1) << 2) | (<u64>may_declare << 5)
+            | (out << 32))
+
+
+cdef inline void tt_key_add_taken(TTKey* key, const int* taken, int nseats) noexcept nogil:
+    """Add to a trick-count key the tricks each seat took before it (6 bits a seat above the
+    counts: max^n under Rostov's aim, whose choices depend on them)."""
+    cdef int i
+    for i in range(nseats):
+        key.meta |= (<u64>taken[i]) << (40 + 6 * i)
+    tt_hash_key(key)
+
+
+cdef struct TTChildKeys:
+    # What the keys of the positions after the last card of a trick share (``tt_child_key_*``).
+    u64 out                       # the cards out after the trick
+    u64 meta                      # relative keys: the counts of ``out`` per suit
+    u64 owners1                   # seats 1 and 3's cards
+    u64 owners2                   # seats 2 and 3's cards
+    int trump
+
+
+cdef inline void tt_child_keys_begin(const Rules* r, const Position* p, u64 out,
+                                     TTChildKeys* c) noexcept nogil:
+    """Prepare the keys of the positions the last card of the current trick leads to."""
+    c.out = out & ~p.trick_cards
+    c.meta = tt_suit_counts(r, c.out) if r.plain_value else 0
+    c.owners1 = p.hand[1] | p.hand[3]
+    c.owners2 = p.hand[2] | p.hand[3]
+    c.trump = p.trump
+
+
+cdef inline void tt_child_key_relative(const Rules* r, const TTChildKeys* c, int card,
+                                       int winner, TTKey* key) noexcept nogil:
+    """The key of the position after ``card`` ends the trick and ``winner`` leads (made
+    without playing the card), for trick counts (``Rules.plain_value``)."""
+    cdef u64 out = c.out & ~((<u64>1) << card)
+    key.meta = (c.meta - tt_suit_one(r.suit_of[card])) | <u64>winner
+    key.plane0 = bit_extract(c.owners1, out)
+    key.plane1 = bit_extract(c.owners2, out)
+    tt_hash_key(key)
+
+
+cdef inline void tt_child_key_absolute(const TTChildKeys* c, int card, int winner,
+                                       TTKey* key) noexcept nogil:
+    """``tt_child_key_relative`` for points and declarations (a completed trick lets the
+    winner declare)."""
+    cdef u64 out = c.out & ~((<u64>1) << card)
+    key.meta = absolute_meta(winner, c.trump, True, out)
+    key.plane0 = bit_extract(c.owners1, out)
+    key.plane1 = bit_extract(c.owners2, out)
+    tt_hash_key(key)
 
 
 cdef inline char* bucket_of(const TransTable* tt, const TTKey* key) noexcept nogil:
@@ -253,7 +323,7 @@ cdef inline void store_small(TransTable* tt, TTSmallEntry* e, const TTKey* key, 
     e[0].best = BEST_BITS if best == NO_MOVE else best
 
 
-cdef inline void tighten(signed char* lower, signed char* upper, unsigned char* best,
+cdef inline void tighten(short* lower, short* upper, unsigned char* best,
                          int new_lower, int new_upper, int new_best) noexcept nogil:
     """A stored entry met again: keep the tighter bounds and the latest best move
     (``NO_MOVE``: none found)."""

@@ -91,8 +91,11 @@ cdef void tt_set_small(TransTable* tt, bint small) noexcept nogil:
 
 
 cdef void tt_make_key(const Rules* r, const Position* p, u64 out, TTKey* key) noexcept nogil:
-    """Rank-relative key of a trick-boundary position (``out``: cards in hands)."""
-    key.meta = tt_suit_counts(r, out) | <u64>p.leader
-    key.plane0 = bit_extract(p.hand[1] | p.hand[3], out)
-    key.plane1 = bit_extract(p.hand[2] | p.hand[3], out)
+    """The key of a trick-boundary position (``out``: cards in hands): rank-relative for
+    trick counts, absolute for points (see the module's notes)."""
+    if r.plain_value:
+        key.meta = tt_suit_counts(r, out) | <u64>p.leader
+    else:
+        key.meta = absolute_meta(p.leader, p.trump, p.may_declare, out)
+    tt_planes(p, out, &key.plane0, &key.plane1)
     tt_hash_key(key)
