@@ -251,7 +251,7 @@ def test_declared_heuristics_change_the_search_not_the_value():
 
 def test_partnership_is_declared_not_inferred_from_four_seats():
     """Four seats get the Whist search (its winning-rank table) only when the position declares
-    'partnership', or, for an old caller without the attribute, by the four-seat fallback."""
+    'partnership'; a position that declares nothing is refused rather than guessed from its seats."""
     rng = random.Random("generic-whist")
     position = whist_ending(rng)
     value = ReferenceSolver.for_position(position).solve(position)
@@ -263,8 +263,8 @@ def test_partnership_is_declared_not_inferred_from_four_seats():
     assert sizes["partnership"] > sizes["solo"] == sizes["plain"]
     old_caller = SimpleNamespace(**{k: v for k, v in dataclasses.asdict(position).items()
                                     if k != "heuristics"})
-    engine = Engine(tt_size_mb=1)
-    assert engine.solve(old_caller) == value and engine.tt_bytes == sizes["partnership"]
+    with pytest.raises(ValueError, match="must declare its heuristics"):
+        Engine(tt_size_mb=1).solve(old_caller)
 
 
 def test_heuristics_are_checked():

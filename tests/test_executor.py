@@ -301,11 +301,14 @@ def test_a_keyboard_interrupt_from_a_tick_or_a_worker_interrupts_the_run(monkeyp
     stopped_searches = []
     monkeypatch.setattr(executor_module, "stop_running_searches", lambda: stopped_searches.append(True))
     stop = threading.Event()
+    started = threading.Event()
 
     def tick() -> None:
-        raise KeyboardInterrupt
+        if started.is_set():  # (interrupting before unit 0 starts would deliver nothing)
+            raise KeyboardInterrupt
 
     def wait_for_stop(state, unit: int) -> int:
+        started.set()
         assert stop.wait(WAIT)
         return unit
 
@@ -339,11 +342,17 @@ def test_an_error_in_a_tick_is_raised_once_the_workers_are_done():
 def test_off_the_main_thread_a_keyboard_interrupt_in_the_waiting_thread_stops_the_run():
     stop = threading.Event()
     outcome = []
+    lock = threading.Lock()
+    started: list[int] = []
 
     def tick() -> None:
-        raise KeyboardInterrupt
+        with lock:  # interrupt once both workers hold a unit (earlier, fewer would be under way)
+            if len(started) == 2:
+                raise KeyboardInterrupt
 
     def work(state, unit: int) -> int:
+        with lock:
+            started.append(unit)
         assert stop.wait(WAIT)
         return unit
 
@@ -399,9 +408,13 @@ def test_a_keyboard_interrupt_in_a_with_block_stops_the_workers_before_it_goes_o
     monkeypatch.setattr(executor_module, "stop_running_searches", lambda: None)
     stop = threading.Event()
     returned = threading.Event()
+    second_started = threading.Event()
 
     def work(state, unit: int) -> int:
+        if unit == 0:  # delivered only once unit 1 is under way on the other worker
+            assert second_started.wait(WAIT)
         if unit == 1:
+            second_started.set()
             assert stop.wait(WAIT)
             returned.set()
         return unit

@@ -82,8 +82,8 @@ cdef int load_position(Rules* r, Position* p, object pos, int* ext_to_int,
         if not 0 <= p.trump < nsuits:
             raise ValueError(f"trump {trump} is not a suit index")
     heuristics = getattr(pos, "heuristics", None)
-    if heuristics is None:
-        heuristics = "partnership" if nseats == 4 else "solo"
+    if heuristics is None:  # declared by the rule set, never guessed from the number of seats
+        raise ValueError(f"the position must declare its heuristics: {', '.join(HEURISTICS)}")
     if heuristics not in HEURISTICS:
         raise ValueError(f"heuristics {heuristics!r} is not one of {', '.join(HEURISTICS)}")
     if heuristics == "partnership" and nseats != 4:
