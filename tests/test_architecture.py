@@ -142,3 +142,18 @@ def test_the_trick_rules_are_written_once_in_python():
                 names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
                 names |= {n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)}
                 assert names & {"TrickRules", "trick_rules", "play_rules"}, (name, node.name)
+
+
+def test_every_package_is_installed():
+    """pyproject.toml lists the packages to install: a package folder left out of the list works
+    from the checkout and is missing from every installed copy."""
+    import pytest
+
+    tomllib = pytest.importorskip("tomllib")  # (Python 3.11+)
+    checkout = Path(__file__).resolve().parent.parent  # the sources, not the installed copy
+    pyproject = tomllib.loads((checkout / "pyproject.toml").read_text(encoding="utf-8"))
+    listed = set(pyproject["tool"]["setuptools"]["packages"])
+    folders = {".".join(["pyanalyzer", *init.parent.relative_to(checkout / "pyanalyzer").parts])
+               for init in (checkout / "pyanalyzer").rglob("__init__.py")}
+    assert folders <= listed, sorted(folders - listed)
+    assert "pref_engine" in listed
