@@ -157,3 +157,20 @@ def test_every_package_is_installed():
                for init in (checkout / "pyanalyzer").rglob("__init__.py")}
     assert folders <= listed, sorted(folders - listed)
     assert "pref_engine" in listed
+
+
+#: The stages of the pipeline (ARCHITECTURE.md): a module imports only its own stage and those
+#: below. ``render`` draws from the model alone, so the analyzers (puzzle sheets) may use it.
+STAGES = {"errors": 0, "model": 0, "engines": 1, "render": 1, "analysis": 2, "preferans": 2, "whist": 2,
+          "scoring": 2, "cli": 3, "__main__": 4}
+
+
+def test_each_stage_imports_only_the_stages_below_it():
+    def stage(module: str) -> int | None:
+        parts = module.split(".")
+        return STAGES[parts[1]] if len(parts) > 1 else None
+
+    upward = [(name, target) for name, targets in import_graph().items() if stage(name) is not None
+              for target in targets if stage(target) is not None and stage(target) > stage(name)]
+    assert upward == []
+    assert set(STAGES) == {module.split(".")[1] for module in module_files() if "." in module}
