@@ -209,33 +209,12 @@ cdef bint root_reaches(Searcher* s, int target) noexcept nogil:
 
 
 cdef int root_value(Searcher* s, int guess) noexcept nogil:
-    """Exact value by null-window tests from ``guess``: MTD(f) one trick at a time for
-    trick counts, else the first test at ``guess`` and then bisection."""
+    """Exact value by null-window tests, the first at ``guess``: then MTD(f) one trick at a
+    time for trick counts (the guess is rarely more than a trick off), else bisection of the
+    interval still open (card points)."""
     cdef int lo = 0
     cdef int hi = value_bound(&s.rules, &s.pos)
-    cdef int t
-    if not s.rules.plain_value:
-        return bisect_value(s, lo, hi, guess)
-    if guess < 1:
-        guess = 1
-    while lo < hi:
-        t = guess
-        if t <= lo:
-            t = lo + 1
-        if t > hi:
-            t = hi
-        if root_reaches(s, t):
-            lo = t
-            guess = t + 1
-        else:
-            hi = t - 1
-            guess = t - 1
-    return lo
-
-
-cdef int bisect_value(Searcher* s, int lo, int hi, int guess) noexcept nogil:
-    """The value in ``lo .. hi``: a null-window test at ``guess``, then at the middle of
-    the interval still open."""
+    cdef bint by_one = s.rules.plain_value
     cdef int t = guess
     while lo < hi:
         if t <= lo:
@@ -244,7 +223,8 @@ cdef int bisect_value(Searcher* s, int lo, int hi, int guess) noexcept nogil:
             t = hi
         if root_reaches(s, t):
             lo = t
+            t = t + 1 if by_one else (lo + hi + 1) // 2
         else:
             hi = t - 1
-        t = (lo + hi + 1) // 2
+            t = t - 1 if by_one else (lo + hi + 1) // 2
     return lo
