@@ -44,7 +44,7 @@ def with_marriage_options(layout, ace_marriage: bool, declare_first_lead: bool):
     from dataclasses import replace
 
     from pyanalyzer.errors import PrefInputError
-    from pyanalyzer.model.rules import with_marriage_rules
+    from pyanalyzer.model.layout import with_marriages
 
     if not (ace_marriage or declare_first_lead):
         return layout
