@@ -18,7 +18,7 @@ from pref_engine.state cimport (Rules, Position, MAX_SEATS, seat_to_move, cards_
 from pref_engine.transtable cimport (TTKey, TTChildKeys, tt_make_key, tt_probe, tt_store,
                                 tt_prefetch, tt_child_keys_begin, tt_child_key_relative,
                                 tt_child_key_absolute, NO_MOVE)
-from pref_engine.quicktricks cimport quick_tricks, misere_sure
+from pref_engine.quicktricks cimport quick_tricks, quick_points, misere_sure
 from pref_engine.moves cimport order_moves, order_moves_declaring, MAX_MOVES, MAX_LEAD_MOVES
 
 
@@ -248,7 +248,19 @@ cdef int search(Searcher* s, int target, Valuation* value) noexcept nogil:
                 else:
                     first = low_index(bit_deposit((<u64>1) << (stored_best & 63), out)) \
                         | (stored_best & DECLARE)
-        # Step 4. Quick tricks of the side on lead (trick contracts counting tricks).
+        # Step 4. Quick tricks of the side on lead (trick contracts counting tricks); for
+        # card points, the points the side on lead surely takes bound the value.
+        if Valuation is PointValue:
+            if r.plain_tricks and not r.unit_tricks:     # (each side wants its own points)
+                q = quick_points(r, p)
+                if q:
+                    if r.dside[p.leader]:
+                        if q >= target:
+                            tt_store(s.tt, &key, p.tricks_left, q, bound, NO_MOVE)
+                            return q
+                    elif bound - q < target:
+                        tt_store(s.tt, &key, p.tricks_left, 0, bound - q, NO_MOVE)
+                        return bound - q
         if Valuation is TrickCount:
             if r.plain_tricks:
                 q = quick_tricks(r, p, out)
