@@ -155,6 +155,15 @@ cdef inline int last_trick_gain(const Rules* r, Position* p, Valuation* value) n
     return trick_points(r, cards, r.nseats)
 
 
+cdef inline int best_declaration(const Rules* r, const Position* p) noexcept nogil:
+    """The most points one declaration the leader may make now scores."""
+    cdef int i, best = 0
+    for i in range(r.nmarriages):
+        if (p.hand[p.leader] & r.marriage_cards[i]) == r.marriage_cards[i] and r.marriage_points[i] > best:
+            best = r.marriage_points[i]
+    return best
+
+
 cdef void reset_killers(Searcher* s) noexcept nogil:
     killers_reset(&s.killers)
 
@@ -191,6 +200,7 @@ cdef int search(Searcher* s, int target, Valuation* value) noexcept nogil:
     cdef int n, i, seat, card, gain, q, room, bound, best = -1, table_points = 0
     cdef bint result, v, maxer
     cdef int found, child                 # points: the bound found, a child's
+    cdef int q2
     cdef u64 out, moves
     cdef TTChildKeys child_base
     cdef TTKey child_keys[MAX_MOVES]
@@ -253,6 +263,10 @@ cdef int search(Searcher* s, int target, Valuation* value) noexcept nogil:
         if Valuation is PointValue:
             if r.plain_tricks and not r.unit_tricks:     # (each side wants its own points)
                 q = quick_points(r, p)
+                if r.dside[p.leader] and p.may_declare:
+                    q2 = best_declaration(r, p)
+                    if q2 > q:
+                        q = q2
                 if q:
                     if r.dside[p.leader]:
                         if q >= target:
