@@ -25,7 +25,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from pyanalyzer.engines.registry import make_backend
+from pyanalyzer.engines.registry import DEFAULT_TT_MB, make_backend
 from pyanalyzer.errors import LayoutError
 from pyanalyzer.model.cards import Card
 from pyanalyzer.model.contract import POINTS, Contract
@@ -74,6 +74,15 @@ def sort_cards(cards) -> list[Card]:
 
 def cards_text(cards, style: str = "symbols") -> str:
     return " ".join(format_card(c, style) for c in sort_cards(cards))
+
+
+def engine_list(engine, threads: int = 1, tt_mb: int = DEFAULT_TT_MB) -> list:
+    """Engines to run on: ``threads`` new ones for an engine name, else the engine(s) given."""
+    if isinstance(engine, str):
+        if engine == "fast":
+            return [make_backend(engine, tt_mb) for _ in range(max(1, threads))]
+        return [make_backend(engine) for _ in range(max(1, threads))]
+    return list(engine) if isinstance(engine, (list, tuple)) else [engine]
 
 
 def deal_position(rules: Rules, declarer: str, hands: Mapping[str, Sequence[Card]],
@@ -211,9 +220,13 @@ def every_give(ten: Sequence[Card], opponents: Sequence[str]) -> list[dict[str, 
 
 
 def solve_gives(rules: Rules, declarer: str, ten: Sequence[Card], opponents: Mapping[str, Sequence[Card]],
-                gives: Sequence[Mapping[str, Card]], backend) -> list[int]:
-    """The declarer's points with open cards for each give (one warm engine; the fast engine
-    solves them in one call without the GIL)."""
+                gives: Sequence[Mapping[str, Card]], backends) -> list[int]:
+    """The declarer's points with open cards for each give.
+
+    ``backends`` is one engine or a list of them (one thread each): the gives are cut into
+    as many runs of consecutive gives, each solved in one call of the fast engine (without the
+    GIL, its table kept warm). Ctrl-C raises KeyboardInterrupt once every engine has stopped."""
+    backends = list(backends) if isinstance(backends, (list, tuple)) else [backends]
     seats = rules.seats
     hands_of = []
     for give in gives:
@@ -223,23 +236,44 @@ def solve_gives(rules: Rules, declarer: str, ten: Sequence[Card], opponents: Map
         hands_of.append(hands)
     first = deal_position(rules, declarer, hands_of[0], gave=gives[0])
     masks = [tuple(cards_mask(hands[seat]) for seat in seats) for hands in hands_of]
-    if hasattr(backend, "solve_batch"):
-        values = backend.solve_batch(first, list(range(len(seats))), [0] * len(seats), masks)
-        if len(values) < len(masks):  # stopped by Ctrl-C (the signal's exception follows)
-            raise KeyboardInterrupt
-        return values
-    return [backend.solve(replace(first, hands=hand_masks)) for hand_masks in masks]
+
+    def solve_run(backend, run: tuple[int, list[tuple[int, ...]]]) -> tuple[int, list[int]]:
+        begin, chunk = run
+        if hasattr(backend, "solve_batch"):
+            values = backend.solve_batch(replace(first, hands=chunk[0]), list(range(len(seats))),
+                                         [0] * len(seats), chunk)
+            if len(values) < len(chunk):  # stopped by Ctrl-C
+                raise KeyboardInterrupt
+            return begin, values
+        return begin, [backend.solve(replace(first, hands=hand_masks)) for hand_masks in chunk]
+
+    if len(backends) == 1:
+        return solve_run(backends[0], (0, masks))[1]
+    from pyanalyzer.engines.executor import Executor
+
+    size = -(-len(masks) // len(backends))
+    runs = [(begin, masks[begin:begin + size]) for begin in range(0, len(masks), size)]
+    values: list[int | None] = [None] * len(masks)
+    run = Executor(states=backends).map(solve_run, runs, ordered=False)
+    with run:
+        for begin, chunk_values in run:
+            values[begin:begin + len(chunk_values)] = chunk_values
+    if run.interrupted:
+        raise KeyboardInterrupt
+    return values
 
 
 def rank_gives(rules: Rules, declarer: str, hand: Sequence[Card], talon: Sequence[Card],
                opponents: Mapping[str, Sequence[Card]], bid: int | None = None,
-               engine: str | object = "fast") -> ExchangeRanking:
+               engine: str | object = "fast", threads: int = 1,
+               tt_mb: int = DEFAULT_TT_MB) -> ExchangeRanking:
     """Rank every give of the exchange by the declarer's points with open cards.
 
     ``hand`` is the declarer's before the talon, ``opponents`` the two other hands (as many
-    cards each as ``hand``: seven in a deal, fewer in an ending)."""
-    backend = make_backend(engine) if isinstance(engine, str) else engine
-    start, start_nodes = time.perf_counter(), backend.nodes
+    cards each as ``hand``: seven in a deal, fewer in an ending). ``engine``: a name (then
+    ``threads`` engines of ``tt_mb`` each are made), an engine or a list of engines."""
+    backends = engine_list(engine, threads, tt_mb)
+    start, start_nodes = time.perf_counter(), sum(b.nodes for b in backends)
     hand, talon = tuple(hand), tuple(talon)
     if len(talon) != rules.talon_size:
         raise LayoutError(f"the talon has {rules.talon_size} cards, not {len(talon)}", "talon")
@@ -252,7 +286,7 @@ def rank_gives(rules: Rules, declarer: str, hand: Sequence[Card], talon: Sequenc
                               f"({len(hand)}), not {seat}'s {len(opponents[seat])}", seat)
     ten = hand + talon
     gives = every_give(ten, seats)
-    values = solve_gives(rules, declarer, ten, {seat: tuple(opponents[seat]) for seat in seats}, gives, backend)
+    values = solve_gives(rules, declarer, ten, {seat: tuple(opponents[seat]) for seat in seats}, gives, backends)
     ranked = []
     for give, points in zip(gives, values, strict=True):
         kept = tuple(c for c in ten if c not in give.values())
@@ -260,11 +294,12 @@ def rank_gives(rules: Rules, declarer: str, hand: Sequence[Card], talon: Sequenc
     order = {card: n for n, card in enumerate(sort_cards(ten))}
     ranked.sort(key=lambda g: (-g.points, [order[g.given[seat]] for seat in seats]))
     return ExchangeRanking(rules, declarer, hand, talon, {seat: tuple(opponents[seat]) for seat in seats},
-                           ranked, bid, time.perf_counter() - start, backend.nodes - start_nodes,
-                           backend.name)
+                           ranked, bid, time.perf_counter() - start,
+                           sum(b.nodes for b in backends) - start_nodes, backends[0].name)
 
 
-def rank_exchange(layout: Layout, engine: str | object = "fast") -> ExchangeRanking:
+def rank_exchange(layout: Layout, engine: str | object = "fast", threads: int = 1,
+                  tt_mb: int = DEFAULT_TT_MB) -> ExchangeRanking:
     """The exchange ranking of a Thousand layout written before the exchange (the declarer's
     hand without the talon, the talon in nobody's hand, nothing given)."""
     if not layout.exchange_pending:
@@ -278,7 +313,7 @@ def rank_exchange(layout: Layout, engine: str | object = "fast") -> ExchangeRank
                           layout.lead)
     opponents = {seat: tuple(layout.hands[seat]) for seat in layout.rules.seats if seat != declarer}
     return rank_gives(layout.rules, declarer, tuple(layout.hands[declarer]), layout.talon, opponents,
-                      layout.contract.bid, engine)
+                      layout.contract.bid, engine, threads, tt_mb)
 
 
 def layout_after(layout: Layout, give: Give) -> Layout:
@@ -291,8 +326,9 @@ def layout_after(layout: Layout, give: Give) -> Layout:
     return replace(layout, hands=hands, gave=dict(give.given))
 
 
-def best_exchange(layout: Layout, engine: str | object = "fast") -> tuple[Layout, ExchangeRanking]:
+def best_exchange(layout: Layout, engine: str | object = "fast", threads: int = 1,
+                  tt_mb: int = DEFAULT_TT_MB) -> tuple[Layout, ExchangeRanking]:
     """The layout with the best give made (most points with open cards; card order on a tie),
     and the ranking of every give, for a layout whose exchange is still to be made."""
-    ranking = rank_exchange(layout, engine)
+    ranking = rank_exchange(layout, engine, threads, tt_mb)
     return layout_after(layout, ranking.best), ranking

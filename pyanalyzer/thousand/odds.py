@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 
 from pyanalyzer.analysis.splits import Progress, Tally, solve_splits
 from pyanalyzer.engines.executor import Executor
-from pyanalyzer.engines.registry import DEFAULT_TT_MB, make_backend
+from pyanalyzer.engines.registry import DEFAULT_TT_MB
 from pyanalyzer.errors import LayoutError
 from pyanalyzer.model.cards import Card
 from pyanalyzer.model.notation import format_card
@@ -44,6 +44,7 @@ from pyanalyzer.thousand.exchange import (
     cards_mask,
     cards_text,
     deal_position,
+    engine_list,
     every_give,
     solve_gives,
     sort_cards,
@@ -73,12 +74,6 @@ def _check_bid(rules: Rules, bid: int | None) -> None:
                           str(bid))
 
 
-def _backends(engine: str, threads: int, tt_mb: int) -> list:
-    if engine == "fast":
-        return [make_backend(engine, tt_mb) for _ in range(max(1, threads))]
-    return [make_backend(engine) for _ in range(max(1, threads))]
-
-
 def histogram_rows(histogram: Sequence[int], width: int = 40, bin_size: int = HISTOGRAM_BIN) -> list[str]:
     """Text rows ``points  layouts  share  bar``, the points in bins of ``bin_size``."""
     total = sum(histogram)
@@ -94,6 +89,27 @@ def histogram_rows(histogram: Sequence[int], width: int = 40, bin_size: int = HI
         bar = "█" * max(1 if n else 0, round(width * n / top))
         rows.append(f"{low:>4}-{low + bin_size - 1:<4}  {n:>8,}  {100 * n / total:>6.2f}%  {bar}")
     return rows
+
+
+def shown_levels(rules: Rules, tally: Tally, bid: int | None) -> list[int]:
+    """The bids from the lowest up to the first one never made (and ``bid``)."""
+    out = []
+    for level in rules.bid_levels():
+        out.append(level)
+        if not tally.count(lambda v, level=level: v >= level):
+            break
+    if bid is not None and bid not in out:
+        out.append(bid)
+    return out
+
+
+def text_levels(levels: list[int], always) -> tuple[list[int], int | None]:
+    """The bids to show as rows in text: those below the highest bid made in every layout
+    are summed up by that one (returned second, None if there is none)."""
+    sure = [level for level in levels if always(level)]
+    if len(sure) < 2:
+        return levels, None
+    return [level for level in levels if level >= sure[-1]], sure[-1]
 
 
 @dataclass
@@ -136,14 +152,7 @@ class PointsOdds:
 
     def levels(self) -> list[int]:
         """The bids worth showing: from the lowest up to the first one never made."""
-        out = []
-        for level in self.rules.bid_levels():
-            out.append(level)
-            if not self.tally.count(lambda v, level=level: v >= level):
-                break
-        if self.bid is not None and self.bid not in out:
-            out.append(self.bid)
-        return out
+        return shown_levels(self.rules, self.tally, self.bid)
 
     def _share(self, level: int) -> str:
         t = self.tally
@@ -182,9 +191,15 @@ class PointsOdds:
         return lines
 
     def format(self, style: str = "symbols") -> str:
-        out = self.headline() + ["", "  bid   P(make)"]
+        out = self.headline() + [""]
+        t = self.tally
+        rows, sure = text_levels(self.levels(), lambda level: t.count(lambda v: v < level) == 0
+                                 and (t.exact or not t.enumeration))
+        if sure is not None:
+            out.append(f"Every bid up to {sure} makes in every layout counted.")
+        out.append("  bid   P(make)")
         limit = self.bid_limit
-        for level in self.levels():
+        for level in rows:
             note = "  (bidding rule: above his limit)" if level > limit else ""
             out.append(f"  {level:>3}   {self._share(level)}{note}")
         out.append(f"  (the bidding rule allows {self.rules.seat_name(self.declarer)} at most {limit} "
@@ -271,7 +286,7 @@ def declarer_view(kept: Sequence[Card], gave: Mapping[str, Card], rules: Rules =
         hands[seats.index(seat)] = gave[seat].mask
     template = replace(template, hands=tuple(hands))
     if backends is None:
-        backends = _backends(engine, threads, tt_mb)
+        backends = engine_list(engine, threads, tt_mb)
     seed = None if samples is None else run_seed(seed)
     tally = solve_splits(template, tuple(seats.index(s) for s in opponents), (size, size), cards_mask(others),
                          engine=engine, threads=threads, samples=samples, seed=seed, progress=progress,
@@ -404,7 +419,7 @@ def rank_gives_by_odds(ten: Sequence[Card], bid: int, rules: Rules = THOUSAND_RU
                               f"cards, not {len(ten)}", "--hand")
         others = [card for card in rules.deck if card not in ten]
     gives = every_give(ten, opponents)
-    backends = _backends(engine, threads, tt_mb)
+    backends = engine_list(engine, threads, tt_mb)
     staged = progress is not None and hasattr(progress, "stage")
 
     def view(give: Mapping[str, Card], **options) -> PointsOdds:
@@ -494,14 +509,8 @@ class TalonOdds:
         return self.tally.confidence(lambda v: v >= level)
 
     def levels(self) -> list[int]:
-        out = []
-        for level in self.rules.bid_levels():
-            out.append(level)
-            if not self.tally.count(lambda v, level=level: v >= level):
-                break
-        if self.bid is not None and self.bid not in out:
-            out.append(self.bid)
-        return out
+        """The bids worth showing: from the lowest up to the first one never made."""
+        return shown_levels(self.rules, self.tally, self.bid)
 
     def format(self, style: str = "symbols") -> str:
         name = self.rules.seat_name(self.declarer)
@@ -514,9 +523,13 @@ class TalonOdds:
                "This is an optimistic estimate: it assumes he sees every card when he makes the exchange "
                "and when he plays.",
                f"Expected points: {self.tally.expected():.1f}.  ({self.seconds:.1f} s)", "",
-               "  bid   P(make)   95% interval"]
+               ]
+        rows, sure = text_levels(self.levels(), lambda level: self.p_make(level) == 1)
+        if sure is not None:
+            out.append(f"Every bid up to {sure} makes in every sample.")
+        out.append("  bid   P(make)   95% interval")
         limit = self.bid_limit
-        for level in self.levels():
+        for level in rows:
             low, high = self.interval(level)
             note = "  (bidding rule: above his limit)" if level > limit else ""
             mark = "  <- bid" if level == self.bid else ""
@@ -585,7 +598,7 @@ def before_talon(hand: Sequence[Card], rules: Rules = THOUSAND_RULES, declarer: 
     _check_distinct([("the hand", hand), ("the other cards", tuple(others))])
     seed = run_seed(seed)
     rng = random.Random(seed)
-    backends = _backends(engine, threads, tt_mb)
+    backends = engine_list(engine, threads, tt_mb)
     start_nodes = [backend.nodes for backend in backends]
     ceiling = sum(rules.card_points_of(c) for c in (*hand, *others)) + sum(p for _m, p in rules.declarations())
     histogram = [0] * (ceiling + 1)
