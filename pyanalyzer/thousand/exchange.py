@@ -3,20 +3,21 @@
 The declarer of a Thousand deal holds seven cards and takes the three of the talon; he then
 gives one card face down to each opponent (10 x 9 = 90 ways) and plays the eight he keeps.
 With every hand open, each give is solved double dummy from the first lead: his points for
-the whole deal (card points of his tricks plus the marriages he declares), the highest bid
-those points make (bids go in fives from 100), and whether the bidding rule allows that bid
-with the cards he keeps (above 120 only with a marriage in hand, never above 120 plus the
-marriages he holds: RULES.md §2).
+the whole deal (card points of his tricks plus the marriages he declares), and the highest
+bid those points make (bids go in fives from 100). The bidding rule (RULES.md §2: above 120
+only with a marriage in hand, never above 120 plus the marriages he holds) is applied to his
+seven cards, when he bid: a higher bid is reached only by raising after the exchange (the
+points he makes never exceed 120 plus the marriages he keeps).
 
 The functions take endings too (fewer cards in every hand, the talon still three cards), so
 that the tests can check them against the reference minimax.
 
 >>> from pyanalyzer.model.layout_io import parse_layout
 >>> layout = parse_layout("game=thousand declarer=S lead=S talon=Kh,Qh,9c "
-...     "S=As,Ah W=Ts,Tc,9s E=Ac,Ad,Js")
+...     "S=As,Ah W=Ts,Tc E=Ac,Ad")
 >>> ranking = rank_exchange(layout, engine="reference")
->>> len(ranking.gives), ranking.best.points
-(20, 28)
+>>> len(ranking.gives), ranking.best.points, ranking.highest_bid, ranking.bidding_limit
+(20, 171, 170, 120)
 """
 
 from __future__ import annotations
@@ -105,13 +106,8 @@ class Give:
     points: int
     #: The highest bid those points make (None: not even the lowest).
     highest_bid: int | None
-    #: The highest bid the bidding rule allows with the cards kept.
-    bid_limit: int
-
-    @property
-    def bid_allowed(self) -> bool:
-        """The bidding rule allows the highest bid made (True when no bid is made)."""
-        return self.highest_bid is None or self.highest_bid <= self.bid_limit
+    #: The highest bid the bidding rule allows with the cards kept (a raise after the exchange).
+    raise_limit: int
 
     def makes(self, bid: int) -> bool:
         return self.points >= bid
@@ -119,8 +115,7 @@ class Give:
     def to_dict(self) -> dict:
         return {"gave": {seat: card.code for seat, card in self.given.items()},
                 "kept": [c.code for c in sort_cards(self.kept)], "points": self.points,
-                "highest_bid": self.highest_bid, "bid_limit": self.bid_limit,
-                "bid_allowed": self.bid_allowed}
+                "highest_bid": self.highest_bid, "raise_limit": self.raise_limit}
 
 
 @dataclass
@@ -148,6 +143,17 @@ class ExchangeRanking:
         """The highest bid some give makes."""
         return self.best.highest_bid
 
+    @property
+    def bidding_limit(self) -> int:
+        """The highest bid the bidding rule allowed with his hand before the talon."""
+        return bid_limit(self.rules, self.hand)
+
+    @property
+    def highest_bid_allowed(self) -> bool | None:
+        """Whether the bidding rule let him bid the highest bid made before the talon (None: no
+        bid is made); above it only a raise after the exchange reaches it."""
+        return None if self.highest_bid is None else self.highest_bid <= self.bidding_limit
+
     def gives_making(self, bid: int) -> list[Give]:
         return [give for give in self.gives if give.makes(bid)]
 
@@ -164,15 +170,12 @@ class ExchangeRanking:
             low = rules.bid_levels()[0]
             lines.append(text + f", not enough for the lowest bid ({low}).")
         else:
-            text += f", enough for a bid of {best.highest_bid}"
-            if not best.bid_allowed:
-                text += (f", but the bidding rule forbids bidding it: with the cards he keeps he may bid "
-                         f"at most {best.bid_limit} (above 120 only with a marriage, never above 120 "
-                         "plus the marriages he holds)")
-            lines.append(text + ".")
-            allowed = [g.highest_bid for g in self.gives if g.highest_bid is not None and g.bid_allowed]
-            if not best.bid_allowed and allowed:
-                lines.append(f"Highest makeable bid the bidding rule allows: {max(allowed)}.")
+            lines.append(text + f", enough for a bid of {best.highest_bid}.")
+            if not self.highest_bid_allowed:
+                lines.append(f"The bidding rule forbids bidding {best.highest_bid} before the talon: with his "
+                             f"seven cards he may bid at most {self.bidding_limit} (above 120 only with a "
+                             "marriage in hand, never above 120 plus the marriages he holds); only a raise "
+                             f"after the exchange reaches it (up to {best.raise_limit} with the cards kept).")
         if self.bid is not None:
             making = self.gives_making(self.bid)
             lines.append(f"Bid {self.bid}: made by {len(making)} of the {ways} gives" + (
@@ -182,16 +185,15 @@ class ExchangeRanking:
     def format(self, style: str = "symbols") -> str:
         seats = list(self.opponents)
         out = self.summary() + ["", f"  {'rank':>4}  {'to ' + seats[0]:<6}{'to ' + seats[1]:<6}"
-                                    f"{'points':>6}  {'bid':>4}  note"]
+                                    f"{'points':>6}  {'bid':>4}"]
         rank = 0
         previous = None
         for number, give in enumerate(self.gives, start=1):
             if give.points != previous:
                 rank, previous = number, give.points
             bid = "-" if give.highest_bid is None else str(give.highest_bid)
-            note = "" if give.bid_allowed else f"bidding rule: at most {give.bid_limit}"
             cells = "".join(f"{format_card(give.given[seat], style):<6}" for seat in seats)
-            out.append(f"  {rank:>4}  {cells}{give.points:>6}  {bid:>4}  {note}".rstrip())
+            out.append(f"  {rank:>4}  {cells}{give.points:>6}  {bid:>4}")
         out.append(f"[{self.engine} engine: {self.nodes:,} nodes, {self.seconds:.3f} s]")
         return "\n".join(out)
 
@@ -200,14 +202,13 @@ class ExchangeRanking:
 
     def to_dict(self) -> dict:
         best = self.best
-        allowed = [g.highest_bid for g in self.gives if g.highest_bid is not None and g.bid_allowed]
         return {"view": "exchange", "game": self.rules.game, "declarer": self.declarer,
                 "hand": [c.code for c in sort_cards(self.hand)],
                 "talon": [c.code for c in sort_cards(self.talon)],
                 "opponents": {seat: [c.code for c in sort_cards(cards)] for seat, cards in self.opponents.items()},
                 "bid": self.bid, "best": best.to_dict(), "best_points": best.points,
-                "highest_bid": best.highest_bid, "highest_bid_allowed": bool(best.bid_allowed),
-                "highest_allowed_bid": max(allowed) if allowed else None,
+                "highest_bid": best.highest_bid, "bidding_limit": self.bidding_limit,
+                "highest_bid_allowed": self.highest_bid_allowed,
                 "made": None if self.bid is None else best.makes(self.bid),
                 "gives": [give.to_dict() for give in self.gives], "engine": self.engine,
                 "nodes": self.nodes, "seconds": round(self.seconds, 6)}

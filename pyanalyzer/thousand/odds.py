@@ -19,7 +19,7 @@ the opponents hold between them), so that the tests can check them against a bru
 ...     "E": THOUSAND.card("9", "h")}, others=parse_cards("Ac,Tc,Ad,Td", THOUSAND),
 ...     engine="reference", threads=1)
 >>> view.tally.splits, view.expected_points
-(6, 32.0)
+(6, 74.0)
 """
 
 from __future__ import annotations
@@ -138,11 +138,6 @@ class PointsOdds:
     def expected_points(self) -> float:
         return self.tally.expected()
 
-    @property
-    def bid_limit(self) -> int:
-        """The highest bid the bidding rule allows with the cards kept."""
-        return bid_limit(self.rules, self.kept)
-
     def p_make(self, bid: int | None = None) -> float:
         """P(points >= bid) over the splits counted (exact when the tally is)."""
         level = self.bid if bid is None else bid
@@ -198,12 +193,8 @@ class PointsOdds:
         if sure is not None:
             out.append(f"Every bid up to {sure} makes in every layout counted.")
         out.append("  bid   P(make)")
-        limit = self.bid_limit
         for level in rows:
-            note = "  (bidding rule: above his limit)" if level > limit else ""
-            out.append(f"  {level:>3}   {self._share(level)}{note}")
-        out.append(f"  (the bidding rule allows {self.rules.seat_name(self.declarer)} at most {limit} "
-                   "with these cards)")
+            out.append(f"  {level:>3}   {self._share(level)}")
         out += ["", *histogram_rows(self.histogram)]
         if self.tally.partial and self.tally.enumeration:
             out.append("The distribution covers the splits solved only.")
@@ -221,7 +212,7 @@ class PointsOdds:
             "view": "declarer", "game": self.rules.game, "declarer": self.declarer,
             "kept": [c.code for c in sort_cards(self.kept)],
             "gave": {seat: card.code for seat, card in self.gave.items()},
-            "bid": self.bid, "bid_limit": self.bid_limit, "method": t.method, "exact": t.exact,
+            "bid": self.bid, "method": t.method, "exact": t.exact,
             "partial": t.partial, "interrupted": t.interrupted, "splits": t.splits, "total": t.total,
             "solves": t.solves,
             "distribution": [[v, n] for v, n in enumerate(t.histogram) if n],
@@ -367,8 +358,6 @@ class GiveRanking:
             to = ", ".join(f"{format_card(card, style)} to {seat}" for seat, card in best.given.items())
             out.append(f"Best: give {to}: bid {self.bid} makes in {100 * best.odds.p_make():.2f}% "
                        f"(expected points {best.odds.expected_points:.1f}).")
-            if self.bid > best.odds.bid_limit:
-                out.append(f"Note: the bidding rule allows at most {best.odds.bid_limit} with the cards kept.")
         out += ["", f"  {'to ' + opponents[0]:<6}{'to ' + opponents[1]:<6}{'P(make)':>14}  {'E[points]':>9}"]
         for row in self.rows:
             cells = "".join(f"{format_card(row.given[seat], style):<6}" for seat in opponents)
