@@ -241,12 +241,13 @@ def declarer_view(kept: Sequence[Card], gave: Mapping[str, Card], rules: Rules =
                   engine: str = "fast", threads: int = 2, tt_mb: int = DEFAULT_TT_MB,
                   samples: int | None = None, seed: int | None = None,
                   progress: Progress | None = None, stop_when: Callable[[list[int]], bool] | None = None,
-                  backends=None) -> PointsOdds:
+                  backends=None, block: int | None = None) -> PointsOdds:
     """The declarer's points over every way the cards he cannot see lie (exact unless ``samples``).
 
     ``kept``: his cards after the exchange; ``gave``: the card he gave each opponent (by seat);
     ``others``: the cards the two opponents hold besides those (default: the rest of the deck;
-    in an ending, the cards still in their hands).
+    in an ending, the cards still in their hands). ``stop_when(histogram)`` is asked after each
+    ``block`` of splits (default: a few blocks per thread) and stops the enumeration when true.
     """
     rules.seat(declarer)
     _check_bid(rules, bid)
@@ -281,7 +282,7 @@ def declarer_view(kept: Sequence[Card], gave: Mapping[str, Card], rules: Rules =
     seed = None if samples is None else run_seed(seed)
     tally = solve_splits(template, tuple(seats.index(s) for s in opponents), (size, size), cards_mask(others),
                          engine=engine, threads=threads, samples=samples, seed=seed, progress=progress,
-                         stop_when=stop_when, backends=backends)
+                         stop_when=stop_when, backends=backends, block=block)
     return PointsOdds(rules, declarer, kept, dict(gave), bid, tally, seed)
 
 
@@ -291,12 +292,16 @@ class GiveOdds:
 
     given: Mapping[str, Card]
     odds: PointsOdds
-    #: Dropped early: provably worse than the best give (more splits fail than fail for it).
+    #: Dropped early: provably no better than the best give (as many splits fail as for it).
     pruned: bool = False
 
     @property
     def complete(self) -> bool:
         return self.odds.tally.exact
+
+    @property
+    def dropped(self) -> bool:
+        return self.pruned and not self.complete
 
     def bounds(self) -> tuple[float, float]:
         """Proven bounds on P(make) over all splits (a point when complete)."""
@@ -308,7 +313,7 @@ class GiveOdds:
         low, high = self.bounds()
         row = {"gave": {seat: card.code for seat, card in self.given.items()},
                "kept": [c.code for c in sort_cards(self.odds.kept)], "complete": self.complete,
-               "pruned": self.pruned, "interrupted": t.interrupted and not self.pruned,
+               "pruned": self.dropped, "interrupted": t.interrupted,
                "splits": t.splits, "total": t.total,
                "p_make": self.odds.p_make() if self.complete else None,
                "p_make_bounds": [low, high],
@@ -332,6 +337,13 @@ class GiveRanking:
     splits: int
     seconds: float
     interrupted: bool = False
+    #: Gives not enumerated at all: the best makes in every split, none can do better.
+    unexamined: int = 0
+
+    @property
+    def decided(self) -> int:
+        """Gives whose place is known: enumerated to the end, dropped, or not needed."""
+        return sum(row.complete or row.dropped for row in self.rows) + self.unexamined
 
     @property
     def partial(self) -> bool:
@@ -348,11 +360,14 @@ class GiveRanking:
         out = [f"{name}'s ten cards: {cards_text(self.ten, style)}; bid {self.bid}.",
                f"Every give ({self.gives}) over all {self.splits:,} ways the other cards lie, each solved "
                f"double dummy; gives first tried on {self.screen_samples} random splits, then enumerated "
-               "best first; a give is dropped once more splits fail for it than for the best "
-               f"({self.seconds:.1f} s)."]
+               "best first; a give is dropped (no better) once as many splits fail for it as for the "
+               f"best ({self.seconds:.1f} s)."]
         if self.interrupted:
-            done = sum(row.complete or row.pruned for row in self.rows)
-            out.append(f"PARTIAL (interrupted): {done} of {self.gives} gives decided; the others are not shown.")
+            out.append(f"PARTIAL (interrupted): {self.decided} of {self.gives} gives decided; the others are "
+                       "not shown.")
+        if self.unexamined:
+            out.append(f"The best makes in every split: the other {self.unexamined} gives were not enumerated "
+                       "(none can do better).")
         best = self.best
         if best is not None:
             to = ", ".join(f"{format_card(card, style)} to {seat}" for seat, card in best.given.items())
@@ -365,8 +380,8 @@ class GiveRanking:
                 chance, mean = f"{100 * row.odds.p_make():.2f}%", f"{row.odds.expected_points:.1f}"
             else:
                 low, high = row.bounds()
-                chance = f"<= {100 * high:.1f}%" if row.pruned else f"{100 * low:.1f}-{100 * high:.1f}%"
-                mean = "worse" if row.pruned else "cut short"
+                chance = f"<= {100 * high:.1f}%" if row.dropped else f"{100 * low:.1f}-{100 * high:.1f}%"
+                mean = "no better" if row.dropped else "cut short"
             out.append(f"  {cells}{chance:>14}  {mean:>9}")
         return "\n".join(out)
 
@@ -377,7 +392,7 @@ class GiveRanking:
         best = self.best
         return tidy_json({"view": "best_give", "game": self.rules.game, "declarer": self.declarer,
                           "ten": [c.code for c in sort_cards(self.ten)], "bid": self.bid,
-                          "gives": self.gives, "decided": sum(r.complete or r.pruned for r in self.rows),
+                          "gives": self.gives, "decided": self.decided, "unexamined": self.unexamined,
                           "partial": self.interrupted, "interrupted": self.interrupted,
                           "screen_samples": self.screen_samples, "splits": self.splits,
                           "seconds": round(self.seconds, 3),
@@ -388,13 +403,15 @@ class GiveRanking:
 def rank_gives_by_odds(ten: Sequence[Card], bid: int, rules: Rules = THOUSAND_RULES, declarer: str = "S",
                        others: Sequence[Card] | None = None, engine: str = "fast", threads: int = 2,
                        tt_mb: int = DEFAULT_TT_MB, screen_samples: int = 16, seed: int = 0,
-                       progress: Progress | None = None) -> GiveRanking:
+                       progress: Progress | None = None, block: int | None = None) -> GiveRanking:
     """Every give of the declarer's ten cards, ranked by P(make ``bid``) over all splits.
 
     Each give is first tried on the same ``screen_samples`` random splits (seed ``seed``); they
     are then enumerated exactly in that order, the engines and their tables shared by all, and
-    an enumeration stops as soon as more splits fail for its give than for the best complete one
-    (it cannot be better: its bounds are kept). Ctrl-C keeps the gives decided, marked partial.
+    an enumeration stops as soon as as many splits fail for its give as for the best complete
+    one (it cannot be better: its bounds are kept); once the best makes in every split the rest
+    are not enumerated at all (a give is checked after each ``block`` of splits). Ctrl-C keeps
+    the gives decided, marked partial.
     """
     start = time.perf_counter()
     _check_bid(rules, bid)
@@ -435,12 +452,16 @@ def rank_gives_by_odds(ten: Sequence[Card], bid: int, rules: Rules = THOUSAND_RU
     def fails(histogram: list[int]) -> int:
         return sum(histogram[:bid])
 
+    unexamined = 0
     for number, (give, _screen) in enumerate(screened, start=1):
+        limit = best_fails[0] if best_fails else None
+        if limit == 0:  # the best makes in every split: nothing can be better
+            unexamined = len(screened) - number + 1
+            break
         if staged:
             progress.stage("give", number, len(gives), may_stop_early=True, unit="splits")
-        limit = best_fails[0] if best_fails else None
-        stop_when = None if limit is None else (lambda histogram, limit=limit: fails(histogram) > limit)
-        odds = view(give, progress=progress, stop_when=stop_when)
+        stop_when = None if limit is None else (lambda histogram, limit=limit: fails(histogram) >= limit)
+        odds = view(give, progress=progress, stop_when=stop_when, block=block)
         tally = odds.tally
         if tally.interrupted:
             interrupted = True
@@ -457,7 +478,7 @@ def rank_gives_by_odds(ten: Sequence[Card], bid: int, rules: Rules = THOUSAND_RU
                              -(r.odds.expected_points if r.complete else 0)))
     size = len(ten) - 3
     return GiveRanking(rules, declarer, ten, bid, rows, len(gives), screen_samples,
-                       math.comb(len(others), size), time.perf_counter() - start, interrupted)
+                       math.comb(len(others), size), time.perf_counter() - start, interrupted, unexamined)
 
 
 @dataclass
