@@ -44,7 +44,7 @@ def with_marriage_options(layout, ace_marriage: bool, declare_first_lead: bool):
     from dataclasses import replace
 
     from pyanalyzer.errors import PrefInputError
-    from pyanalyzer.model.rules import with_marriage_rules
+    from pyanalyzer.model.layout import with_marriages
 
     if not (ace_marriage or declare_first_lead):
         return layout
@@ -53,4 +53,4 @@ def with_marriage_options(layout, ace_marriage: bool, declare_first_lead: bool):
         raise PrefInputError(f"{option} is a Thousand option: this is a {layout.rules.game} layout", option)
     marriages = replace(layout.rules.marriages, ace_marriage=200 if ace_marriage else 0,
                         on_first_lead=declare_first_lead)
-    return replace(layout, rules=with_marriage_rules(layout.rules, marriages))
+    return with_marriages(layout, marriages)

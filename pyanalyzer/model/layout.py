@@ -14,7 +14,7 @@ the tricks left.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from pyanalyzer.errors import DuplicateCardError, IllegalPlayError, LayoutError
@@ -25,7 +25,7 @@ from pyanalyzer.model.layout_format import format_one_line
 from pyanalyzer.model.move import Move
 from pyanalyzer.model.play import TrickRules
 from pyanalyzer.model.position import Position
-from pyanalyzer.model.rules import GAMES, PREFERANS_RULES, Rules, with_allpass
+from pyanalyzer.model.rules import GAMES, PREFERANS_RULES, MarriageRules, Rules, with_allpass, with_marriage_rules
 
 
 @dataclass(frozen=True, eq=False)
@@ -459,7 +459,14 @@ class Layout:
             return text
         if standard is not None and with_allpass(standard, self.rules.allpass) == self.rules:
             return f"with_conventions({text}, {self.rules.allpass!r})"
+        if standard is not None and replace(standard, marriages=self.rules.marriages) == self.rules:
+            return f"with_marriages({text}, {self.rules.marriages!r})"
         return f"<Layout under rules of its own for {self.rules.game}: {format_one_line(self)}>"
+
+
+def with_marriages(layout: Layout, marriages: MarriageRules) -> Layout:
+    """``layout`` played under the declaration options ``marriages`` (Thousand)."""
+    return replace(layout, rules=with_marriage_rules(layout.rules, marriages))
 
 
 def _cards(n: int) -> str:
