@@ -257,8 +257,9 @@ def test_best_give_away_matches_the_brute_force(seed, bid):
     within reach): every give's P(make) from the reference minimax, split by split. The ranking's best is the best;
     every give enumerated to the end shows its exact value; every give dropped (checked after
     each pair of splits) is truly no better than the best and within its bounds; when the best
-    always makes, the others need no enumeration. (The cases: (1, 125) (4, 155) (7, 145) drop
-    gives, (0, 100) stops after the first give, (1, 100) makes with no give.)"""
+    always makes, the others need no enumeration; a give that keeps too few points to reach the
+    bid is not searched. (The cases: (1, 125) (4, 155) (7, 145) drop gives and have hopeless
+    ones, (0, 100) stops after the first give, (1, 100) makes with no give.)"""
     rng = random.Random(seed)
     rest = [c for c in THOUSAND if c.code not in ("Kh", "Qh")]
     rng.shuffle(rest)
@@ -279,7 +280,9 @@ def test_best_give_away_matches_the_brute_force(seed, bid):
             total += 1
         truth[(west_card, east_card)] = made / total
     assert ranking.gives == 30 and not ranking.interrupted
-    assert len(ranking.rows) + ranking.unexamined == ranking.decided == 30
+    assert len(ranking.rows) + ranking.unexamined + len(ranking.hopeless) == ranking.decided == 30
+    for give in ranking.hopeless:
+        assert truth[(give["W"], give["E"])] == 0
     best = ranking.best
     assert best.odds.p_make() == pytest.approx(max(truth.values()))
     if ranking.unexamined:

@@ -222,21 +222,27 @@ def every_give(ten: Sequence[Card], opponents: Sequence[str]) -> list[dict[str, 
 
 def solve_gives(rules: Rules, declarer: str, ten: Sequence[Card], opponents: Mapping[str, Sequence[Card]],
                 gives: Sequence[Mapping[str, Card]], backends) -> list[int]:
-    """The declarer's points with open cards for each give.
-
-    ``backends`` is one engine or a list of them (one thread each): the gives are cut into
-    as many runs of consecutive gives, each solved in one call of the fast engine (without the
-    GIL, its table kept warm). Ctrl-C raises KeyboardInterrupt once every engine has stopped."""
-    backends = list(backends) if isinstance(backends, (list, tuple)) else [backends]
-    seats = rules.seats
-    hands_of = []
+    """The declarer's points with open cards for each give (see :func:`solve_deals`)."""
+    deals = []
     for give in gives:
         hands = {declarer: [c for c in ten if c not in give.values()]}
         for seat, cards in opponents.items():
             hands[seat] = [*cards, give[seat]]
-        hands_of.append(hands)
-    first = deal_position(rules, declarer, hands_of[0], gave=gives[0])
-    masks = [tuple(cards_mask(hands[seat]) for seat in seats) for hands in hands_of]
+        deals.append(hands)
+    return solve_deals(rules, declarer, deals, backends)
+
+
+def solve_deals(rules: Rules, declarer: str, deals: Sequence[Mapping[str, Sequence[Card]]], backends) -> list[int]:
+    """The declarer's points with best play by all in each deal (hands by seat, all of one size),
+    the declarer on lead to the first trick.
+
+    ``backends`` is one engine or a list of them (one thread each): the deals are cut into as
+    many runs of consecutive deals, each solved in one call of the fast engine (without the GIL,
+    its table kept warm). Ctrl-C raises KeyboardInterrupt once every engine has stopped."""
+    backends = list(backends) if isinstance(backends, (list, tuple)) else [backends]
+    seats = rules.seats
+    first = deal_position(rules, declarer, deals[0])
+    masks = [tuple(cards_mask(hands[seat]) for seat in seats) for hands in deals]
 
     def solve_run(backend, run: tuple[int, list[tuple[int, ...]]]) -> tuple[int, list[int]]:
         begin, chunk = run

@@ -46,6 +46,8 @@ from pyanalyzer.thousand.exchange import (
     deal_position,
     engine_list,
     every_give,
+    marriages_held,
+    solve_deals,
     solve_gives,
     sort_cards,
 )
@@ -339,11 +341,14 @@ class GiveRanking:
     interrupted: bool = False
     #: Gives not enumerated at all: the best makes in every split, none can do better.
     unexamined: int = 0
+    #: Gives that fail in every split without a search: the card points in play and the
+    #: marriages they keep add up to less than the bid.
+    hopeless: list = field(default_factory=list)
 
     @property
     def decided(self) -> int:
-        """Gives whose place is known: enumerated to the end, dropped, or not needed."""
-        return sum(row.complete or row.dropped for row in self.rows) + self.unexamined
+        """Gives whose place is known: enumerated to the end, dropped, not needed, or hopeless."""
+        return sum(row.complete or row.dropped for row in self.rows) + self.unexamined + len(self.hopeless)
 
     @property
     def partial(self) -> bool:
@@ -365,10 +370,15 @@ class GiveRanking:
         if self.interrupted:
             out.append(f"PARTIAL (interrupted): {self.decided} of {self.gives} gives decided; the others are "
                        "not shown.")
+        if self.hopeless:
+            out.append(f"{len(self.hopeless)} gives cannot reach {self.bid} in any split (every card point "
+                       "plus the marriages they keep fall short): not searched.")
         if self.unexamined:
             out.append(f"The best makes in every split: the other {self.unexamined} gives were not enumerated "
                        "(none can do better).")
         best = self.best
+        if best is None and len(self.hopeless) == self.gives:
+            out.append(f"No give can make {self.bid}.")
         if best is not None:
             to = ", ".join(f"{format_card(card, style)} to {seat}" for seat, card in best.given.items())
             out.append(f"Best: give {to}: bid {self.bid} makes in {100 * best.odds.p_make():.2f}% "
@@ -393,6 +403,7 @@ class GiveRanking:
         return tidy_json({"view": "best_give", "game": self.rules.game, "declarer": self.declarer,
                           "ten": [c.code for c in sort_cards(self.ten)], "bid": self.bid,
                           "gives": self.gives, "decided": self.decided, "unexamined": self.unexamined,
+                          "hopeless": [{seat: card.code for seat, card in give.items()} for give in self.hopeless],
                           "partial": self.interrupted, "interrupted": self.interrupted,
                           "screen_samples": self.screen_samples, "splits": self.splits,
                           "seconds": round(self.seconds, 3),
@@ -402,7 +413,7 @@ class GiveRanking:
 
 def rank_gives_by_odds(ten: Sequence[Card], bid: int, rules: Rules = THOUSAND_RULES, declarer: str = "S",
                        others: Sequence[Card] | None = None, engine: str = "fast", threads: int = 2,
-                       tt_mb: int = DEFAULT_TT_MB, screen_samples: int = 16, seed: int = 0,
+                       tt_mb: int = DEFAULT_TT_MB, screen_samples: int = 8, seed: int = 0,
                        progress: Progress | None = None, block: int | None = None) -> GiveRanking:
     """Every give of the declarer's ten cards, ranked by P(make ``bid``) over all splits.
 
@@ -425,25 +436,43 @@ def rank_gives_by_odds(ten: Sequence[Card], bid: int, rules: Rules = THOUSAND_RU
                               f"cards, not {len(ten)}", "--hand")
         others = [card for card in rules.deck if card not in ten]
     gives = every_give(ten, opponents)
+    # A give can make at most every card point in play plus the marriages it keeps: below the bid
+    # it fails in every split, no search needed.
+    in_play = sum(rules.card_points_of(c) for c in (*ten, *others))
+    hopeless = [give for give in gives
+                if in_play + marriages_held(rules, [c for c in ten if c not in give.values()]) < bid]
+    all_gives = len(gives)
+    gives = [give for give in gives if give not in hopeless]
     backends = engine_list(engine, threads, tt_mb)
     staged = progress is not None and hasattr(progress, "stage")
 
     def view(give: Mapping[str, Card], **options) -> PointsOdds:
+        """The declarer's view of one give, on the shared engines."""
         kept = [c for c in ten if c not in give.values()]
         return declarer_view(kept, give, rules, declarer, bid, others, engine, threads, backends=backends,
                              **options)
 
+    # Screening: every give on the same random splits, all in one batch per engine.
     if staged:
         progress.stage(f"trying each give on {screen_samples} random splits", unit="gives")
+    if progress:
+        progress(0, len(gives))
+    if not gives:
+        return GiveRanking(rules, declarer, ten, bid, [], all_gives, screen_samples,
+                           math.comb(len(others), len(ten) - 3), time.perf_counter() - start, hopeless=hopeless)
+    splits = list(talon_deals((), others, 0, screen_samples, random.Random(seed), size=len(ten) - 3))
+    deals = []
+    for give in gives:
+        kept = [c for c in ten if c not in give.values()]
+        for _talon, first, second in splits:
+            deals.append({declarer: kept, opponents[0]: [give[opponents[0]], *first],
+                          opponents[1]: [give[opponents[1]], *second]})
+    values = solve_deals(rules, declarer, deals, backends)
     screened = []
     for number, give in enumerate(gives):
-        if progress:
-            progress(number, len(gives))
-        odds = view(give, samples=screen_samples, seed=seed)
-        if odds.tally.interrupted:  # nothing is decided yet: nothing to keep
-            raise KeyboardInterrupt
-        screened.append((give, odds))
-    screened.sort(key=lambda pair: (-pair[1].p_make(), -pair[1].expected_points))
+        mine = values[number * screen_samples:(number + 1) * screen_samples]
+        screened.append((give, (-sum(v >= bid for v in mine), -sum(mine))))
+    screened.sort(key=lambda pair: pair[1])
 
     rows: list[GiveOdds] = []
     best_fails: list[int] = []   # (the fewest splits failing for a complete give)
@@ -477,8 +506,9 @@ def rank_gives_by_odds(ten: Sequence[Card], bid: int, rules: Rules = THOUSAND_RU
     rows.sort(key=lambda r: (not r.complete, -r.bounds()[1] if not r.complete else -r.odds.p_make(),
                              -(r.odds.expected_points if r.complete else 0)))
     size = len(ten) - 3
-    return GiveRanking(rules, declarer, ten, bid, rows, len(gives), screen_samples,
-                       math.comb(len(others), size), time.perf_counter() - start, interrupted, unexamined)
+    return GiveRanking(rules, declarer, ten, bid, rows, all_gives, screen_samples,
+                       math.comb(len(others), size), time.perf_counter() - start, interrupted, unexamined,
+                       hopeless)
 
 
 @dataclass
@@ -571,10 +601,11 @@ class TalonOdds:
 
 
 def talon_deals(hand: Sequence[Card], others: Sequence[Card], talon_size: int, samples: int,
-                rng: random.Random):
+                rng: random.Random, size: int | None = None):
     """``samples`` random deals of the cards the declarer cannot see: (talon, first
-    opponent's cards, second's), the opponents holding as many as he does."""
-    size = len(hand)
+    opponent's cards, second's), the opponents holding ``size`` each (default: as many as he
+    does)."""
+    size = len(hand) if size is None else size
     pool = sort_cards(others)
     for _ in range(samples):
         cards = pool[:]
