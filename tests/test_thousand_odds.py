@@ -1,7 +1,7 @@
 """Thousand analyzers: the exchange with open cards, the declarer's view, the best give-away and
 the odds before the talon, each against an independent computation.
 
-The brute force below is written from the rules alone (RULES.md §2: follow suit, else trump,
+The brute force below is written from the rules alone (docs/rules.md, "Thousand": follow suit, else trump,
 else any card; A 10 K Q J 9 worth 11 10 4 3 2 0; a player on lead who has won a trick may lead
 the K or Q of a marriage he holds declaring it: his side scores it and that suit is trump from
 that trick on), with no memo and no pruning, independent of ``pyanalyzer.model.play`` and of
@@ -110,7 +110,7 @@ def as_counter(histogram) -> Counter:
 
 
 def test_highest_bid_and_the_bidding_limit():
-    # RULES.md §2: bids from 100 in fives; above 120 only with a marriage, at most 120 + marriages.
+    # docs/rules.md, "Thousand": bids from 100 in fives; above 120 only with a marriage, at most 120 + marriages.
     assert [highest_bid(THOUSAND_RULES, p) for p in (99, 100, 104, 105, 171)] == [None, 100, 100, 105, 170]
     assert bid_limit(THOUSAND_RULES, cards("As,Ts,Ah,Kh,Jh,Ac,Kc")) == 120
     assert bid_limit(THOUSAND_RULES, cards("As,Ts,Ah,Kh,Qh,Ac,Kc")) == 220

@@ -4,7 +4,7 @@ The declarer of a Thousand deal holds seven cards and takes the three of the tal
 gives one card face down to each opponent (10 x 9 = 90 ways) and plays the eight he keeps.
 With every hand open, each give is solved double dummy from the first lead: his points for
 the whole deal (card points of his tricks plus the marriages he declares), and the highest
-bid those points make (bids go in fives from 100). The bidding rule (RULES.md §2: above 120
+bid those points make (bids go in fives from 100). The bidding rule (docs/rules.md, "Thousand": above 120
 only with a marriage in hand, never above 120 plus the marriages he holds) is applied to his
 seven cards, when he bid: a higher bid is reached only by raising after the exchange (the
 points he makes never exceed 120 plus the marriages he keeps).
@@ -53,7 +53,7 @@ def marriages_held(rules: Rules, cards) -> int:
 
 def bid_limit(rules: Rules, cards) -> int:
     """The highest bid the bidding rule allows a player holding ``cards``: the limit without a
-    marriage (120) plus the marriages he holds (RULES.md §2)."""
+    marriage (120) plus the marriages he holds (docs/rules.md, "Thousand")."""
     return rules.bid_levels(marriages_held(rules, cards))[-1]
 
 
