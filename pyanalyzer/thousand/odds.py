@@ -193,7 +193,7 @@ class PointsOdds:
         rows, sure = text_levels(self.levels(), lambda level: t.count(lambda v: v < level) == 0
                                  and (t.exact or not t.enumeration))
         if sure is not None:
-            out.append(f"Every bid up to {sure} makes in every layout counted.")
+            out.append(f"Every bid up to {sure} makes in every " + ("split." if t.exact else "layout counted."))
         out.append("  bid   P(make)")
         for level in rows:
             out.append(f"  {level:>3}   {self._share(level)}")
@@ -571,12 +571,13 @@ class TalonOdds:
         limit = self.bid_limit
         for level in rows:
             low, high = self.interval(level)
-            note = "  (bidding rule: above his limit)" if level > limit else ""
+            star = "*" if level > limit else " "
             mark = "  <- bid" if level == self.bid else ""
-            out.append(f"  {level:>3}   {100 * self.p_make(level):6.2f}%   {100 * low:5.1f}-{100 * high:5.1f}%"
-                       f"{mark}{note}")
-        out.append(f"  (the bidding rule allows {name} at most {limit} with these seven cards: above 120 "
-                   "only with a marriage in hand, never above 120 plus the marriages he holds)")
+            out.append(f"  {level:>3}{star}  {100 * self.p_make(level):6.2f}%   "
+                       f"{100 * low:5.1f}-{100 * high:5.1f}%{mark}")
+        out.append(f"  * above {limit}, the most the bidding rule lets {name} bid with these seven cards (above 120 "
+                   "only with a marriage in hand, never above 120 plus the marriages he holds): reached only by "
+                   "raising after the exchange")
         return "\n".join(out)
 
     def __str__(self) -> str:
