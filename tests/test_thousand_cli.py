@@ -142,6 +142,7 @@ def test_an_interrupted_talon_estimate_is_a_smaller_sample(tmp_path, signum):
 
 
 @posix_only
+@pytest.mark.slow   # (a whole give enumerated first: half a minute on a busy machine)
 def test_an_interrupted_give_away_ranking_keeps_the_gives_decided(tmp_path):
     # A weak hand (no marriage): no give makes 120 in every split, so the second give is
     # enumerated, and the values are small (quick searches).
