@@ -111,8 +111,8 @@ def thousand_command(layout, hand_text, gave_text, bid, samples, seed, threads, 
     \b
     Examples:
       pref thousand "game=thousand declarer=S lead=S talon=Kh,Qh,9c S=As,Ah W=Ts,Tc E=Ac,Ad"
-      pref thousand --hand S=As,Ts,Ah,Kh,Qh,Ac,Kc,9d --gave W:9s,E:Jd --bid 120
-      pref thousand --hand S=As,Ts,Ah,Kh,Qh,Ac,Kc --samples 100 --seed 1
+      pref thousand --hand S=As,Ts,Ah,Kh,Qh,Ac,Kc,9d --gave W:9s,E:Jd --bid 120 --samples 200 --seed 1
+      pref thousand --hand S=As,Ts,Ah,Kh,Qh,Ac,Kc --bid 120 --samples 20 --seed 1
     """
     progress = ProgressLine("splits")
     with command_errors(progress):
