@@ -71,6 +71,8 @@ def test_declarer_view_sample_json():
     assert data["total"] == data["splits"] == 12
     assert sum(n for _, n in data["distribution"]) == 12
     assert data["gave"] == {"W": "9s", "E": "Jd"}
+    low, high = data["p_make_interval"]
+    assert low <= data["p_make"] <= high
 
 
 def test_before_the_talon_json_is_reproducible():

@@ -235,6 +235,8 @@ class PointsOdds:
         elif not t.enumeration:
             out["p_make_interval_by_bid"] = {str(level): list(t.confidence(lambda v, level=level: v >= level))
                                              for level in levels}
+            if self.bid is not None:
+                out["p_make_interval"] = list(t.confidence(lambda v: v >= self.bid))
         return tidy_json(out)
 
 
