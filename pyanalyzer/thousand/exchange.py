@@ -173,7 +173,7 @@ class ExchangeRanking:
             lines.append(text + f", enough for a bid of {best.highest_bid}.")
             if not self.highest_bid_allowed:
                 lines.append(f"The bidding rule forbids bidding {best.highest_bid} before the talon: with his "
-                             f"seven cards he may bid at most {self.bidding_limit} (above 120 only with a "
+                             f"{len(self.hand)} cards he may bid at most {self.bidding_limit} (above 120 only with a "
                              "marriage in hand, never above 120 plus the marriages he holds); only a raise "
                              f"after the exchange reaches it (up to {best.raise_limit} with the cards kept).")
         if self.bid is not None:

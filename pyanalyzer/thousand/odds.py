@@ -558,7 +558,7 @@ class TalonOdds:
         name = self.rules.seat_name(self.declarer)
         partial = (f" PARTIAL (interrupted after {self.samples:,} of {self.asked:,} samples)"
                    if self.tally.partial else "")
-        out = [f"{name}'s seven cards before the talon: {cards_text(self.hand, style)}.{partial}",
+        out = [f"{name}'s {len(self.hand)} cards before the talon: {cards_text(self.hand, style)}.{partial}",
                f"Monte Carlo over {self.samples:,} deals (seed {self.seed}): a random talon and a random split "
                "of the other cards; in each, the declarer gives away the two cards that score most with "
                "open cards, then the deal is solved double dummy.",
@@ -577,9 +577,9 @@ class TalonOdds:
             mark = "  <- bid" if level == self.bid else ""
             out.append(f"  {level:>3}{star}  {100 * self.p_make(level):6.2f}%   "
                        f"{100 * low:5.1f}-{100 * high:5.1f}%{mark}")
-        out.append(f"  * above {limit}, the most the bidding rule lets {name} bid with these seven cards (above 120 "
-                   "only with a marriage in hand, never above 120 plus the marriages he holds): reached only by "
-                   "raising after the exchange")
+        out.append(f"  * above {limit}, the most the bidding rule lets {name} bid with these {len(self.hand)} cards "
+                   "(above 120 only with a marriage in hand, never above 120 plus the marriages he holds): "
+                   "reached only by raising after the exchange")
         return "\n".join(out)
 
     def __str__(self) -> str:
