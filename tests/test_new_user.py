@@ -536,11 +536,11 @@ def test_table_columns_in_dds_strain_order():
 SHARED_OPTIONS = {
     "--cards": {"solve", "allpass", "misere"},
     "--no-line": {"solve", "allpass", "misere"},
-    "--notation": {"show", "solve", "allpass", "misere", "contract"},
-    "--engine": {"solve", "allpass", "misere", "contract", "table"},
-    "--threads": {"misere", "contract", "table"},
-    "--seed": {"misere", "contract", "puzzles"},
-    "--tt-mb": {"solve", "allpass", "table"},
+    "--notation": {"show", "solve", "allpass", "misere", "contract", "thousand"},
+    "--engine": {"solve", "allpass", "misere", "contract", "table", "thousand"},
+    "--threads": {"misere", "contract", "table", "thousand"},
+    "--seed": {"misere", "contract", "puzzles", "thousand"},
+    "--tt-mb": {"solve", "allpass", "table", "thousand"},
 }
 
 

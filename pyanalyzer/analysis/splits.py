@@ -9,8 +9,9 @@ and each resulting open layout is solved exactly.
 Reductions, all exact:
 
 * **suit symmetry**: non-trump suits in which every known hand holds the same
-  ranks are interchangeable, so splits that differ only by permuting them are
-  solved once and weighted by how many they stand for;
+  ranks (and whose cards are worth the same points, with the same declarations
+  still possible in them) are interchangeable, so splits that differ only by
+  permuting them are solved once and weighted by how many they stand for;
 * **a warm transposition table**: splits are handed out in lexicographic order
   in long blocks, so consecutive splits share most cards and most table entries;
   each block is solved inside the engine without the GIL.
@@ -182,17 +183,53 @@ def random_splits(unknown: int, sizes: Sequence[int], count: int,
         yield tuple(piles)
 
 
-def interchangeable_suits(template, unknown: int) -> list[list[int]]:
-    """Groups of non-trump suits with the same ranks in every hand and among the unknown cards."""
+def declaration_masks(template) -> list[tuple[int, int]]:
+    """The template's declarations as ``(cards mask, points)``: a marriage is written
+    ``(king, queen, points)`` or ``(cards mask, points)``."""
+    out = []
+    for entry in template.marriages:
+        if len(entry) == 3:
+            king, queen, points = entry
+            out.append(((1 << king) | (1 << queen), points))
+        else:
+            out.append((entry[0], entry[1]))
+    return out
+
+
+def possible_declarations(template, unknown: int,
+                          unknown_seats: Sequence[int] | None = None) -> set[tuple[int, int]]:
+    """The declarations some hand may still make in some split: a seat holds all their cards,
+    or holds some and may receive the others from ``unknown`` (any seat, when
+    ``unknown_seats`` is not given: a superset, which only loses symmetry)."""
+    receiving = range(len(template.hands)) if unknown_seats is None else unknown_seats
+    possible = set()
+    for mask, points in declaration_masks(template):
+        for seat, hand in enumerate(template.hands):
+            reachable = hand | (unknown if seat in receiving else 0)
+            if mask & ~reachable == 0:
+                possible.add((mask, points))
+                break
+    return possible
+
+
+def interchangeable_suits(template, unknown: int,
+                          unknown_seats: Sequence[int] | None = None) -> list[list[int]]:
+    """Groups of non-trump suits with the same ranks in every hand and among the unknown cards,
+    the same card points, and the same points of the declarations still possible inside them."""
     masks = template.suit_masks
     width = [bin(m).count("1") for m in masks]
     lows = [(m & -m).bit_length() - 1 for m in masks]
     known = list(template.hands)  # the known cards of every hand, unknown seats' included
+    declarations = possible_declarations(template, unknown, unknown_seats)
     groups: dict[tuple, list[int]] = {}
     for suit, mask in enumerate(masks):
         if suit == template.trump:
             continue
         shape = (width[suit],) + tuple((h & mask) >> lows[suit] for h in known + [unknown])
+        if template.card_points:
+            shape += (tuple(template.card_points[card] for card in iter_bits(mask)),
+                      tuple(sorted((cards >> lows[suit], points) for cards, points in declarations
+                                   if cards & ~mask == 0)))
         groups.setdefault(shape, []).append(suit)
     return [g for g in groups.values() if len(g) > 1]
 
@@ -225,11 +262,18 @@ def _suit_permutations(template, groups: list[list[int]]) -> list[Callable[[int]
     return maps
 
 
-def reduce_by_symmetry(splits: Iterable[tuple[int, ...]], template,
-                       unknown: int) -> Iterator[tuple[tuple[int, ...], int]]:
-    """Keep one split of each orbit under interchangeable suits, with the orbit's size."""
-    groups = interchangeable_suits(template, unknown)
+def reduce_by_symmetry(splits: Iterable[tuple[int, ...]], template, unknown: int,
+                       unknown_seats: Sequence[int] | None = None
+                       ) -> Iterator[tuple[tuple[int, ...], int]]:
+    """Keep one split of each orbit under interchangeable suits, with the orbit's size.
+
+    A renaming is used only if it maps the declarations still possible onto themselves (a
+    declaration across suits, such as four aces, must map to one of the same points)."""
+    groups = interchangeable_suits(template, unknown, unknown_seats)
     renames = _suit_permutations(template, groups) if groups else []
+    declarations = possible_declarations(template, unknown, unknown_seats)
+    renames = [rename for rename in renames
+               if {(rename(cards), points) for cards, points in declarations} == declarations]
     if not renames:
         for split in splits:
             yield split, 1
@@ -245,6 +289,19 @@ def reduce_by_symmetry(splits: Iterable[tuple[int, ...]], template,
             images.add(image)
         if canonical:
             yield split, len(images)
+
+
+def value_ceiling(template, unknown: int, sizes: Sequence[int]) -> int:
+    """The largest value any split can have: every trick left, or every card point in play
+    (the unknown cards' included) and every declaration's points."""
+    known_cards = sum(bin(h).count("1") for h in template.hands)
+    if not template.card_points:
+        return (known_cards + len(template.played) + sum(sizes)) // len(template.hands)
+    cards = unknown
+    for mask in (*template.hands, *(1 << card for card in template.played)):
+        cards |= mask
+    return (sum(template.card_points[card] for card in iter_bits(cards))
+            + sum(points for _, points in declaration_masks(template)))
 
 
 def solve_splits(template, unknown_seats: Sequence[int], sizes: Sequence[int], unknown: int,
@@ -273,14 +330,13 @@ def solve_splits(template, unknown_seats: Sequence[int], sizes: Sequence[int], u
     exact = samples is None
     if exact:
         total = count_splits(unknown, sizes)
-        work: Iterator = reduce_by_symmetry(all_splits(unknown, sizes), template, unknown)
+        work: Iterator = reduce_by_symmetry(all_splits(unknown, sizes), template, unknown, unknown_seats)
     else:
         total = samples
         rng = random.Random(seed)
         work = ((split, 1) for split in random_splits(unknown, sizes, samples, rng))
 
-    known_cards = sum(bin(h).count("1") for h in template.hands)
-    max_tricks = (known_cards + len(template.played) + sum(sizes)) // len(template.hands)
+    max_value = value_ceiling(template, unknown, sizes)
     if backends is None:
         backends = [make_backend(engine) if engine != "fast" else make_backend(engine, tt_size_mb)
                     for _ in range(max(1, threads))]
@@ -288,7 +344,7 @@ def solve_splits(template, unknown_seats: Sequence[int], sizes: Sequence[int], u
         # Long runs of consecutive splits per thread keep each engine's table warm.
         block = max(64, min(8192, total // (len(backends) * 4)))
     start_nodes = [backend.nodes for backend in backends]
-    histogram = [0] * (max_tricks + 1)
+    histogram = [0] * (max_value + 1)
     known = [template.hands[seat] for seat in unknown_seats]
     stop = threading.Event()
 
