@@ -297,6 +297,10 @@ def _attach_deal(body: str, record: GameRecord, line: int) -> None:
         game = fields.setdefault("game", "thousand")
         if game.strip().lower() != "thousand":
             raise RecordError(f"the deal of a Thousand record is a Thousand deal, not game={game}", game, line)
+        if deal.declarer.upper() not in rules.seats:
+            raise RecordError(f"a deal's cards are written by seat ({', '.join(rules.seats)}): name the "
+                              f"players {' '.join(rules.seats)} to write deals, not {deal.declarer!r}",
+                              deal.declarer, line)
         seat = rules.seat(deal.declarer)
         for key, value in (("declarer", seat), ("bid", str(deal.bid))):
             written = fields.setdefault(key, value)
