@@ -64,7 +64,7 @@ from pyanalyzer.preferans.puzzles import (
     Rating,
     attempt_rng,
 )
-from pyanalyzer.thousand.review import exchange_layouts
+from pyanalyzer.thousand.review import declarer_total, exchange_layouts
 
 PLAY, MARRIAGE, EXCHANGE = "thousand-play", "thousand-marriage", "thousand-exchange"
 THOUSAND_KINDS = (PLAY, MARRIAGE, EXCHANGE)
@@ -381,7 +381,7 @@ def exchange_puzzle(layout: Layout, backend, bid: int | None = None) -> Thousand
     values: dict[tuple[Card, Card], int] = {}
     after: dict[tuple[Card, Card], Layout] = {}
     for pair, trial in exchange_layouts(layout):
-        values[pair] = backend.solve(trial.position())
+        values[pair] = declarer_total(trial, backend)
         after[pair] = trial
     if bid is None:
         bid = bid_for(max(values.values()))
@@ -502,7 +502,7 @@ def _declarer_cards(puzzle: ThousandPuzzle) -> list[Card]:
 def _play_along(deal: Layout, order: Order, rng: random.Random, backend) -> ThousandPuzzle | None:
     """Play the deal along its best line to the question (see the module docstring)."""
     deck = deal.rules.deck
-    bid = bid_for(backend.solve(deal.position()))
+    bid = bid_for(declarer_total(deal, backend))
     if bid is None:
         return None
     layout = replace(deal, contract=Contract(POINTS, bid))
