@@ -44,8 +44,6 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field, replace
 
-from pyanalyzer.model.move import Move
-
 from pyanalyzer.engines.registry import make_backend
 from pyanalyzer.errors import LayoutError
 from pyanalyzer.model.cards import Card
@@ -53,6 +51,7 @@ from pyanalyzer.model.contract import POINTS, Contract
 from pyanalyzer.model.hand import Hand
 from pyanalyzer.model.layout import Layout
 from pyanalyzer.model.layout_io import format_layout_file, format_one_line, parse_layout
+from pyanalyzer.model.move import Move
 from pyanalyzer.model.notation import format_card, format_move
 from pyanalyzer.model.rules import THOUSAND_RULES
 from pyanalyzer.preferans.puzzles import (

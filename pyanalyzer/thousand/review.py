@@ -30,13 +30,12 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, replace
 
-from pyanalyzer.model.move import Move
-
 from pyanalyzer.engines.registry import make_backend
 from pyanalyzer.errors import IllegalPlayError, LayoutError
 from pyanalyzer.model.cards import Card
 from pyanalyzer.model.hand import Hand
 from pyanalyzer.model.layout import Layout
+from pyanalyzer.model.move import Move
 from pyanalyzer.model.notation import format_card, format_move
 
 
