@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from pyanalyzer.model.move import Move
 
 from pyanalyzer.analysis.solve import solve
 from pyanalyzer.cli.main import main
@@ -27,6 +26,7 @@ from pyanalyzer.model.contract import POINTS, Contract
 from pyanalyzer.model.hand import Hand
 from pyanalyzer.model.layout import Layout
 from pyanalyzer.model.layout_io import format_one_line, parse_layout
+from pyanalyzer.model.move import Move
 from pyanalyzer.model.rules import THOUSAND_RULES
 from pyanalyzer.preferans.puzzles import Order, generate, load_puzzle, verify
 from pyanalyzer.thousand.puzzles import (
@@ -244,6 +244,8 @@ def test_cli_writes_the_set(tmp_path, kind):
     ([EXCHANGE, "--tricks", "5"], "--tricks 8"),
     ([PLAY, "--constraint", "trumps 4+"], "does not apply"),
     ([EXCHANGE, "--constraint", "tricks 4"], "full deals"),
+    ([PLAY, "--constraint", "S shape 4-3-2-1", "--tricks", "4"], "shape"),
+    ([PLAY, "--constraint", "S has 7s"], "no 7s"),
 ])
 def test_cli_errors_are_one_line_with_status_2(tmp_path, args, words):
     result = _run([*args, "--out", str(tmp_path / "x")])
@@ -301,3 +303,13 @@ def test_bundled_sets_in_full():
     for kind in (PLAY, MARRIAGE):
         for record in _bundled(kind):
             check(load_puzzle(record), "reference")
+
+
+def test_constraints_hold_at_the_question():
+    from pyanalyzer.preferans.puzzles import parse_constraint
+
+    has = parse_constraint("S has As")
+    for puzzle in _set(PLAY, 2, seed=2, tricks=(6, 6), constraints=(parse_constraint("W has 9h"),)):
+        assert THOUSAND.card("9", "h") in puzzle.layout.hands["W"] and puzzle.layout.tricks_left == 6
+    for puzzle in _set(EXCHANGE, 1, seed=2, tricks=(8, 8), constraints=(has, parse_constraint("tricks 8"))):
+        assert THOUSAND.card("A", "s") in list(puzzle.layout.hands["S"]) + list(puzzle.talon)

@@ -57,6 +57,7 @@ from pyanalyzer.model.rules import THOUSAND_RULES
 from pyanalyzer.preferans.puzzles import (
     BANDS,
     REGISTERED_KINDS,
+    Constraint,
     Order,
     Puzzle,
     PuzzleKind,
@@ -450,15 +451,17 @@ def question_text(kind: str, layout: Layout) -> str:
                else "declare a marriage now (which?)")
         return f"Bid {bid} by {who} ({state}, {tricks}), {who} to lead: {now}, or play on?"
     doing = "lead" if not layout.played else "play"
-    return f"Bid {bid} by {who} ({state}, {tricks}), {who} to {doing}: which card makes the bid?"
+    declaring = ", declaring a marriage or not" if any(m.declare for m in layout.moves()) else ""
+    return f"Bid {bid} by {who} ({state}, {tricks}), {who} to {doing}: which card makes the bid{declaring}?"
 
 
 # -- dealing and attempts ----------------------------------------------------
 
 
-def _deal(rng: random.Random, kind: str) -> Layout:
-    """A random deal: South holds the king and queen of a random suit, the rest at random;
-    before the exchange (7 each and the talon) for the exchange kind, else 8 each."""
+def _deal(rng: random.Random, kind: str, constraints=()) -> Layout | None:
+    """A random deal: South holds the king and queen of a random suit, the cards a ``has``
+    constraint asks for are in their hands, the rest at random; before the exchange (7 each and
+    the talon) for the exchange kind, else 8 each. None: the constraints cannot be dealt."""
     rules = THOUSAND_RULES
     deck = rules.deck
     suit = deck.suits[rng.randrange(len(deck.suits))]
@@ -466,25 +469,44 @@ def _deal(rng: random.Random, kind: str) -> Layout:
     rest = [c for c in deck if c not in marriage]
     rng.shuffle(rest)
     size = rules.hand_size - 1 if kind == EXCHANGE else rules.hand_size
-    south = marriage + rest[:size - 2]
-    west, east = rest[size - 2:2 * size - 2], rest[2 * size - 2:3 * size - 2]
-    talon = tuple(rest[3 * size - 2:]) if kind == EXCHANGE else ()
-    hands = {"S": Hand(south, deck), "W": Hand(west, deck), "E": Hand(east, deck)}
+    placed: dict[str, list[Card]] = {"S": marriage, "W": [], "E": []}
+    for constraint in constraints:
+        if constraint.kind != "has":
+            continue
+        for card in constraint.cards:
+            if card in placed[constraint.seat]:
+                continue
+            if any(card in cards for cards in placed.values()):
+                return None  # wanted in two hands (or the marriage's card elsewhere)
+            rest.remove(card)
+            placed[constraint.seat].append(card)
+    hands = {}
+    for seat in ("S", "W", "E"):
+        need = size - len(placed[seat])
+        if need < 0:
+            return None
+        hands[seat] = Hand(placed[seat] + rest[:need], deck)
+        del rest[:need]
+    talon = tuple(rest) if kind == EXCHANGE else ()
     return Layout(hands, Contract(POINTS, None), DECLARER, DECLARER, talon=talon, rules=rules)
 
 
 def attempt(order: Order, seed: int, number: int, backend=None) -> ThousandPuzzle | None:
     """Attempt ``number`` of ``seed`` for a Thousand kind: a puzzle, or None. Deterministic."""
     backend = backend or make_backend("fast")
+    order = replace(order, constraints=tuple(_in_thousand_cards(c) for c in order.constraints))
     rng = attempt_rng(seed, order.kind, number)
-    deal = _deal(rng, order.kind)
+    deal = _deal(rng, order.kind, order.constraints)
+    if deal is None:
+        return None
     if order.kind == EXCHANGE:
+        # The constraints look at the deal as the puzzle shows it: tried before the 90 solves.
+        if not _meets(order, deal):
+            return None
         puzzle = exchange_puzzle(deal, backend)
     else:
         puzzle = _play_along(deal, order, rng, backend)
     if puzzle is None:
-        return None
-    if not all(c.holds(puzzle.layout, _declarer_cards(puzzle)) for c in order.constraints):
         return None
     if order.band and puzzle.rating.band != order.band:
         return None
@@ -493,9 +515,21 @@ def attempt(order: Order, seed: int, number: int, backend=None) -> ThousandPuzzl
     return puzzle
 
 
-def _declarer_cards(puzzle: ThousandPuzzle) -> list[Card]:
-    """The declarer's cards a constraint looks at: his hand, with the talon before the exchange."""
-    return list(puzzle.layout.hands[DECLARER]) + list(puzzle.talon)
+def _in_thousand_cards(constraint: Constraint) -> Constraint:
+    """A ``has`` constraint's cards (read in the Preferans deck by ``parse_constraint``) as
+    Thousand cards (:func:`check_order` has refused those Thousand lacks)."""
+    if constraint.kind != "has":
+        return constraint
+    return replace(constraint, cards=tuple(THOUSAND_RULES.deck.card(c.rank.letter, c.suit.letter)
+                                           for c in constraint.cards))
+
+
+def _meets(order: Order, layout: Layout) -> bool:
+    """Does the question's layout meet the constraints? The declarer's cards are his hand, with
+    the talon before the exchange. (``tricks N`` is the order's trick range, met by construction:
+    the exchange's eight tricks are a deal before it, of seven cards a hand.)"""
+    cards = list(layout.hands[DECLARER]) + list(layout.talon)
+    return all(c.holds(layout, cards) for c in order.constraints if c.kind != "tricks")
 
 
 def _play_along(deal: Layout, order: Order, rng: random.Random, backend) -> ThousandPuzzle | None:
@@ -512,9 +546,9 @@ def _play_along(deal: Layout, order: Order, rng: random.Random, backend) -> Thou
     for move in line:
         left = current.tricks_left
         if order.kind == PLAY and left == target and current.to_move == DECLARER:
-            return play_puzzle(current, bid, backend)
+            return play_puzzle(current, bid, backend) if _meets(order, current) else None
         if (order.kind == MARRIAGE and lo <= left <= hi and current.to_move == DECLARER
-                and any(m.declare for m in current.moves())):
+                and any(m.declare for m in current.moves()) and _meets(order, current)):
             puzzle = marriage_puzzle(current, bid, backend)
             if puzzle is not None:
                 return puzzle
@@ -549,12 +583,22 @@ def check_order(order: Order) -> None:
                           "can make with best play, rounded down to 5", order.contract)
     if order.band is not None and order.band not in BANDS:
         raise LayoutError(f"unknown difficulty {order.band!r}: choose from {', '.join(BANDS)}", order.band)
+    ranks = {rank.letter for rank in THOUSAND_RULES.deck.ranks}
     for c in order.constraints:
+        missing = [card.code for card in c.cards if card.rank.letter not in ranks]
+        if missing:
+            raise LayoutError(f"constraint {c.text!r}: Thousand has no {missing[0]} (its cards are "
+                              "A 10 K Q J 9)", c.text)
         if c.kind in ("trumps", "misere-like"):
             raise LayoutError(f"constraint {c.text!r} does not apply to Thousand puzzles: use "
                               "'S has ...', 'S shape ...' or 'tricks N'", c.text)
         if c.kind == "tricks" and order.kind == EXCHANGE and (c.low, c.high) != (8, 8):
             raise LayoutError(f"constraint {c.text!r}: thousand-exchange puzzles are full deals", c.text)
+        # South's cards at the question: as many as the tricks left (ten with the talon).
+        held = range(10, 11) if order.kind == EXCHANGE else range(lo, hi + 1)
+        if c.kind == "shape" and sum(c.shape) not in held:
+            raise LayoutError(f"constraint {c.text!r}: the shape has {sum(c.shape)} cards, South holds "
+                              f"{held.start}" + (f" to {held.stop - 1}" if len(held) > 1 else ""), c.text)
 
 
 def verify(puzzle: ThousandPuzzle, backend=None) -> bool:
