@@ -13,7 +13,6 @@ import json
 import random
 
 import pytest
-from pyanalyzer.model.move import Move
 
 from pyanalyzer.analysis.solve import solve
 from pyanalyzer.cli.thousand_review import has_play_record, review_command_text
@@ -23,6 +22,7 @@ from pyanalyzer.model.cards import THOUSAND
 from pyanalyzer.model.hand import Hand
 from pyanalyzer.model.layout import Layout
 from pyanalyzer.model.layout_io import parse_layout, parse_layout_with_moves
+from pyanalyzer.model.move import Move
 from pyanalyzer.model.rules import THOUSAND_RULES
 from pyanalyzer.thousand.review import best_points, check_bid, review_deal
 
@@ -183,3 +183,16 @@ def test_the_command_text_and_json():
     assert data["steps"][0]["move"] == "Qh" and data["mistakes"][0]["mistake_by"] == "declarer"
     letters = review_command_text(text, notation="letters", engine="reference")
     assert "Qh" in letters or "HQ" in letters or "H:Q" in letters
+
+
+def test_the_command_text_under_the_declaration_options():
+    """Declaring on the first lead: refused under the default rules, read with the option (the
+    record is checked under the rules the command was given)."""
+    from pyanalyzer.cli.options import with_marriage_options
+
+    text = ENDING.replace(" won=S", "") + " played=Kh+,9h,Th,Js,As,9s,Qh,Ah,Ts"
+    with pytest.raises(IllegalPlayError, match="has not won a trick"):
+        review_command_text(text, engine="reference")
+    data = json.loads(review_command_text(text, as_json=True, engine="reference",
+                                          rules_change=lambda layout: with_marriage_options(layout, False, True)))
+    assert data["steps"][0]["move"] == "Kh+" and data["declared"] == [{"seat": "S", "suit": "♥", "points": 100}]

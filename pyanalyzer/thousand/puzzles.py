@@ -165,7 +165,7 @@ class ThousandPuzzle(Puzzle):
 
     @property
     def answer_code(self) -> str:
-        """The answer as the JSON record writes it: ``Kh+``, ``declare``, ``Js 9c`` (West's, East's)."""
+        """The answer as the JSON record writes it: ``Kh+``, ``declare h``, ``Js 9c`` (West's, East's)."""
         if self.kind == MARRIAGE:
             return self.choice
         if self.kind == EXCHANGE:
