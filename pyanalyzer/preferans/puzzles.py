@@ -99,7 +99,8 @@ class PuzzleKind:
     game: str
 
 
-#: The kinds of other games, by CLI name (filled by the modules that make them).
+#: The kinds of other games, by CLI name, filled by the modules that make them when imported
+#: (``import pyanalyzer.thousand.puzzles`` for Thousand's; ``pref puzzles`` does).
 REGISTERED_KINDS: dict[str, PuzzleKind] = {}
 
 
