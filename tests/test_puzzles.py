@@ -34,6 +34,7 @@ from pyanalyzer.preferans.puzzles import (
     misere_like,
     parse_constraint,
 )
+from pyanalyzer.thousand.puzzles import THOUSAND_KINDS
 
 
 def _set(kind: str, count: int = 4, seed: int = 7, **kwargs) -> list:
@@ -397,7 +398,7 @@ def _documented_commands() -> list[list[str]]:
 
 def test_bundled_sets_are_what_their_documented_commands_generate(tmp_path):
     commands = _documented_commands()
-    assert sorted(args[1] for args in commands) == sorted(KINDS)
+    assert sorted(args[1] for args in commands) == sorted(KINDS + THOUSAND_KINDS)
     for args in commands:
         kind = args[1]
         out = tmp_path / kind

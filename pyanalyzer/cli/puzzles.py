@@ -10,7 +10,17 @@ import click
 from pyanalyzer.cli.progress import ProgressLine
 from pyanalyzer.cli.support import SEED_TYPE, BoundedInt, command_errors, exit_interrupted, fail
 from pyanalyzer.errors import LayoutError, shorten
-from pyanalyzer.preferans.puzzles import BANDS, KINDS, Order, PuzzleWriter, check_order, generate, parse_constraint
+from pyanalyzer.preferans.puzzles import (
+    BANDS,
+    KINDS,
+    REGISTERED_KINDS,
+    Order,
+    PuzzleWriter,
+    check_order,
+    generate,
+    parse_constraint,
+)
+from pyanalyzer.thousand.puzzles import THOUSAND_KINDS
 
 #: Bounds of the number options: a set of puzzles, processes, deals tried.
 MAX_COUNT = 10_000
@@ -28,15 +38,16 @@ def _trick_range(text: str) -> tuple[int, int]:
 
 
 @click.command("puzzles")
-@click.argument("kind", type=click.Choice(KINDS))
+@click.argument("kind", type=click.Choice(KINDS + THOUSAND_KINDS))
 @click.option("--count", type=BoundedInt(1, MAX_COUNT), default=10, show_default=True,
               help="Puzzles in the set.")
 @click.option("--seed", type=SEED_TYPE, default=0, show_default=True, help="The same seed gives the same set.")
 @click.option("--constraint", "constraints", multiple=True, metavar="TEXT",
               help="'S has As', 'S shape 4-3-2-1', 'trumps 5+', 'S misere-like', 'tricks 5' (repeatable).")
 @click.option("--difficulty", type=click.Choice(BANDS), help="Keep only puzzles of this band.")
-@click.option("--tricks", "tricks_text", default="4..6", show_default=True, metavar="N|LO..HI",
-              help="Tricks left at the question (10: full deals).")
+@click.option("--tricks", "tricks_text", metavar="N|LO..HI",
+              help="Tricks left at the question (10: full deals; Thousand 8). Default 4..6; "
+                   "thousand-play 3..6, thousand-marriage 5..7, thousand-exchange 8.")
 @click.option("--after", type=click.IntRange(0, 8), default=0, show_default=True,
               help="Play this many tricks of the best line before the question.")
 @click.option("--contract", "contract_code", metavar="CODE",
@@ -54,7 +65,10 @@ def puzzle_command(kind, count, seed, constraints, difficulty, tricks_text, afte
     \b
     Kinds: misere (catch the misère), contract (declarer: make it),
     defend (defender: the only card), allpass (keep your minimum),
-    discard (the only discard after picking up the talon).
+    discard (the only discard after picking up the talon);
+    Thousand: thousand-play (the only card that makes the bid),
+    thousand-marriage (declare now or play on), thousand-exchange
+    (the two cards to give away to make the bid).
     \b
     Writes to --out: one layout file per puzzle (question, solution and
     rating as # comments; `pref solve FILE` reads it), puzzles.jsonl,
@@ -65,11 +79,15 @@ def puzzle_command(kind, count, seed, constraints, difficulty, tricks_text, afte
     Examples:
       pref puzzles misere --count 3 --out my-puzzles
       pref puzzles contract --count 3 --tricks 5 --constraint "S has As" --out aces --json
+      pref puzzles thousand-marriage --count 3 --out marriages
     """
     progress = ProgressLine("puzzles")
     writer = None
     interrupted = False
     with command_errors(progress):
+        if tricks_text is None:
+            lo, hi = REGISTERED_KINDS[kind].default_tricks if kind in REGISTERED_KINDS else (4, 6)
+            tricks_text = f"{lo}..{hi}"
         order = Order(kind, _trick_range(tricks_text), after,
                       tuple(parse_constraint(c) for c in constraints), difficulty, contract_code)
         for c in order.constraints:

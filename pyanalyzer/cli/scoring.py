@@ -15,6 +15,7 @@ from typing import NoReturn
 
 import click
 
+from pyanalyzer.engines.registry import make_backend
 from pyanalyzer.errors import PrefInputError
 from pyanalyzer.scoring.conventions import convention, options_table
 from pyanalyzer.scoring.errors import RecordError, ScoringError
@@ -23,6 +24,7 @@ from pyanalyzer.scoring.preferans import sheet_numbers
 from pyanalyzer.scoring.record import read_record, replay
 from pyanalyzer.scoring.render import deal_log, preferans_sheet, settlement_text, thousand_sheet, whist_sheet
 from pyanalyzer.scoring.settlement import settle
+from pyanalyzer.thousand.review import check_bid
 
 INPUT_ERROR = 2
 
@@ -82,6 +84,17 @@ def _print_options(ctx: click.Context, _param: click.Parameter, value: bool) -> 
         ctx.exit()
 
 
+def _bid_checks(game) -> list:
+    """Each Thousand deal that carries its cards (a ``deal`` line), checked double dummy."""
+    written = [(deal, scores) for deal, scores in zip(game.record.deals, game.deal_scores)
+               if deal.deal is not None]
+    if not written:
+        return []
+    backend = make_backend("fast")
+    return [check_bid(deal.deal, deal.play, deal.line, scores[deal.declarer] < 0, backend)
+            for deal, scores in written]
+
+
 @click.command("score")
 @click.argument("record", metavar="RECORD")
 @click.option("--convention", "convention_name", metavar="NAME",
@@ -111,6 +124,7 @@ def score_command(record: str, convention_name: str | None, settings: tuple, dra
             if chosen is not None:
                 chosen = chosen.strip().upper()
             settlement = game.sheet.settlement(drawn=chosen)
+        checks = _bid_checks(game) if game.record.game == "thousand" else []
     except PrefInputError as error:
         fail(str(error))
     sheet, rules = game.sheet, game.rules
@@ -128,7 +142,7 @@ def score_command(record: str, convention_name: str | None, settings: tuple, dra
         elif game.record.game == "thousand":
             data.update({"players": sheet.players, "scores": sheet.scores, "history": sheet.history,
                          "bolts": sheet.bolts, "barrel": sheet.barrel_seat, "notes": sheet.notes,
-                         "winner": sheet.winner})
+                         "winner": sheet.winner, "bid_checks": [check.to_dict() for check in checks]})
         else:
             data.update({"scores": sheet.scores, "history": sheet.history, "winner": sheet.winner})
         click.echo(json.dumps(data, ensure_ascii=False))
@@ -151,6 +165,12 @@ def score_command(record: str, convention_name: str | None, settings: tuple, dra
     elif game.record.game == "thousand":
         click.echo(f"Thousand to {rules.thousand_target}, {len(game.record.deals)} deals")
         click.echo(thousand_sheet(sheet))
+        failed = [check for check in checks if check.failed]
+        if failed:
+            click.echo("")
+            click.echo("Failed bids, against the cards written down (double dummy):")
+            for check in failed:
+                click.echo("  " + check.describe())
     else:
         name = "Bid Whist" if game.record.game == "bidwhist" else "Whist"
         click.echo(f"{name} to {rules.whist_game}, {len(game.record.deals)} deals")

@@ -54,7 +54,7 @@ import random
 import re
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from pyanalyzer.engines.executor import Executor
@@ -74,6 +74,34 @@ from pyanalyzer.render.diagram import diagram, headline
 KINDS = ("misere", "contract", "defend", "allpass", "discard")
 BANDS = ("easy", "medium", "hard")
 TRUMPS = ("s", "c", "d", "h")
+
+
+@dataclass(frozen=True)
+class PuzzleKind:
+    """A puzzle kind of another game, made by its own module and run by the machinery here (the
+    set, the files, resuming, the sheets): Thousand's register from ``pyanalyzer.thousand.puzzles``."""
+
+    #: ``(order, seed, number, backend) -> puzzle or None``, deterministic.
+    attempt: Callable
+    #: A puzzle back from its JSON record.
+    load: Callable
+    #: Refuses an order the kind cannot do (a LayoutError).
+    check_order: Callable
+    #: The duplicate key of a puzzle.
+    key: Callable
+    #: ``(puzzle, backend) -> bool``: the answer re-proved unique.
+    verify: Callable
+    #: A record's line of ``solutions.txt``.
+    solution_line: Callable
+    #: The tricks left at the question when the command does not say.
+    default_tricks: tuple[int, int]
+    #: The game's name, for the sheets' titles.
+    game: str
+
+
+#: The kinds of other games, by CLI name, filled by the modules that make them when imported
+#: (``import pyanalyzer.thousand.puzzles`` for Thousand's; ``pref puzzles`` does).
+REGISTERED_KINDS: dict[str, PuzzleKind] = {}
 
 
 # -- constraints -------------------------------------------------------------
@@ -463,6 +491,9 @@ class Order:
 
 def check_order(order: Order) -> None:
     """Refuse impossible orders with one clear message (a LayoutError)."""
+    if order.kind in REGISTERED_KINDS:
+        REGISTERED_KINDS[order.kind].check_order(order)
+        return
     if order.kind not in KINDS:
         raise LayoutError(f"unknown puzzle kind {order.kind!r}: choose from {', '.join(KINDS)}",
                           order.kind)
@@ -581,6 +612,8 @@ def attempt_rng(seed: int, kind: str, number: int) -> random.Random:
 
 def attempt(order: Order, seed: int, number: int, backend=None) -> Puzzle | None:
     """Attempt ``number`` of ``seed``: a puzzle, or None (rejected). Deterministic."""
+    if order.kind in REGISTERED_KINDS:
+        return REGISTERED_KINDS[order.kind].attempt(order, seed, number, backend)
     backend = backend or make_backend("fast")
     rng = attempt_rng(seed, order.kind, number)
     dealt = _deal(rng, order)
@@ -693,7 +726,10 @@ def canonical_key(puzzle: Puzzle) -> tuple:
     Each suit becomes the owners of its cards in play from low to high (the
     talon counts as an owner ``T``): ranks matter only relative to each other.
     The trump suit keeps its place; the other suits' patterns are sorted.
+    (Another game's kind has its own key.)
     """
+    if puzzle.kind in REGISTERED_KINDS:
+        return REGISTERED_KINDS[puzzle.kind].key(puzzle)
     layout = puzzle.layout
     owners: dict[Card, str] = {}
     for seat in layout.seats:
@@ -770,6 +806,8 @@ def generate(order: Order, count: int, seed: int, start: int = 0, seen: set | No
 def verify(puzzle: Puzzle, backend=None) -> bool:
     """Re-prove from scratch that the puzzle's answer is the only good choice."""
     backend = backend or make_backend("fast")
+    if puzzle.kind in REGISTERED_KINDS:
+        return REGISTERED_KINDS[puzzle.kind].verify(puzzle, backend)
     if puzzle.kind == "discard":
         again = discard_puzzle(Layout(dict(puzzle.layout.hands), puzzle.layout.contract, "S",
                                       puzzle.layout.lead, talon=puzzle.talon,
@@ -904,12 +942,13 @@ def order_text(order: Order) -> str:
 
 
 def _titled(layout: Layout, title: str, source: str | None = None) -> Layout:
-    return Layout(dict(layout.hands), layout.contract, layout.declarer, layout.lead, layout.talon,
-                  layout.discard, layout.played, title, source or layout.source, layout.rules)
+    return replace(layout, title=title, source=source or layout.source)
 
 
 def load_puzzle(record: dict) -> Puzzle:
     """A puzzle back from its JSON record (the rating is taken as recorded)."""
+    if record.get("kind") in REGISTERED_KINDS:
+        return REGISTERED_KINDS[record["kind"]].load(record)
     layout = parse_layout(record["layout"])
     deck = layout.rules.deck
     cards = {c.code: c for c in deck}
@@ -941,6 +980,9 @@ def text_sheet(records: list[dict]) -> str:
 def solutions_text(records: list[dict]) -> str:
     out = []
     for record in records:
+        if record["kind"] in REGISTERED_KINDS:
+            out.append(f"{record['number']}. {REGISTERED_KINDS[record['kind']].solution_line(record)}")
+            continue
         layout = parse_layout(record["layout"])
         cards = {c.code: c for c in layout.rules.deck}
         answer = " ".join(format_card(cards[c]) for c in record["answer"].split())
@@ -983,12 +1025,14 @@ def html_sheet(records: list[dict]) -> str:
             f'<p class="band">{record["rating"]["band"]}</p></section>')
     solutions = "".join(f"<li>{html.escape(line.split('. ', 1)[1])}</li>"
                         for line in solutions_text(records).splitlines() if line)
+    games = {REGISTERED_KINDS[r["kind"]].game if r["kind"] in REGISTERED_KINDS else "Preferans" for r in records}
+    name = "Puzzles" if len(games) > 1 else f"{games.pop() if games else 'Preferans'} puzzles"
     return (
-        "<!DOCTYPE html><html><head><meta charset='utf-8'><title>Preferans puzzles</title><style>"
+        f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{name}</title><style>"
         "body{font-family:sans-serif}.puzzle{break-inside:avoid;border-bottom:1px solid #999;"
         "padding:8px}.row{display:flex;gap:80px}.south{margin-left:90px}.hand{min-width:120px}"
         ".red{color:#c00}.black{color:#000}.question{font-weight:bold}"
         ".solutions{break-before:page;page-break-before:always}</style></head><body>"
-        "<h1>Preferans puzzles</h1>" + "".join(parts) +
+        f"<h1>{name}</h1>" + "".join(parts) +
         f"<section class='solutions'><h1>Solutions</h1><ol>{solutions}</ol></section>"
         "</body></html>\n")

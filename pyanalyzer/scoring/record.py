@@ -19,6 +19,7 @@ before the first deal)::
 Thousand (``game thousand``; ``start W=880`` sets starting scores)::
 
     W 140 | W 110+40 | E 10 | S 0          # declarer bid | each player's card points + marriages
+    deal W=... E=... S=... talon=... gave=E:9c,S:Jd   # optional: the deal above, as a one-line layout
     E 120 writeoff                         # the declarer gives up
 
 Whist (``game whist``): ``NS 7`` (a side and its tricks of 13). Bid Whist
@@ -32,11 +33,13 @@ Whist (``game whist``): ``NS 7`` (a side and its tricks of 13). Bid Whist
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pyanalyzer.errors import PrefInputError
 from pyanalyzer.model.contract import Contract
-from pyanalyzer.model.rules import PREFERANS_RULES
+from pyanalyzer.model.layout_io import check_moves, layout_from_fields, one_line_fields
+from pyanalyzer.model.notation import parse_moves
+from pyanalyzer.model.rules import PREFERANS_RULES, rules_for
 from pyanalyzer.scoring.conventions import ConventionError, Conventions, convention, parse_assignment, set_option
 from pyanalyzer.scoring.errors import RecordError
 from pyanalyzer.scoring.inputs import parse_whole, read_text, shown
@@ -151,6 +154,9 @@ def parse_record(text: str) -> GameRecord:
             if record.deals:
                 raise RecordError(f"{words[0]!r} must come before the first deal", words[0], number)
             _header(words, record, number)
+            continue
+        if words[0].lower() == "deal":
+            _attach_deal(body, record, number)
             continue
         if not record.players and record.game == "preferans":
             record.players = ["W", "E", "S"]
@@ -267,6 +273,50 @@ def _thousand_deal(body: str, record: GameRecord, line: int) -> ThousandDeal:
     return ThousandDeal(declarer, bid, points, marriages, writeoff, line)
 
 
+def _attach_deal(body: str, record: GameRecord, line: int) -> None:
+    """A ``deal`` line: the cards of the Thousand deal written on the line before it.
+
+    The rest of the line is a one-line Thousand layout (``game=thousand`` is implied):
+    the hands (before the talon, with ``talon=`` and ``gave=``, or the eight cards each
+    played), and optionally ``played=`` the play record from the first lead (``Kh+`` a
+    declaring lead). The declarer and the bid come from the deal's line; written again here
+    they must agree; ``lead`` defaults to the declarer.
+    """
+    if record.game != "thousand":
+        raise RecordError(f"a 'deal' line belongs to a Thousand record, not {record.game}", "deal", line)
+    if not record.deals or record.deals[-1].deal is not None:
+        raise RecordError("a 'deal' line follows the line of its deal (one per deal)", "deal", line)
+    deal = record.deals[-1]
+    text = body.split(None, 1)[1] if len(body.split(None, 1)) > 1 else ""
+    if not text.strip():
+        raise RecordError("write the deal after 'deal', e.g. 'deal S=... W=... E=... talon=... "
+                          "gave=W:9c,E:Jd'", "deal", line)
+    try:
+        rules = rules_for("thousand")
+        fields = one_line_fields(text)
+        game = fields.setdefault("game", "thousand")
+        if game.strip().lower() != "thousand":
+            raise RecordError(f"the deal of a Thousand record is a Thousand deal, not game={game}", game, line)
+        if deal.declarer.upper() not in rules.seats:
+            raise RecordError(f"a deal's cards are written by seat ({', '.join(rules.seats)}): name the "
+                              f"players {' '.join(rules.seats)} to write deals, not {deal.declarer!r}",
+                              deal.declarer, line)
+        seat = rules.seat(deal.declarer)
+        for key, value in (("declarer", seat), ("bid", str(deal.bid))):
+            written = fields.setdefault(key, value)
+            if written.strip().upper() != value.upper():
+                raise RecordError(f"{key}={written} disagrees with the deal's line ({value})", written, line)
+        fields.setdefault("lead", seat)
+        moves = parse_moves(fields.pop("played", ""), rules.deck)
+        layout = layout_from_fields(fields)
+        check_moves(layout, moves)
+    except RecordError:
+        raise
+    except PrefInputError as error:
+        raise RecordError(str(error), error.token, line) from None
+    record.deals[-1] = replace(deal, deal=layout, play=tuple(moves))
+
+
 _WHIST_EXAMPLES = {"whist": "NS 7 (side, tricks)", "bidwhist": "NS 7 9 (side, bid, tricks with the kitty)"}
 
 
@@ -294,6 +344,9 @@ class Replay:
     record: GameRecord
     rules: Conventions
     sheet: object
+    #: Each deal's scores in order (Thousand: what the deal wrote for each player, before bolts,
+    #: the barrel and 555).
+    deal_scores: list = field(default_factory=list)
 
 
 def replay(record: GameRecord, convention_name: str | None = None, overrides: tuple = ()) -> Replay:
@@ -312,8 +365,8 @@ def replay(record: GameRecord, convention_name: str | None = None, overrides: tu
         if not record.players:
             raise RecordError("a Thousand record needs a 'players' line", None, 1)
         sheet = ThousandSheet(record.players, rules, record.start)
-        for deal in record.deals:
-            sheet.play(deal)
+        scores = [sheet.play(deal) for deal in record.deals]
+        return Replay(record, rules, sheet, scores)
     else:
         sheet = WhistSheet(bid=record.game == "bidwhist", game=rules.whist_game)
         for line, side, *numbers in record.deals:

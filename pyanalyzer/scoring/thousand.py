@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import combinations
 
+from pyanalyzer.model.layout import Layout
+from pyanalyzer.model.move import Move
 from pyanalyzer.scoring.conventions import Conventions, convention
 from pyanalyzer.scoring.errors import ScoringError
 
@@ -52,7 +54,9 @@ class ThousandDeal:
     ``marriages`` maps a player to the marriages he declared: a tuple of their
     values (``(40, 100)``, as a record writes ``+40+100``), or a single number,
     their total. ``writeoff`` means the declarer gave up before play (no card
-    points then).
+    points then). ``deal`` is the deal itself when the record carries it (a
+    ``deal`` line after the deal's line): the layout, whose double-dummy
+    result says whether the bid was makeable, and ``play`` its played moves.
     """
 
     declarer: str
@@ -61,6 +65,9 @@ class ThousandDeal:
     marriages: dict = field(default_factory=dict)
     writeoff: bool = False
     line: int | None = None
+    deal: Layout | None = field(default=None, compare=False)
+    #: The play record of ``deal`` from the first lead, when the record carries it.
+    play: tuple[Move, ...] = field(default=(), compare=False)
 
     def fail(self, message: str, token: str | None = None) -> ScoringError:
         return ScoringError((f"line {self.line}: " if self.line is not None else "") + message, token)
