@@ -28,6 +28,7 @@ from pyanalyzer.model.move import Move
 from pyanalyzer.model.notation import format_card
 from pyanalyzer.preferans.allpass import AllPassSolution, analyse_allpass
 from pyanalyzer.preferans.makeable import best_discard, discard_still_open
+from pyanalyzer.thousand.exchange import best_exchange
 from pyanalyzer.thousand.solution import PointsSolution, line_to_points_tricks
 
 
@@ -165,6 +166,9 @@ def _solve_points(layout: Layout, backend, cards: bool, line: bool) -> PointsSol
     """A card points layout (Thousand): the declarer's points, each move's, one best line."""
     deck = layout.rules.deck
     start_nodes, start = backend.nodes, time.perf_counter()
+    exchange = None
+    if layout.exchange_pending:  # written before the exchange: make the best one (open cards)
+        layout, exchange = best_exchange(layout, backend)
     position = layout.position()
     value = backend.solve(position)
     move_values = None
@@ -174,4 +178,4 @@ def _solve_points(layout: Layout, backend, cards: bool, line: bool) -> PointsSol
     seconds = time.perf_counter() - start
     tricks, seat_points = line_to_points_tricks(layout, best) if line else ([], {})
     return PointsSolution(layout, value, best, move_values, backend.nodes - start_nodes, seconds,
-                          backend.name, tricks, seat_points)
+                          backend.name, tricks, seat_points, exchange)

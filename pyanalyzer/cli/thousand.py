@@ -18,6 +18,7 @@ from pyanalyzer.cli.support import (
     command_errors,
     exit_if_interrupted,
 )
+from pyanalyzer.cli.thousand_review import has_play_record, review_command_text
 from pyanalyzer.engines.registry import DEFAULT_TT_MB, check_table_memory
 from pyanalyzer.errors import LayoutError, shorten
 from pyanalyzer.model.cards import Card
@@ -98,6 +99,9 @@ def thousand_command(layout, hand_text, gave_text, bid, samples, seed, threads, 
                                 ranked by the declarer's points with open cards;
                                 the highest bid he makes, and the bidding rule
       8-card hands (or gave=)   the layout solved: points, every card, the line
+      with played= (whole tricks)
+                                replay the record: was the bid makeable, was it
+                                made, every move that changed the result
     \b
     With --hand (the other hands unknown):
       --hand S=8 cards --gave W:Js,E:9h [--bid 120]
@@ -140,6 +144,10 @@ def thousand_command(layout, hand_text, gave_text, bid, samples, seed, threads, 
 
 
 def _layout_mode(text, ace_marriage, declare_first_lead, engine, threads, tt_mb, as_json, notation) -> None:
+    if has_play_record(text):  # a deal with its play: was the bid makeable, who changed the result
+        click.echo(review_command_text(text, as_json, notation, engine, rules_change=lambda layout:
+                                       with_marriage_options(layout, ace_marriage, declare_first_lead)))
+        return
     layout = with_marriage_options(read_layout(text), ace_marriage, declare_first_lead)
     if not layout.rules.counts_points:
         raise LayoutError(f"pref thousand takes a Thousand layout (game=thousand), not a {layout.rules.game} one; "

@@ -326,11 +326,18 @@ def rank_exchange(layout: Layout, engine: str | object = "fast", threads: int = 
 def layout_after(layout: Layout, give: Give) -> Layout:
     """``layout`` (written before the exchange) with ``give`` made: the declarer holds the cards
     he kept, each opponent his own and the card given (``gave=``)."""
+    return layout_given(layout, give.given)
+
+
+def layout_given(layout: Layout, given: Mapping[str, Card]) -> Layout:
+    """``layout`` (written before the exchange) after the declarer gives ``given[seat]`` to each
+    opponent: he keeps the other eight of his ten cards (his hand and the talon)."""
     rules, declarer = layout.rules, layout.declarer
-    hands = {declarer: Hand(give.kept, rules.deck)}
-    for seat, card in give.given.items():
+    kept = (set(layout.hands[declarer]) | set(layout.talon)) - set(given.values())
+    hands = {declarer: Hand(kept, rules.deck)}
+    for seat, card in given.items():
         hands[seat] = Hand([*layout.hands[seat], card], rules.deck)
-    return replace(layout, hands=hands, gave=dict(give.given))
+    return replace(layout, hands=hands, gave=dict(given))
 
 
 def best_exchange(layout: Layout, engine: str | object = "fast", threads: int = 1,

@@ -28,15 +28,15 @@ points of the tricks he takes and the marriages he declares.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from pyanalyzer.engines.registry import make_backend
 from pyanalyzer.errors import IllegalPlayError, LayoutError
 from pyanalyzer.model.cards import Card
-from pyanalyzer.model.hand import Hand
 from pyanalyzer.model.layout import Layout
 from pyanalyzer.model.move import Move
 from pyanalyzer.model.notation import format_card, format_move
+from pyanalyzer.thousand.exchange import layout_given
 
 
 @dataclass
@@ -172,7 +172,8 @@ class DealReview:
         if not self.mistakes:
             out.append("No move changed the result: every one kept the double-dummy value.")
         else:
-            out.append(f"{len(self.mistakes)} move(s) changed the result:")
+            count = len(self.mistakes)
+            out.append(f"{count} move{'s' if count != 1 else ''} changed the result:")
             out.extend("  " + m.describe(style, names) for m in self.mistakes)
         out.append("")
         out.append("Move by move (the declarer's points with best play after each move; ! changed it):")
@@ -234,21 +235,10 @@ def declarer_total(layout: Layout, backend) -> int:
 def exchange_layouts(layout: Layout) -> list[tuple[tuple[Card, Card], Layout]]:
     """Every give-away from a layout before the exchange: ``((card to W, card to E), layout)``,
     the declarer's ten cards in card order, the 90 of a full deal."""
-    declarer = layout.declarer
-    opponents = [s for s in layout.seats if s != declarer]
-    ten = sorted(set(layout.hands[declarer]) | set(layout.talon), key=lambda c: c.index)
-    deck = layout.rules.deck
-    result = []
-    for first in ten:
-        for second in ten:
-            if first == second:
-                continue
-            gave = dict(zip(opponents, (first, second)))
-            hands = {declarer: Hand([c for c in ten if c not in (first, second)], deck)}
-            for seat in opponents:
-                hands[seat] = Hand([*layout.hands[seat], gave[seat]], deck)
-            result.append(((first, second), replace(layout, hands=hands, gave=gave)))
-    return result
+    opponents = [s for s in layout.seats if s != layout.declarer]
+    ten = sorted(set(layout.hands[layout.declarer]) | set(layout.talon), key=lambda c: c.index)
+    return [((first, second), layout_given(layout, dict(zip(opponents, (first, second)))))
+            for first in ten for second in ten if first != second]
 
 
 def best_points(layout: Layout, backend) -> tuple[int, dict[str, Card] | None]:

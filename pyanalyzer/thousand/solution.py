@@ -55,6 +55,9 @@ class PointsSolution:
     tricks: list[PointsTrick] = field(default_factory=list)
     #: Points each seat makes along ``line`` from the position on (cards and marriages).
     seat_points: dict[str, int] = field(default_factory=dict)
+    #: The layout was written before the exchange: the ranking of every give-away
+    #: (``pyanalyzer.thousand.exchange.ExchangeRanking``); ``layout`` then holds the best one.
+    exchange: object | None = None
 
     @property
     def defender_points(self) -> int | None:
@@ -102,6 +105,11 @@ class PointsSolution:
 
     def format(self, style: str = "symbols") -> str:
         out = [self.verdict()]
+        if self.exchange is not None:
+            layout = self.layout
+            given = ", ".join(f"{seat} {format_card(card, style)}" for seat, card in layout.gave.items())
+            out.append(f"{layout.rules.seat_name(layout.declarer)}'s best exchange with open cards: gives "
+                       f"{given} (of {len(self.exchange.gives)} ways to give the cards away).")
         if self.cards is not None:
             mover = self.layout.rules.seat_name(self.layout.to_move)
             out += ["", f"{mover} to play; declarer's points after each choice:"]
@@ -145,6 +153,8 @@ class PointsSolution:
                         "declared": None if t.declared is None else
                         {"seat": t.declared[0], "suit": t.declared[1], "points": t.declared[2]}}
                        for t in self.tricks],
+            "exchange": None if self.exchange is None else
+            {"gave": {seat: card.code for seat, card in layout.gave.items()}, "gives": len(self.exchange.gives)},
             "verdict": self.verdict(),
             "engine": self.engine,
             "nodes": self.nodes,
