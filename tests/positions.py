@@ -5,7 +5,7 @@ same positions. Two levels:
 
 * engine positions (``pyanalyzer.model.position.Position``, cards as numbers, hands as masks):
   :func:`deal_masks`, :func:`random_position`, :func:`random_preferans`,
-  :func:`random_whist`, :func:`full_deal`;
+  :func:`random_whist`, :func:`full_deal`, :func:`thousand_deal`, :func:`random_thousand`;
 * layouts (``Layout``, the Preferans deck): :func:`deal_hands`, :func:`random_layout` and
   :func:`play_random_cards`; skewed Whist endings: :func:`skewed_whist_deal` (uniform
   Whist deals are ``pyanalyzer.whist.random_deal``).
@@ -15,7 +15,8 @@ the same draws.
 
 Card numbers (the engine's terms, restated here so the tests need no game code for
 them): Preferans ``suit * 8 + rank``, suits s, c, d, h = 0..3, ranks 7..A = 0..7;
-Whist ``suit * 13 + rank``, ranks 2..A = 0..12. Seats are numbered in play order.
+Whist ``suit * 13 + rank``, ranks 2..A = 0..12; Thousand ``suit * 6 + rank``, ranks
+9 J Q K 10 A = 0..5. Seats are numbered in play order.
 """
 
 from __future__ import annotations
@@ -28,12 +29,14 @@ from pyanalyzer.model.contract import Contract
 from pyanalyzer.model.hand import Hand
 from pyanalyzer.model.layout import Layout
 from pyanalyzer.model.play import TrickRules
-from pyanalyzer.model.position import Position
+from pyanalyzer.model.position import DECLARE, Position
 from pyanalyzer.model.rules import PREFERANS_RULES, Rules
 from pyanalyzer.whist import Deal
 
 __all__ = ["PREF_SUITS", "WHIST_SUITS", "PREF_DECK", "KINDS", "bits", "cards_of", "deal_masks",
-           "random_position", "random_preferans", "random_whist", "full_deal", "deal_hands", "random_layout",
+           "random_position", "random_preferans", "random_whist", "full_deal", "THOUSAND_SUITS",
+           "THOUSAND_POINTS", "THOUSAND_MARRIAGES", "THOUSAND_ACES", "thousand_deal",
+           "random_thousand", "deal_hands", "random_layout",
            "play_random_cards", "skewed_whist_deal"]
 
 PREF_SUITS = tuple(0xFF << (8 * s) for s in range(4))
@@ -128,6 +131,65 @@ def full_deal(rng: random.Random, kind: str) -> Position:
     declarer, leader = rng.randrange(3), rng.randrange(3)
     return Position(tuple(hands), PREF_SUITS, 0 if kind == "trump" else None, True, leader, (),
                              tuple(s == declarer for s in range(3)), kind != "misere")
+
+
+# Thousand (docs/rules.md): 24 cards, 9 J Q K 10 A lowest first; card points 9 0, J 2, Q 3,
+# K 4, 10 10, A 11; marriages (K+Q) s 40, c 60, d 80, h 100; the ace marriage (the four aces) 200.
+THOUSAND_SUITS = tuple(0x3F << (6 * s) for s in range(4))
+THOUSAND_POINTS = (0, 2, 3, 4, 10, 11) * 4
+THOUSAND_MARRIAGES = tuple((1 << (6 * s + 3) | 1 << (6 * s + 2), value)
+                           for s, value in enumerate((40, 60, 80, 100)))
+THOUSAND_ACES = (sum(1 << (6 * s + 5) for s in range(4)), 200)
+
+
+def thousand_deal(rng: random.Random, ace_marriage: bool = False, heuristics: str = "plain") -> Position:
+    """A fresh Thousand deal after the exchange: 8 cards to each of S W E (seats 0 1 2), the
+    declarer S leads, no trump yet, no declaring on the first lead, the four marriages (and
+    with ``ace_marriage`` the aces, 200)."""
+    hands, _ = deal_masks(rng, tuple(range(24)), 3, 8)
+    marriages = THOUSAND_MARRIAGES + ((THOUSAND_ACES,) if ace_marriage else ())
+    return Position(tuple(hands), THOUSAND_SUITS, None, True, 0, (), (True, False, False), True,
+                    card_points=THOUSAND_POINTS, marriages=marriages, leader_may_declare=False,
+                    heuristics=heuristics)
+
+
+def random_thousand(rng: random.Random, tricks: int, *, mid_trick: bool | None = None,
+                    heuristics: str = "plain") -> Position:
+    """A Thousand ending of ``tricks`` cards a hand: a random declarer, leader, trump (none a
+    fifth of the time) and right to declare; the ace marriage a third of the time (then the
+    four aces go to one hand half of the time: they rarely meet by chance); mid-trick 40% of
+    the time unless ``mid_trick`` says."""
+    deck = list(range(24))
+    rng.shuffle(deck)
+    ace_marriage = rng.random() < 0.33
+    if ace_marriage and tricks >= 4 and rng.random() < 0.5:
+        aces = [6 * s + 5 for s in range(4)]
+        first = rng.randrange(3) * tricks
+        rest = [c for c in deck if c not in aces]
+        deck = rest[:first] + aces + rest[first:]
+    hands = [bits(deck[i * tricks:(i + 1) * tricks]) for i in range(3)]
+    declarer, leader = rng.randrange(3), rng.randrange(3)
+    marriages = THOUSAND_MARRIAGES + ((THOUSAND_ACES,) if ace_marriage else ())
+    trump = None if rng.random() < 0.2 else rng.randrange(4)
+    pos = Position(tuple(hands), THOUSAND_SUITS, trump, True, leader, (),
+                   tuple(s == declarer for s in range(3)), True, card_points=THOUSAND_POINTS,
+                   marriages=marriages, leader_may_declare=rng.random() < 0.7, heuristics=heuristics)
+    if mid_trick if mid_trick is not None else rng.random() < 0.4:
+        rules = TrickRules.of(pos)
+        played: list[int] = []
+        for k in range(rng.randrange(1, 3)):
+            seat = (leader + k) % 3
+            move = rng.choice(rules.moves(hands[seat], played, trump, pos.leader_may_declare))
+            card = move & ~DECLARE
+            declared = rules.declaration(move)
+            if declared is not None:
+                trump = declared[0]
+            hands[seat] &= ~(1 << card)
+            played.append(card)
+        pos = Position(tuple(hands), THOUSAND_SUITS, trump, True, leader, tuple(played),
+                       pos.declarer_side, True, card_points=THOUSAND_POINTS, marriages=marriages,
+                       leader_may_declare=pos.leader_may_declare, heuristics=heuristics)
+    return pos
 
 
 # -- layouts --------------------------------------------------------------------------------

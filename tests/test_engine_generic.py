@@ -13,6 +13,7 @@ import random
 from types import SimpleNamespace
 
 import pytest
+from positions import THOUSAND_ACES, random_thousand, thousand_deal
 from pref_engine import DECLARE, Engine
 
 from pyanalyzer.engines.reference import ReferenceSolver
@@ -51,6 +52,21 @@ def play(position: Position, move: int) -> tuple[Position, int]:
                                played=played, leader_may_declare=may_declare), gain
 
 
+def give_aces(rng: random.Random, hands: list[int], seat: int, aces: list[int]) -> None:
+    """Put every ace into the hand of ``seat`` (four aces rarely meet in a short hand by chance):
+    each ace he lacks replaces one of his other cards, which takes the ace's place (another
+    hand, or the undealt cards)."""
+    for ace in aces:
+        if hands[seat] >> ace & 1:
+            continue
+        others = [c for c in range(hands[seat].bit_length()) if hands[seat] >> c & 1 and c not in aces]
+        card = rng.choice(others)
+        for i, hand in enumerate(hands):
+            if hand >> ace & 1:
+                hands[i] = hand & ~(1 << ace) | 1 << card
+        hands[seat] = hands[seat] & ~(1 << card) | 1 << ace
+
+
 def random_position(rng: random.Random, seats: int = 3) -> Position:
     """A small deal with card points and (mostly) marriages; a trick in progress 40% of the time."""
     suits = rng.choice((2, 3, 4))
@@ -66,10 +82,16 @@ def random_position(rng: random.Random, seats: int = 3) -> Position:
         from_top = per_suit - 1 - card // suits
         points[card] = (THOUSAND_POINTS[from_top] if from_top < len(THOUSAND_POINTS)
                         and rng.random() < 0.8 else rng.choice((0, 0, 1, 5, 11)))
-    # King and queen: the third and fourth card of a suit from the top, as in Thousand.
-    marriages = tuple(((per_suit - 3) * suits + s, (per_suit - 4) * suits + s,
+    # King and queen: the third and fourth card of a suit from the top, as in Thousand; the
+    # ace marriage (the top card of every suit, 200) a third of the time.
+    marriages = tuple((1 << ((per_suit - 3) * suits + s) | 1 << ((per_suit - 4) * suits + s),
                        rng.choice((40, 60, 80, 100)))
                       for s in range(suits) if rng.random() < 0.7)
+    if rng.random() < 0.33:
+        aces = [(per_suit - 1) * suits + s for s in range(suits)]
+        marriages += (sum(1 << ace for ace in aces), 200),
+        if rng.random() < 0.6 and tricks >= suits:
+            give_aces(rng, hands, rng.randrange(seats), aces)
     side = [False] * seats
     side[rng.randrange(seats)] = True
     if seats == 4:
@@ -97,7 +119,7 @@ def test_engine_agrees_with_the_reference_on_points_and_marriages(seed):
     reference minimax's; one engine is kept warm across the positions as in an analysis."""
     rng = random.Random(f"generic-{seed}")
     engine = Engine(tt_size_mb=1)
-    declaring = above_15 = 0
+    declaring = aces_declaring = above_15 = 0
     for _ in range(200):
         position = random_position(rng, seats=3 if rng.random() < 0.85 else rng.choice((2, 4)))
         solver = ReferenceSolver.for_position(position)
@@ -107,9 +129,29 @@ def test_engine_agrees_with_the_reference_on_points_and_marriages(seed):
         assert engine.card_values(position) == moves, position
         assert engine.reaches(position, value) and not engine.reaches(position, value + 1)
         declaring += sum(1 for move in moves if move & DECLARE)
+        aces = [mask for mask, points in position.marriages if points == 200]
+        aces_declaring += sum(1 for move in moves if move & DECLARE and aces and aces[0] >> (move & ~DECLARE) & 1)
         above_15 += value > 15
-    # the sample does exercise declarations and values beyond a 4-bit table bound
-    assert declaring > 0 and above_15 > 0
+    # the sample does exercise declarations (the ace marriage too) and values beyond a 4-bit
+    # table bound
+    assert declaring > 0 and aces_declaring > 0 and above_15 > 0
+
+
+def test_thousand_endings_and_deals_agree_with_the_reference():
+    """Thousand's deck, points and declarations (the ace marriage among them): endings of 4 and 5
+    cards a hand (mid-trick too) and a fresh 8-card deal, engine = reference minimax."""
+    rng = random.Random("generic-thousand")
+    engine = Engine(tt_size_mb=4)
+    aces_declaring = 0
+    for i in range(90):
+        position = random_thousand(rng, 4 + i % 2)
+        solver = ReferenceSolver.for_position(position)
+        moves = solver.card_values(position)
+        assert engine.card_values(position) == moves, position
+        aces_declaring += sum(1 for move in moves if move & DECLARE and THOUSAND_ACES[0] >> (move & ~DECLARE) & 1)
+    position = thousand_deal(rng, ace_marriage=True)
+    assert engine.solve(position) == ReferenceSolver.for_position(position).solve(position)
+    assert aces_declaring > 0
 
 
 def test_best_line_keeps_the_value():
@@ -166,11 +208,38 @@ def test_a_declaring_lead_scores_and_turns_the_trump():
     position = Position(hands=(south, west), suit_masks=(0b1111, 0b1111 << 4), trump=None,
                         must_trump=True, leader=0, played=(), declarer_side=(True, False),
                         maximize=True, card_points=(0, 0, 3, 11, 0, 0, 3, 4),
-                        marriages=((7, 6, 100),), leader_may_declare=True, heuristics="plain")
+                        marriages=((1 << 7 | 1 << 6, 100),), leader_may_declare=True,
+                        heuristics="plain")
     values = Engine(tt_size_mb=1).card_values(position)
     assert values == {6: 21, 7: 21, 6 | DECLARE: 121, 7 | DECLARE: 121}
     first_lead = dataclasses.replace(position, leader_may_declare=False)
     assert Engine(tt_size_mb=1).card_values(first_lead) == {6: 21, 7: 21}
+
+
+def test_the_ace_marriage_turns_the_trump_to_the_suit_of_the_ace_led():
+    """The worked example of test_points_and_declarations (values worked by hand there): South
+    holds both aces of a two-suit deck (200) and a low spade, West three hearts with the king."""
+    south = 1 << 3 | 1 << 7 | 1 << 0
+    west = 1 << 4 | 1 << 5 | 1 << 6
+    position = Position(hands=(south, west), suit_masks=(0b1111, 0b1111 << 4), trump=None,
+                        must_trump=True, leader=0, played=(), declarer_side=(True, False),
+                        maximize=True, card_points=(0, 0, 4, 11, 0, 0, 4, 11),
+                        marriages=((1 << 3 | 1 << 7, 200),), leader_may_declare=True,
+                        heuristics="plain")
+    values = Engine(tt_size_mb=1).card_values(position)
+    assert values == {0: 226, 3: 26, 7: 26, 3 | DECLARE: 226, 7 | DECLARE: 211}
+
+
+def test_declarations_are_checked():
+    position = random_position(random.Random("generic-declarations"))
+    masks = position.suit_masks
+    with pytest.raises(ValueError, match="two declarations"):
+        Engine(tt_size_mb=1).solve(dataclasses.replace(
+            position, marriages=((masks[0] & -masks[0], 40), (masks[0], 200))))
+    with pytest.raises(ValueError, match="cards_mask, points"):
+        Engine(tt_size_mb=1).solve(dataclasses.replace(position, marriages=((1, 2, 40),)))
+    with pytest.raises(ValueError, match="no suit"):
+        Engine(tt_size_mb=1).solve(dataclasses.replace(position, marriages=((1 << 63, 40),)))
 
 
 def test_the_trump_and_the_right_to_declare_are_part_of_the_table_key():

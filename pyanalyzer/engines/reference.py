@@ -121,8 +121,8 @@ class ReferenceSolver:
         if not self.rules.card_points:
             return bin(hands[0]).count("1")
         points = sum(self.rules.card_points[card] for hand in hands for card in iter_bits(hand))
-        return points + sum(p for king, queen, p in self.rules.marriages
-                            if any(hand >> king & 1 and hand >> queen & 1 for hand in hands))
+        return points + sum(p for mask, p in self.rules.marriages
+                            if any(hand & mask == mask for hand in hands))
 
     def _value(self, hands: tuple[int, ...], leader: int, played: tuple[int, ...], talon: int,
                trump: int | None, may_declare: bool) -> int:

@@ -33,7 +33,7 @@ class TrickRules:
     talon_leads: tuple[int, ...] = ()
     talon_must_beat: bool = False
     card_points: tuple[int, ...] = ()
-    marriages: tuple[tuple[int, int, int], ...] = ()
+    marriages: tuple[tuple[int, int], ...] = ()
 
     @classmethod
     def of(cls, position: Position) -> TrickRules:
@@ -80,14 +80,11 @@ class TrickRules:
         return hand
 
     def declarations(self, hand: int) -> list[tuple[int, int, int]]:
-        """The declaring leads of ``hand``: ``(card, suit, points)`` for each card of a marriage it
-        holds whole."""
-        leads = []
-        for king, queen, points in self.marriages:
-            if hand >> king & 1 and hand >> queen & 1:
-                suit = self.suit_of(king)
-                leads += [(king, suit, points), (queen, suit, points)]
-        return leads
+        """The declaring leads of ``hand``: ``(card, suit, points)`` for each card of a declaration
+        it holds whole; the suit (the trump from then on) is the card's own."""
+        return [(card, self.suit_of(card), points)
+                for mask, points in self.marriages if hand & mask == mask
+                for card in iter_bits(mask)]
 
     def moves(self, hand: int, played: Sequence[int], trump=INITIAL_TRUMP, may_declare: bool = False,
               talon_card: int | None = None) -> list[int]:
@@ -99,14 +96,15 @@ class TrickRules:
         return moves
 
     def declaration(self, move: int) -> tuple[int, int] | None:
-        """``(suit, points)`` declared by ``move``, or None for a plain card."""
+        """``(suit, points)`` declared by ``move`` (the new trump: the suit of the card led), or
+        None for a plain card."""
         if not move & DECLARE:
             return None
         card = move & ~DECLARE
-        for king, queen, points in self.marriages:
-            if card in (king, queen):
+        for mask, points in self.marriages:
+            if mask >> card & 1:
                 return self.suit_of(card), points
-        raise ValueError(f"card {card} belongs to no marriage")
+        raise ValueError(f"card {card} belongs to no declaration")
 
     def trick_winner(self, leader: int, played: Sequence[int], talon_card: int | None = None,
                      trump=INITIAL_TRUMP) -> int | None:

@@ -22,10 +22,12 @@ engine (``pref_engine``) and the reference minimax read it:
   it if nobody follows, and ``leader`` leads again after it;
 * ``card_points``: the points of each card number (Thousand); empty: every
   trick is worth 1;
-* ``marriages``: the declarations that may be made, ``(king, queen, points)``:
-  a seat leading a trick who holds both cards may lead either one *declaring*
-  it (the move ``card | DECLARE``): his side scores ``points`` and that suit is
-  trump from then on;
+* ``marriages``: the declarations that may be made, ``(cards_mask, points)``:
+  a seat leading a trick who holds every card of the mask may lead any one of
+  them *declaring* it (the move ``card | DECLARE``): his side scores ``points``
+  and the suit of the card led is trump from then on (a marriage, king and
+  queen of a suit: that suit; Thousand's ace marriage, the four aces: the suit
+  of the ace led). A card is in at most one declaration;
 * ``leader_may_declare``: whether the current leader may declare now (not on
   the very first lead; after every complete trick the winner may);
 * ``heuristics``: the engine heuristics the rule set declares (``solo``,
@@ -77,7 +79,7 @@ class Position:
     talon_leads: tuple[int, ...] = ()
     talon_must_beat: bool = False
     card_points: tuple[int, ...] = ()
-    marriages: tuple[tuple[int, int, int], ...] = ()
+    marriages: tuple[tuple[int, int], ...] = ()
     leader_may_declare: bool = False
     heuristics: str = "solo"
 
@@ -108,5 +110,5 @@ class Position:
         for mask in (*self.hands, *(1 << card for card in self.played)):
             cards |= mask
         points = sum(self.card_points[card] for card in iter_bits(cards))
-        return points + sum(p for king, queen, p in self.marriages
-                            if any(hand >> king & 1 and hand >> queen & 1 for hand in self.hands))
+        return points + sum(p for mask, p in self.marriages
+                            if any(hand & mask == mask for hand in self.hands))

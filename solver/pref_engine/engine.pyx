@@ -37,7 +37,7 @@ from pref_engine.root cimport (root_make_move, root_unmake_move, root_reaches, r
 from pref_engine.moves cimport MAX_LEAD_MOVES
 
 DECLARE = DECLARE_FLAG
-"""A move ``card | DECLARE`` leads ``card`` declaring its marriage."""
+"""A move ``card | DECLARE`` leads ``card`` declaring the declaration (marriage) it is in."""
 
 
 ctypedef void (*signal_handler)(int) noexcept nogil

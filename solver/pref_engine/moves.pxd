@@ -32,12 +32,12 @@ all of them, and last a suit the declarer is void in.
 """
 
 from pref_engine.state cimport (u64, Rules, Position, MAX_SEATS, beats, bit_count, low_index,
-                           high_index, declarable, DECLARE, MAX_MARRIAGES,
+                           high_index, declarable, DECLARE,
                            HEURISTICS_SOLO, HEURISTICS_PARTNERSHIP)
 
 cdef enum:
     MAX_MOVES = 32                # cards a hand
-    MAX_LEAD_MOVES = MAX_MOVES + 2 * MAX_MARRIAGES   # and the leads with a declaration
+    MAX_LEAD_MOVES = 2 * MAX_MOVES  # and the leads with a declaration (a card is in one at most)
     # Whist leads (``partnership_lead_score``): less, per card the opponents may reply with,
     REPLY_PENALTY = 8
     # the classes' best scores (``partnership_lead_class``), a few replies apart

@@ -8,7 +8,7 @@ are worth their card points (``Rules.unit_tricks`` false) the points of the
 tricks it takes, plus the marriages it declares; ``Rules.maxer`` says which
 seats want it high (trick contracts: the declarer's side; misère: the
 defenders). A move is a card, or ``card | DECLARE`` for a lead declaring a
-marriage (the trump becomes its suit). Whist searches with ``partition.pyx``
+declaration (the trump becomes the suit of the card led). Whist searches with ``partition.pyx``
 instead: the same steps, with winning-rank table entries.
 """
 
@@ -99,8 +99,8 @@ cdef inline int do_move(Searcher* s, int move, Undo* u, Valuation* value) noexce
 
 
 cdef inline int declare_lead(Searcher* s, int card, Undo* u) noexcept nogil:
-    """Lead ``card`` declaring its marriage: the trump becomes the marriage's suit, and the
-    declarer's side scores its points if the leader is on it."""
+    """Lead ``card`` declaring the declaration it belongs to: the trump becomes the card's
+    suit, and the declarer's side scores the points if the leader is on it."""
     cdef Rules* r = &s.rules
     cdef Position* p = &s.pos
     cdef int seat = seat_to_move(r, p)
@@ -109,7 +109,7 @@ cdef inline int declare_lead(Searcher* s, int card, Undo* u) noexcept nogil:
     u.win_card = p.win_card
     u.trick_done = False
     u.trump = p.trump
-    p.trump = r.marriage_suit[m]
+    p.trump = r.suit_of[card]
     play_card(r, p, seat, card)           # (a lead: the trick goes on)
     return r.marriage_points[m] if r.dside[seat] else 0
 

@@ -28,7 +28,7 @@ cdef enum:
     MAX_CARDS = 64
     NO_TRUMP = -1
     DECLARE = 64                  # a move: card | DECLARE leads the card with a declaration
-    MAX_MARRIAGES = MAX_SUITS
+    MAX_MARRIAGES = MAX_SUITS + 1  # a marriage per suit and Thousand's ace marriage
     # Rules.heuristics: the game-tuned move ordering, declared by the rule set
     HEURISTICS_SOLO = 0           # declarer alone against the others (Preferans-tuned)
     HEURISTICS_PARTNERSHIP = 1    # two partnerships of two (Whist-tuned)
@@ -53,9 +53,8 @@ cdef struct Rules:
     bint unit_tricks              # no card points: a trick is worth 1
     bint plain_value              # unit tricks and no declarations: the value is a trick count
     unsigned short points[MAX_CARDS]
-    int nmarriages
-    u64 marriage_cards[MAX_MARRIAGES]   # king and queen of each marriage
-    int marriage_suit[MAX_MARRIAGES]
+    int nmarriages                # declarations: leading a card of a whole mask held
+    u64 marriage_cards[MAX_MARRIAGES]   # each declaration's cards (K+Q of a suit; the four aces)
     int marriage_points[MAX_MARRIAGES]
 
 
@@ -171,7 +170,7 @@ cdef inline int trick_points(const Rules* r, const int* cards, int n) noexcept n
 
 
 cdef inline int marriages_held(const Rules* r, const Position* p) noexcept nogil:
-    """The points of the marriages a seat of the declarer's side still holds whole (the
+    """The points of the declarations a seat of the declarer's side still holds whole (the
     most its declarations can still add)."""
     cdef int i, seat, total = 0
     for i in range(r.nmarriages):
@@ -192,7 +191,7 @@ cdef inline int value_bound(const Rules* r, const Position* p) noexcept nogil:
 
 
 cdef inline u64 declarable(const Rules* r, const Position* p, int seat) noexcept nogil:
-    """The cards ``seat`` may lead with a declaration now: both cards of each marriage he
+    """The cards ``seat`` may lead with a declaration now: every card of each declaration he
     holds whole, when he leads and may declare."""
     cdef u64 cards = 0
     cdef int i
@@ -205,7 +204,7 @@ cdef inline u64 declarable(const Rules* r, const Position* p, int seat) noexcept
 
 
 cdef inline int marriage_of(const Rules* r, int card) noexcept nogil:
-    """The index of the marriage ``card`` belongs to (it is in one)."""
+    """The index of the declaration ``card`` belongs to (it is in one)."""
     cdef int i = 0
     while not (r.marriage_cards[i] >> card) & 1:
         i += 1

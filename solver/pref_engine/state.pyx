@@ -9,7 +9,7 @@ mapping) and fills the C structs the search works on.
 Optional attributes (absent in older callers): ``heuristics`` (``"solo"``,
 ``"partnership"`` or ``"plain"``; missing: ``"partnership"`` for four seats,
 else ``"solo"``), ``card_points`` (points per card number; empty: every trick
-is worth 1), ``marriages`` (``(king, queen, points)`` declarations) and
+is worth 1), ``marriages`` (``(cards_mask, points)`` declarations) and
 ``leader_may_declare``.
 """
 
@@ -140,8 +140,9 @@ cdef int load_position(Rules* r, Position* p, object pos, int* ext_to_int,
 
 cdef int load_value(Rules* r, Position* p, object pos, int ncards, const int* ext_to_int) except -1:
     """The value's rules: card points, marriages, who may declare now; the run stops."""
-    cdef int i, card, king, queen, suit
+    cdef int i, card
     cdef u64 used = 0
+    cdef u64 mask
     points = [int(x) for x in getattr(pos, "card_points", ())]
     marriages = [tuple(int(x) for x in m) for m in getattr(pos, "marriages", ())]
     if len(points) > MAX_CARDS:
@@ -149,7 +150,7 @@ cdef int load_value(Rules* r, Position* p, object pos, int ncards, const int* ex
     if any(x < 0 for x in points):
         raise ValueError("card points are at least 0")
     if len(marriages) > MAX_MARRIAGES:
-        raise ValueError(f"at most {MAX_MARRIAGES} marriages")
+        raise ValueError(f"at most {MAX_MARRIAGES} declarations (marriages)")
     if (points or marriages) and ncards > MAX_VALUED_CARDS:
         raise ValueError(f"card points and marriages need at most {MAX_VALUED_CARDS} cards")
     if (points or marriages) and getattr(pos, "talon_leads", ()):
@@ -168,22 +169,23 @@ cdef int load_value(Rules* r, Position* p, object pos, int ncards, const int* ex
                 r.run_stops |= (<u64>1) << card
     r.nmarriages = len(marriages)
     for i, marriage in enumerate(marriages):
-        if len(marriage) != 3:
-            raise ValueError("a marriage is (king, queen, points)")
-        king, queen, value = marriage
-        if not (0 <= king < MAX_CARDS and 0 <= queen < MAX_CARDS) or king == queen \
-                or ext_to_int[king] < 0 or ext_to_int[queen] < 0:
-            raise ValueError(f"marriage {marriage}: two cards of the deck")
-        suit = r.suit_of[ext_to_int[king]]
-        if r.suit_of[ext_to_int[queen]] != suit:
-            raise ValueError(f"marriage {marriage}: the two cards are of one suit")
+        if len(marriage) != 2:
+            raise ValueError("a declaration is (cards_mask, points)")
+        cards, value = marriage
+        if cards <= 0 or cards >> MAX_CARDS:
+            raise ValueError(f"declaration {marriage}: its cards must be cards of the deck")
         if value < 0:
-            raise ValueError("marriage points are at least 0")
-        r.marriage_cards[i] = ((<u64>1) << ext_to_int[king]) | ((<u64>1) << ext_to_int[queen])
-        if r.marriage_cards[i] & used:
-            raise ValueError("a card is in two marriages")
-        used |= r.marriage_cards[i]
-        r.marriage_suit[i] = suit
+            raise ValueError("declaration points are at least 0")
+        mask = 0
+        for card in range(MAX_CARDS):
+            if cards >> card & 1:
+                if ext_to_int[card] < 0:
+                    raise ValueError(f"declaration {marriage}: card {card} is in no suit")
+                mask |= (<u64>1) << ext_to_int[card]
+        if mask & used:
+            raise ValueError("a card is in two declarations")
+        used |= mask
+        r.marriage_cards[i] = mask
         r.marriage_points[i] = value
     r.run_stops |= used
     p.may_declare = bool(getattr(pos, "leader_may_declare", False))
