@@ -9,7 +9,8 @@ worked by hand (below). Then:
   current trick already played): the fast engine (``pref_engine``) and the reference
   minimax (``pyanalyzer.engines.reference``) give the brute force's value and each legal
   move's value, declaring leads included;
-* full 8-card deals: the engine equals the reference minimax;
+* full 8-card deals: the engine equals the reference minimax (a few in CI, 100 in the
+  ``slow`` test: the reference takes seconds a deal);
 * permuting the suits (the trump and the marriage values with them) changes none of the
   engine's values.
 
@@ -20,12 +21,15 @@ Cards become engine numbers ``suit * 6 + rank`` (suits s c d h, ranks 9 J Q K T 
 from __future__ import annotations
 
 import doctest
+import random
+from dataclasses import replace
 
 import pytest
 import thousand_brute_force as brute
-from pref_engine import DECLARE
+from pref_engine import DECLARE, Engine
 from thousand_brute_force import ACE, KING, QUEEN, Card, Ending, Move, card, hand
 
+from pyanalyzer.engines.reference import ReferenceSolver
 from pyanalyzer.model.position import Position
 
 SUIT_MASKS = tuple(0b111111 << (6 * suit) for suit in range(4))
@@ -84,7 +88,7 @@ def test_declaring_needs_a_trick_won_unless_the_option_allows_it():
     ending = Ending(hands=(hand("Ks Qs"), hand("As 9h"), hand("Th Jh")), leader=0,
                     won=frozenset({1, 2}), marriages=((0, 40),))
     assert values_by_name(ending) == {"Ks": 0, "Qs": 0}
-    assert values_by_name(Ending(**{**ending.__dict__, "on_first_lead": True})) == {
+    assert values_by_name(replace(ending, on_first_lead=True)) == {
         "Ks": 0, "Qs": 0, "Ks+": 45, "Qs+": 46}
 
 
@@ -115,7 +119,7 @@ def test_ace_marriage_scores_once_and_turns_the_trump():
     values = values_by_name(ending)
     assert values == {**{f"A{s}": 72 for s in "scdh"}, **{f"A{s}+": 272 for s in "scdh"}}
     # no marriage values: West holds kings only, East queens only; nobody else may declare
-    assert brute.solve(Ending(**{**ending.__dict__, "ace_marriage": 0})) == 72
+    assert brute.solve(replace(ending, ace_marriage=0)) == 72
 
 
 def test_ace_marriage_turns_the_trump():
@@ -138,7 +142,7 @@ def test_mid_trick_follow_and_trump_duties():
     following = Ending(hands=(hand("Jc"), hand("Tc"), hand("As Th")), leader=0, trick=(card("Ks"), card("9h")),
                        trump=3, won=frozenset({1}), declarer=2, marriages=DEFAULT_MARRIAGES)
     assert values_by_name(following) == {"As": 22}
-    trumping = Ending(**{**following.__dict__, "hands": (hand("Jc"), hand("Tc"), hand("Ad Th"))})
+    trumping = replace(following, hands=(hand("Jc"), hand("Tc"), hand("Ad Th")))
     assert values_by_name(trumping) == {"Th": 37}
 
 
@@ -147,3 +151,192 @@ def test_brute_force_refuses_impossible_endings():
         brute.solve(Ending(hands=(hand("As"), hand("As"), hand("Ks")), leader=0))
     with pytest.raises(ValueError, match="sizes"):
         brute.solve(Ending(hands=(hand("As Ts"), hand("Ks"), hand("Qs")), leader=0))
+
+
+# -- random endings ------------------------------------------------------------------------
+
+def random_ending_at_a_boundary(rng: random.Random, cards: int) -> Ending:
+    """``cards`` cards a hand, a trick to be led.
+
+    The rules drawn: the trump (or none), who has won a trick (``won``), the declarer, the
+    leader, the marriage values (the defaults, a permutation of them, or a few suits only),
+    the ace marriage (a third of the endings) and declaring without a trick won (one in
+    eight). Dealt: half the time a king and queen of a suit to one seat, and in 3 of 5
+    ace-marriage endings with 4+ cards the four aces to one seat, the leader half the
+    time, so that declarations are often possible."""
+    values = [40, 60, 80, 100]
+    kind = rng.random()
+    if kind < 0.5:
+        marriages = DEFAULT_MARRIAGES
+    elif kind < 0.8:
+        rng.shuffle(values)
+        marriages = tuple(enumerate(values))
+    else:
+        marriages = tuple((suit, rng.choice(values)) for suit in sorted(rng.sample(range(4), rng.randrange(4))))
+    ace_marriage = 200 if rng.random() < 1 / 3 else 0
+    leader = rng.randrange(3)
+    hands: list[set[Card]] = [set(), set(), set()]
+    if rng.random() < 0.5:
+        suit, seat = rng.randrange(4), leader if rng.random() < 0.5 else rng.randrange(3)
+        hands[seat] |= {Card(suit, KING), Card(suit, QUEEN)}
+    if ace_marriage and cards >= 4 and rng.random() < 0.6:
+        seat = leader if rng.random() < 0.5 else rng.randrange(3)
+        if len(hands[seat]) <= cards - 4:
+            hands[seat] |= {Card(suit, ACE) for suit in range(4)} - set().union(*hands)
+    rest = [c for c in brute.DECK if not any(c in h for h in hands)]
+    rng.shuffle(rest)
+    for h in hands:
+        while len(h) < cards:
+            h.add(rest.pop())
+    ending = Ending(hands=tuple(frozenset(h) for h in hands), leader=leader,
+                    trump=rng.choice((None, 0, 1, 2, 3)),
+                    won=frozenset(seat for seat in range(3) if rng.random() < 0.5),
+                    declarer=rng.randrange(3), marriages=marriages, ace_marriage=ace_marriage,
+                    on_first_lead=rng.random() < 1 / 8)
+    return ending
+
+
+def random_ending_and_trick(rng: random.Random, cards: int) -> tuple[Ending, list[Move]]:
+    """:func:`random_ending_at_a_boundary`, then (two times in five) 1 or 2 legal moves of a
+    trick: a declaring lead half the time it is possible. Returns the ending and those moves."""
+    ending = random_ending_at_a_boundary(rng, cards)
+    moves = []
+    for _ in range(rng.choice((0, 0, 0, 1, 2))):
+        legal = brute.legal_moves(ending)
+        declaring = [move for move in legal if move.declare]
+        move = rng.choice(declaring if declaring and rng.random() < 0.5 else legal)
+        ending, _gain = brute.after(ending, move)
+        moves.append(move)
+    return ending, moves
+
+
+#: Endings of each hand size compared with the brute force in CI (3,000 in all; the larger
+#: ones cost the brute force most), in chunks of 100 with their own seeds.
+ENDINGS_PER_SIZE = {2: 700, 3: 1000, 4: 1000, 5: 300}
+CHUNK = 100
+CHUNKS = [(cards, chunk) for cards, count in ENDINGS_PER_SIZE.items() for chunk in range(count // CHUNK)]
+
+
+def chunk_of_endings(cards: int, chunk: int) -> list[tuple[Ending, list[Move]]]:
+    rng = random.Random(f"thousand-oracle-{cards}-{chunk}")
+    return [random_ending_and_trick(rng, cards) for _ in range(CHUNK)]
+
+
+@pytest.mark.parametrize(("cards", "chunk"), CHUNKS)
+def test_engine_and_reference_agree_with_the_brute_force(engine, cards, chunk):
+    """Value and every legal move's value (declaring leads included) equal the brute force's,
+    for the reference minimax and for the fast engine (kept warm across the endings, as in
+    an analysis); the engine's null-window answers bracket the value."""
+    for number_in_chunk, (ending, _trick) in enumerate(chunk_of_endings(cards, chunk)):
+        position = thousand_position(ending, heuristics=("solo", "plain")[number_in_chunk % 2])
+        expected = brute_values(ending)
+        reference = ReferenceSolver.for_position(position)
+        assert (reference.solve(position), reference.card_values(position)) == expected, ending
+        assert (engine.solve(position), engine.card_values(position)) == expected, ending
+        assert engine.reaches(position, expected[0]) and not engine.reaches(position, expected[0] + 1), ending
+
+
+def test_the_random_endings_cover_the_rules():
+    """The endings of the comparison above exercise what they are meant to: declaring leads
+    of marriages and of the ace marriage (by the declarer and by the others, by a leader
+    who has won no trick under the option), a leader holding a marriage who may not declare,
+    every trump and none, mid-trick positions (some led by a declaration), and declarations
+    that change the value beyond their points (the new trump decides tricks)."""
+    seen = dict.fromkeys(("declaring", "ace declaring", "defender declaring", "first lead option", "refused",
+                          "no trump", "mid-trick", "declared this trick", "the trump decides"), 0)
+    trumps = set()
+    for cards, chunk in CHUNKS:
+        for ending, trick in chunk_of_endings(cards, chunk):
+            declaring = [move for move in brute.legal_moves(ending) if move.declare]
+            seen["declaring"] += bool(declaring)
+            seen["ace declaring"] += any(move.card.rank == ACE for move in declaring)
+            seen["defender declaring"] += bool(declaring) and ending.leader != ending.declarer
+            seen["first lead option"] += bool(declaring) and ending.leader not in ending.won
+            holds_marriage = any({Card(suit, KING), Card(suit, QUEEN)} <= ending.hands[ending.leader]
+                                 for suit, _points in ending.marriages)
+            seen["refused"] += not ending.trick and holds_marriage and not declaring
+            trumps.add(ending.trump)
+            seen["no trump"] += ending.trump is None
+            seen["mid-trick"] += bool(trick)
+            seen["declared this trick"] += bool(trick) and trick[0].declare
+            if cards <= 3 and declaring:
+                values = brute.move_values(ending)
+                for move in declaring:
+                    points = (ending.ace_marriage if move.card.rank == ACE else dict(ending.marriages)[move.card.suit]
+                              ) if ending.leader == ending.declarer else 0
+                    seen["the trump decides"] += values[move] - values[Move(move.card)] != points
+    assert trumps == {None, 0, 1, 2, 3}
+    assert all(count >= 20 for count in seen.values()), seen
+
+
+# -- full deals: the engine against the reference minimax ---------------------------------------
+
+def random_full_deal(rng: random.Random) -> Ending:
+    """All 24 cards dealt 8 a hand, as after the exchange: the declarer leads the first trick,
+    no trump, nobody has won a trick; the default marriage values, the ace marriage and
+    declaring on the first lead each half the time."""
+    deck = list(brute.DECK)
+    rng.shuffle(deck)
+    declarer = rng.randrange(3)
+    return Ending(hands=tuple(frozenset(deck[seat::3]) for seat in range(3)), leader=declarer,
+                  declarer=declarer, marriages=DEFAULT_MARRIAGES, ace_marriage=rng.choice((0, 200)),
+                  on_first_lead=rng.random() < 0.5)
+
+
+def check_full_deals(engine: Engine, seed: str, deals: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(deals):
+        position = thousand_position(random_full_deal(rng))
+        reference = ReferenceSolver.for_position(position)
+        expected = reference.solve(position), reference.card_values(position)
+        assert (engine.solve(position), engine.card_values(position)) == expected, position
+
+
+def test_full_deals_engine_equals_the_reference(engine):
+    """A few full 8-card deals (value and each first lead's value) in CI; the slow test below
+    has 100."""
+    check_full_deals(engine, "thousand-full-ci", 3)
+
+
+@pytest.mark.slow
+def test_hundred_full_deals_engine_equals_the_reference(engine):
+    check_full_deals(engine, "thousand-full-slow", 100)
+
+
+# -- symmetry: the suits are names ----------------------------------------------------------------
+
+def permute_suits(ending: Ending, permutation: list[int], marriages_too: bool = True) -> Ending:
+    """The ending with suit ``s`` renamed ``permutation[s]``, the trump and (unless told not to)
+    the marriage values renamed with it."""
+    def rename(c: Card) -> Card:
+        return Card(permutation[c.suit], c.rank)
+    marriages = tuple(sorted((permutation[suit], points) for suit, points in ending.marriages)
+                      if marriages_too else ending.marriages)
+    return Ending(hands=tuple(frozenset(map(rename, h)) for h in ending.hands), leader=ending.leader,
+                  trick=tuple(map(rename, ending.trick)),
+                  trump=None if ending.trump is None else permutation[ending.trump], won=ending.won,
+                  declarer=ending.declarer, marriages=marriages, ace_marriage=ending.ace_marriage,
+                  on_first_lead=ending.on_first_lead)
+
+
+def test_permuting_the_suits_changes_no_value(engine):
+    """On random positions of 4-8 cards a hand (every trump and none, mid-trick ones among
+    them), the engine's value and per-move values are the same after renaming the suits with
+    the marriage values; renaming the suits alone does change some values (so the marriage
+    values do matter to the comparison)."""
+    rng = random.Random("thousand-symmetry")
+    changed_without_values = 0
+    for _ in range(300):
+        ending, _trick = random_ending_and_trick(rng, rng.randrange(4, 9))
+        permutation = rng.sample(range(4), 4)
+        renamed = permute_suits(ending, permutation)
+        position, renamed_position = thousand_position(ending), thousand_position(renamed)
+        value, moves = engine.solve(position), engine.card_values(position)
+        assert engine.solve(renamed_position) == value, ending
+        rename = {move_number(move): move_number(Move(Card(permutation[move.card.suit], move.card.rank),
+                                                      move.declare))
+                  for move in brute.legal_moves(ending)}
+        assert engine.card_values(renamed_position) == {rename[move]: v for move, v in moves.items()}, ending
+        suits_only = thousand_position(permute_suits(ending, permutation, marriages_too=False))
+        changed_without_values += engine.solve(suits_only) != value
+    assert changed_without_values >= 10
