@@ -33,6 +33,9 @@ _EXPORTS = {
     "Contract": "pyanalyzer.model.contract",
     "Hand": "pyanalyzer.model.hand",
     "Layout": "pyanalyzer.model.layout",
+    "with_marriages": "pyanalyzer.model.layout",
+    "Move": "pyanalyzer.model.move",
+    "parse_layout_with_moves": "pyanalyzer.model.layout_io",
     "format_layout_file": "pyanalyzer.model.layout_io",
     "format_one_line": "pyanalyzer.model.layout_io",
     "parse_layout": "pyanalyzer.model.layout_io",
@@ -44,11 +47,14 @@ _EXPORTS = {
     "parse_cards": "pyanalyzer.model.notation",
     "PREFERANS_RULES": "pyanalyzer.model.rules",
     "WHIST_RULES": "pyanalyzer.model.rules",
+    "THOUSAND_RULES": "pyanalyzer.model.rules",
+    "MarriageRules": "pyanalyzer.model.rules",
     "AllPassRules": "pyanalyzer.model.rules",
     "Rules": "pyanalyzer.model.rules",
     "AllPassSolution": "pyanalyzer.preferans.allpass",
     "analyse_allpass": "pyanalyzer.preferans.allpass",
     "with_conventions": "pyanalyzer.preferans.allpass",
+    "PointsSolution": "pyanalyzer.thousand.solution",
 }
 
 __all__ = list(_EXPORTS)

@@ -17,16 +17,20 @@ from pyanalyzer import (
     PREFERANS,
     PREFERANS_RULES,
     THOUSAND,
+    THOUSAND_RULES,
     WHIST,
     WHIST_RULES,
     AllPassRules,
     Card,
     Contract,
     Hand,
+    MarriageRules,
     Rank,
     Suit,
+    parse_layout,
     read_layout,
     with_conventions,
+    with_marriages,
 )
 from pyanalyzer.errors import NotationError
 from pyanalyzer.model.contract import ALLPASS, MISERE, TRICKS
@@ -147,3 +151,17 @@ def test_a_layout_under_rules_of_its_own_has_no_text_form():
     layout = read_layout(str(LAYOUTS / "seven-clubs.txt"))
     own = replace(layout, rules=replace(PREFERANS_RULES, hand_size=12))
     assert repr(own).startswith("<Layout under rules of its own for preferans: ")
+
+
+def test_thousand_layouts_moves_and_options():
+    layout = parse_layout("game=thousand bid=120 declarer=S lead=S won=S trump=d points=S:45,E:12 "
+                          "gave=W:Jh S=Ks,Qs,Ah W=Jh,9s,Td E=Ts,As,Kd")
+    assert round_trip(layout) == layout
+    for marriages in (MarriageRules(ace_marriage=200), MarriageRules(on_first_lead=True),
+                      MarriageRules(values=(("s", 100), ("h", 80), ("c", 60), ("d", 40)))):
+        varied = with_marriages(layout, marriages)
+        assert round_trip(varied) == varied and varied.rules.marriages == marriages
+    assert round_trip(THOUSAND_RULES.marriages) == THOUSAND_RULES.marriages
+    for move in layout.moves():
+        assert round_trip(move) == move
+    assert any(move.declare for move in layout.moves())

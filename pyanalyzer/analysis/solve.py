@@ -24,9 +24,11 @@ from pyanalyzer.analysis.tricks import Trick, TrickCounts, format_tricks, line_t
 from pyanalyzer.engines.registry import make_backend
 from pyanalyzer.model.cards import Card
 from pyanalyzer.model.layout import Layout
+from pyanalyzer.model.move import Move
 from pyanalyzer.model.notation import format_card
 from pyanalyzer.preferans.allpass import AllPassSolution, analyse_allpass
 from pyanalyzer.preferans.makeable import best_discard, discard_still_open
+from pyanalyzer.thousand.solution import PointsSolution, line_to_points_tricks
 
 
 @dataclass
@@ -129,7 +131,7 @@ def _tricks(n: int, word: str = "trick") -> str:
 
 
 def solve(layout: Layout, engine: str | object = "fast", cards: bool = True,
-          line: bool = True) -> Solution | AllPassSolution:
+          line: bool = True) -> Solution | AllPassSolution | PointsSolution:
     """Solve ``layout`` exactly with best play by all.
 
     ``engine`` is ``"fast"`` (the Cython engine), ``"reference"`` (the plain
@@ -142,6 +144,8 @@ def solve(layout: Layout, engine: str | object = "fast", cards: bool = True,
     start_nodes, start = backend.nodes, time.perf_counter()
     if layout.contract.is_allpass:
         return analyse_allpass(layout, backend, cards=cards, lines=line, split=False)
+    if layout.rules.counts_points:
+        return _solve_points(layout, backend, cards, line)
 
     discards = None
     if discard_still_open(layout):  # the hand before the talon: play the best discard
@@ -155,3 +159,19 @@ def solve(layout: Layout, engine: str | object = "fast", cards: bool = True,
     seconds = time.perf_counter() - start
     return Solution(layout, value, best, card_values, backend.nodes - start_nodes, seconds,
                     backend.name, line_to_tricks(layout, best) if line else [], discards)
+
+
+def _solve_points(layout: Layout, backend, cards: bool, line: bool) -> PointsSolution:
+    """A card points layout (Thousand): the declarer's points, each move's, one best line."""
+    deck = layout.rules.deck
+    start_nodes, start = backend.nodes, time.perf_counter()
+    position = layout.position()
+    value = backend.solve(position)
+    move_values = None
+    if cards:
+        move_values = {Move.from_engine(deck, m): v for m, v in backend.card_values(position).items()}
+    best = [Move.from_engine(deck, m) for m in backend.best_line(position)] if line else []
+    seconds = time.perf_counter() - start
+    tricks, seat_points = line_to_points_tricks(layout, best) if line else ([], {})
+    return PointsSolution(layout, value, best, move_values, backend.nodes - start_nodes, seconds,
+                          backend.name, tricks, seat_points)

@@ -12,7 +12,7 @@ import click
 
 from pyanalyzer.analysis.solve import solve
 from pyanalyzer.cli.batch import BATCH_EXIT_HELP, run_batch
-from pyanalyzer.cli.options import NO_LINE_OPTION, cards_option, tt_mb_option
+from pyanalyzer.cli.options import NO_LINE_OPTION, cards_option, marriage_options, tt_mb_option, with_marriage_options
 from pyanalyzer.cli.support import ENGINE_OPTION, NOTATION_OPTION, exit_interrupted, fail
 from pyanalyzer.engines.registry import check_table_memory, make_backend
 from pyanalyzer.errors import PrefInputError
@@ -71,8 +71,10 @@ def show_command(layout: str, one_line: bool, file_format: bool, as_json: bool, 
 @NO_LINE_OPTION
 @NOTATION_OPTION
 @tt_mb_option(default=64)
+@marriage_options
 def solve_command(layout: str | None, show_cards: bool, as_json: bool, batch_file: str | None,
-                  engine: str, no_line: bool, notation: str, tt_mb: int) -> None:
+                  engine: str, no_line: bool, notation: str, tt_mb: int, ace_marriage: bool,
+                  declare_first_lead: bool) -> None:
     """Solve LAYOUT: a layout file, or a one-line layout in quotes.
 
     \b
@@ -91,11 +93,15 @@ def solve_command(layout: str | None, show_cards: bool, as_json: bool, batch_fil
         fail(str(error))
     if batch_file is not None:
         cards, line = show_cards or as_json, not no_line
-        run_batch(batch_file, lambda text: solve(parse_one_line(text), backend, cards=cards, line=line),
+        def solve_line(text: str):
+            parsed = with_marriage_options(parse_one_line(text), ace_marriage, declare_first_lead)
+            return solve(parsed, backend, cards=cards, line=line)
+
+        run_batch(batch_file, solve_line,
                   verdict=None if as_json else (lambda result: result.verdict()))
         return
     try:
-        parsed = read_layout(layout)
+        parsed = with_marriage_options(read_layout(layout), ace_marriage, declare_first_lead)
     except PrefInputError as error:
         fail(str(error))
     try:

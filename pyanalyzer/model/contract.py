@@ -18,8 +18,8 @@ from pyanalyzer.model.cards import SUITS, Suit
 from pyanalyzer.model.notation import SUIT_SYMBOLS
 from pyanalyzer.model.rules import GAMES, Rules
 
-TRICKS, MISERE, ALLPASS = "tricks", "misere", "allpass"
-KINDS = (TRICKS, MISERE, ALLPASS)
+TRICKS, MISERE, ALLPASS, POINTS = "tricks", "misere", "allpass", "points"
+KINDS = (TRICKS, MISERE, ALLPASS, POINTS)
 #: The levels some game bids (Whist 1-7, Preferans 6-10): what ``Contract('7d')`` accepts.
 ANY_GAME_LEVELS = tuple(sorted({level for rules in GAMES.values() for level in rules.contract_levels}))
 
@@ -27,11 +27,13 @@ _MISERE_WORDS = {"misere", "misère", "miser", "mizer", "мизер"}
 _ALLPASS_WORDS = {"allpass", "all-pass", "all_pass", "raspasy", "распасы", "pass"}
 _NO_TRUMP_WORDS = {"n", "nt", "notrump", "no-trump", "no_trump", "бк"}
 _TRICK_CONTRACT = re.compile(r"^(\d+)\s*(.+)$")
+_POINTS_BID = re.compile(r"^bid\s*(\d{1,4})$")
 
 
 @dataclass(frozen=True)
 class Contract:
-    """``kind`` is ``tricks``, ``misere`` or ``allpass``; trick contracts have a level and a trump.
+    """``kind`` is ``tricks``, ``misere``, ``allpass`` or ``points``; trick contracts have a level and a
+    trump; a ``points`` contract (Thousand) has the bid as its level (None: no bid named).
 
     ``Contract('7d')`` reads a contract's ASCII ``code`` (its repr), in any game's terms:
     ``6n`` (no-trump), ``s`` (Whist, trump alone), ``misere``, ``allpass``; a level must be one
@@ -70,8 +72,19 @@ class Contract:
         return self.kind == ALLPASS
 
     @property
+    def is_points(self) -> bool:
+        return self.kind == POINTS
+
+    @property
+    def bid(self) -> int | None:
+        """A points contract's bid (Thousand), or None."""
+        return self.level if self.kind == POINTS else None
+
+    @property
     def code(self) -> str:
-        """The ASCII form used in files: ``7d``, ``6n``, ``misere``, ``allpass``."""
+        """The ASCII form: ``7d``, ``6n``, ``misere``, ``allpass``, ``bid120`` (``points``: no bid)."""
+        if self.kind == POINTS:
+            return f"bid{self.level}" if self.level is not None else POINTS
         if self.kind != TRICKS:
             return self.kind
         return f"{self.level or ''}{self.trump.letter if self.trump else 'n'}"
@@ -81,6 +94,8 @@ class Contract:
             return "misère"
         if self.kind == ALLPASS:
             return "all-pass"
+        if self.kind == POINTS:
+            return f"bid {self.level}" if self.level is not None else "no bid"
         return f"{self.level or ''}{self.trump.symbol if self.trump else 'NT'}"
 
     def __repr__(self) -> str:
@@ -94,6 +109,11 @@ def _read(text: str, rules: Rules | None) -> Contract:
         return Contract(MISERE)
     if word in _ALLPASS_WORDS:
         return Contract(ALLPASS)
+    if word == POINTS:
+        return Contract(POINTS)
+    bid = _POINTS_BID.match(word)
+    if bid:
+        return Contract(POINTS, int(bid.group(1)))
     bidding = rules.bidding if rules is not None else False
     if not bidding and not word[:1].isdigit():
         # Whist has no bidding: the contract may be just the trump (``s``, ``♥``, ``nt``).

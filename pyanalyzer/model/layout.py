@@ -14,17 +14,18 @@ the tricks left.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from pyanalyzer.errors import DuplicateCardError, IllegalPlayError, LayoutError
-from pyanalyzer.model.cards import Card
+from pyanalyzer.model.cards import Card, Suit
 from pyanalyzer.model.contract import Contract
 from pyanalyzer.model.hand import Hand
 from pyanalyzer.model.layout_format import format_one_line
+from pyanalyzer.model.move import Move
 from pyanalyzer.model.play import TrickRules
 from pyanalyzer.model.position import Position
-from pyanalyzer.model.rules import GAMES, PREFERANS_RULES, Rules, with_allpass
+from pyanalyzer.model.rules import GAMES, PREFERANS_RULES, MarriageRules, Rules, with_allpass, with_marriage_rules
 
 
 @dataclass(frozen=True, eq=False)
@@ -42,13 +43,26 @@ class Layout:
     title: str | None = None
     source: str | None = None
     rules: Rules = field(default=PREFERANS_RULES)
+    # -- a card points game's state (Thousand); empty in the trick games ----------
+    #: The trump now (a declared marriage changes it); None: no trump yet.
+    current_trump: Suit | None = None
+    #: The seats that have already won a trick this deal (the leader may then declare).
+    won: frozenset[str] = frozenset()
+    #: Points each seat has already scored this deal (cards and marriages), by seat.
+    scored: Mapping[str, int] = field(default_factory=dict)
+    #: The card the declarer gave each opponent in the exchange (now in that opponent's hand).
+    gave: Mapping[str, Card] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "hands", MappingProxyType(dict(self.hands)))
         object.__setattr__(self, "talon", tuple(self.talon))
         object.__setattr__(self, "discard", tuple(self.discard))
         object.__setattr__(self, "played", tuple(self.played))
+        object.__setattr__(self, "won", frozenset(self.won))
+        object.__setattr__(self, "scored", MappingProxyType(dict(self.scored)))
+        object.__setattr__(self, "gave", MappingProxyType(dict(self.gave)))
         self._check_seats()
+        self._check_points_state()
         self._check_cards_unique()
         self._check_sizes()
         self._check_played()
@@ -62,6 +76,12 @@ class Layout:
         for seat in rules.seats:
             if seat not in self.hands:
                 raise LayoutError(f"missing hand for {seat}", seat)
+        if self.contract.is_points != rules.counts_points:
+            if rules.counts_points:
+                raise LayoutError(f"a {rules.game} layout names a bid (bid=120), not the contract "
+                                  f"{self.contract}", self.contract.code)
+            raise LayoutError(f"a {rules.game} layout names a trick contract, misère or all-pass, "
+                              f"not {self.contract}", self.contract.code)
         if self.contract.is_allpass:
             if self.declarer is not None:
                 raise LayoutError(
@@ -76,6 +96,43 @@ class Layout:
         rules.seat(self.lead)
         if self.discard and self.declarer is None:
             raise LayoutError("a discard needs a declarer", "discard")
+
+    def _check_points_state(self) -> None:
+        """The trump now, the seats that won a trick, the points scored and the cards given
+        belong to a card points game (Thousand), and name its seats and cards."""
+        rules = self.rules
+        if not rules.counts_points:
+            for key, value in (("trump", self.current_trump), ("won", self.won),
+                               ("points", self.scored), ("gave", self.gave)):
+                if value:
+                    raise LayoutError(f"{key}= belongs to a card points game (Thousand), not "
+                                      f"{rules.game}", key)
+            return
+        if self.current_trump is not None and self.current_trump not in rules.deck.suits:
+            raise LayoutError(f"unknown trump {self.current_trump}", "trump")
+        for seat in self.won:
+            rules.seat(seat)
+        for seat, points in self.scored.items():
+            rules.seat(seat)
+            if not 0 <= points <= rules.max_bid:
+                raise LayoutError(f"points {seat}:{points} out of range: a seat scores 0 to "
+                                  f"{rules.max_bid} in a deal", f"{seat}:{points}")
+        for seat, card in self.gave.items():
+            rules.seat(seat)
+            if seat == self.declarer:
+                raise LayoutError(f"gave {seat}:{card.code}: the declarer gives a card to each "
+                                  "opponent, not to himself", f"{seat}:{card.code}")
+            # Once played the card is gone; while it is held, the receiver holds it.
+            holder = next((s for s, hand in self.hands.items() if card in hand), seat)
+            if holder != seat:
+                raise LayoutError(f"gave {seat}:{card.code}: {card.code} is in {holder}'s hand, "
+                                  f"not {seat}'s", card.code)
+        bid = self.contract.bid
+        if bid is not None:
+            low, step, _plain = rules.bid_range
+            if bid < low or bid > rules.max_bid or (bid - low) % step:
+                raise LayoutError(f"bad bid {bid}: bids go from {low} in steps of {step} up to "
+                                  f"{rules.max_bid}", str(bid))
 
     def _check_cards_unique(self) -> None:
         where: dict[Card, str] = {}
@@ -102,7 +159,8 @@ class Layout:
             owner = where.get(card)
             if owner == "played":
                 owner = played_by[card]
-            if owner is not None and owner not in (self.declarer, "discard"):
+            if owner is not None and owner not in (self.declarer, "discard") and not (
+                    self.gave.get(owner) == card):
                 raise DuplicateCardError(
                     f"card {card.code!r} is in both the talon and {owner}", card.code
                 )
@@ -180,10 +238,33 @@ class Layout:
         return ()
 
     @property
+    def trump(self) -> Suit | None:
+        """The trump now: the contract's (trick games), or the last declared marriage's (Thousand)."""
+        return self.current_trump if self.rules.counts_points else self.contract.trump
+
+    @property
     def trump_number(self) -> int | None:
-        """The trump suit's number in the deck, or None (no-trump, misère, all-pass)."""
-        trump = self.contract.trump
+        """The trump suit's number in the deck, or None (no-trump, misère, all-pass, no trump yet)."""
+        trump = self.trump
         return None if trump is None else self.rules.deck.suit_index(trump)
+
+    @property
+    def exchange_pending(self) -> bool:
+        """A card points game written before the exchange: the declarer's hand without the talon,
+        which is in nobody's hand, and nothing given yet (Thousand: 7 cards each and 3 in the talon)."""
+        if not self.rules.counts_points or not self.talon or self.gave or self.played:
+            return False
+        held = set().union(*(set(hand) for hand in self.hands.values()))
+        return not held & set(self.talon)
+
+    @property
+    def may_declare(self) -> bool:
+        """Whether the player on lead may declare now: at a trick boundary, having won a trick
+        this deal (or on any lead, where the rules allow it on the first)."""
+        marriages = self.rules.marriages
+        if marriages is None or self.played:
+            return False
+        return self.lead in self.won or marriages.on_first_lead
 
     def played_by(self) -> list[str]:
         """The seats that played the cards of the current trick, in order."""
@@ -218,6 +299,10 @@ class Layout:
         """
         seats = self.rules.seats
         counted = side if side is not None else self.declarer
+        if self.exchange_pending:
+            raise LayoutError("the exchange is still to be made: the declarer's hand is written without "
+                              "the talon; add gave=W:<card>,E:<card> (or use pref thousand to rank the "
+                              "exchanges)", "gave")
         if counted is None:
             raise LayoutError("all-pass: name the seat whose tricks are counted", "side")
         return Position(
@@ -228,9 +313,14 @@ class Layout:
             leader=seats.index(self.lead),
             played=tuple(c.index for c in self.played),
             declarer_side=tuple(s in self.rules.side_of(counted) for s in seats),
-            maximize=self.contract.kind == "tricks",
+            maximize=self.contract.kind in ("tricks", "points"),
             talon_leads=tuple(c.index for c in self.talon_tricks),
             talon_must_beat=self.rules.allpass.talon_must_beat,
+            card_points=self.rules.card_points(),
+            marriages=self.rules.declarations(),
+            # At a trick boundary: may this leader declare? (After a trick the winner always may.)
+            leader_may_declare=self.rules.marriages is not None and (
+                self.lead in self.won or self.rules.marriages.on_first_lead),
             heuristics=self.rules.heuristics,
         )
 
@@ -242,6 +332,8 @@ class Layout:
             must_trump=self.rules.must_trump,
             talon_leads=tuple(c.index for c in self.talon_tricks),
             talon_must_beat=self.rules.allpass.talon_must_beat,
+            card_points=self.rules.card_points(),
+            marriages=self.rules.declarations(),
         )
 
     def _suit_masks(self) -> tuple[int, ...]:
@@ -259,8 +351,10 @@ class Layout:
             return self.talon_tricks[0].suit_number
         return self.played[0].suit_number if self.played else None
 
-    def after(self, card: Card) -> Layout:
-        """The layout after the player to move plays ``card`` (which must be legal)."""
+    def after(self, card: Card, declare: bool = False) -> Layout:
+        """The layout after the player to move plays ``card`` (which must be legal); with
+        ``declare`` (Thousand) he leads it declaring its marriage: his side scores it and its suit
+        is trump from this trick on. A completed trick's card points go to its winner."""
         seat = self.to_move
         hands = dict(self.hands)
         if card not in hands[seat]:
@@ -268,27 +362,71 @@ class Layout:
         if card not in self.legal_cards():
             raise IllegalPlayError(f"illegal card {card.code!r}: {seat} must follow suit or trump",
                                    card.code)
+        trump, scored, won = self.current_trump, dict(self.scored), set(self.won)
+        if declare:
+            declared = self.declaration(Move(card, True))
+            trump = self.rules.deck.suits[declared[0]]
+            scored[seat] = scored.get(seat, 0) + declared[1]
         hands[seat] = hands[seat].without(card)
         played, lead, talon = self.played + (card,), self.lead, self.talon
         if len(played) == len(self.rules.seats):
             if self.talon_tricks:  # the same player plays first again; one talon card is used
                 talon = talon[1:]
             else:
-                lead = self.trick_winner(played)
+                lead = self.trick_winner(played, trump)
+                if self.rules.counts_points:
+                    won.add(lead)
+                    points = sum(self.rules.card_points_of(c) for c in played)
+                    scored[lead] = scored.get(lead, 0) + points
             played = ()
         return Layout(hands, self.contract, self.declarer, lead, talon, self.discard,
-                      played, self.title, self.source, self.rules)
+                      played, self.title, self.source, self.rules, trump, frozenset(won),
+                      scored, self.gave)
 
-    def trick_winner(self, trick: Sequence[Card]) -> str | None:
-        """The seat that wins ``trick``, a full trick led by this layout's ``lead``.
+    def play(self, move: Move) -> Layout:
+        """The layout after ``move`` (a card, or a declaring lead)."""
+        return self.after(move.card, move.declare)
+
+    def declaration(self, move: Move) -> tuple[int, int]:
+        """``(suit number, points)`` a declaring lead ``move`` declares, or an IllegalPlayError
+        naming it when the player to move may not declare with it now."""
+        seat = self.to_move
+        code = move.card.code + "+"
+        if self.rules.marriages is None:
+            raise IllegalPlayError(f"illegal {code!r}: {self.rules.game} has no declarations", code)
+        if self.played:
+            raise IllegalPlayError(f"illegal {code!r}: only a lead declares a marriage", code)
+        if not self.may_declare:
+            raise IllegalPlayError(f"illegal {code!r}: {seat} has not won a trick yet and may not "
+                                   "declare a marriage", code)
+        hand = self.hands[seat].mask
+        if move.engine_move not in self.trick_rules().moves(hand, (), may_declare=True):
+            raise IllegalPlayError(f"illegal {code!r}: {seat} does not hold the whole marriage "
+                                   f"of {move.card.code}", code)
+        return self.trick_rules().declaration(move.engine_move)
+
+    def moves(self) -> list[Move]:
+        """The legal moves of the player to move in display order: each legal card, and (a leader
+        who may declare) each declaring lead right after its card."""
+        hand = self.hands[self.to_move].mask
+        engine_moves = self.trick_rules().moves(hand, [c.index for c in self.played],
+                                                may_declare=self.may_declare,
+                                                talon_card=self._talon_card())
+        return sorted((Move.from_engine(self.rules.deck, m) for m in engine_moves),
+                      key=lambda move: move.display_key)
+
+    def trick_winner(self, trick: Sequence[Card], declared_trump: Suit | None = None) -> str | None:
+        """The seat that wins ``trick``, a full trick led by this layout's ``lead``; with
+        ``declared_trump``, under the trump a marriage declared on its lead made.
 
         In a talon trick of all-pass the highest card of the talon card's suit
         wins (with the ``beat`` convention, only one above the talon card); if
         none does, no player takes the trick (None).
         """
         seats = self.rules.seats
+        trump = self.trump_number if declared_trump is None else self.rules.deck.suit_index(declared_trump)
         # Counted from the leader (seat 0 of the trick), then placed at the table.
-        place = self.trick_rules().trick_winner(0, [c.index for c in trick], self._talon_card())
+        place = self.trick_rules().trick_winner(0, [c.index for c in trick], self._talon_card(), trump=trump)
         return None if place is None else seats[(seats.index(self.lead) + place) % len(seats)]
 
     def legal_cards(self) -> list[Card]:
@@ -304,7 +442,9 @@ class Layout:
         return (dict(self.hands), self.contract, self.declarer, self.lead, self.talon,
                 self.discard, self.played, self.title, self.source, self.rules) == (
             dict(other.hands), other.contract, other.declarer, other.lead, other.talon,
-            other.discard, other.played, other.title, other.source, other.rules)
+            other.discard, other.played, other.title, other.source, other.rules) and (
+            self.current_trump, self.won, dict(self.scored), dict(self.gave)) == (
+            other.current_trump, other.won, dict(other.scored), dict(other.gave))
 
     def __repr__(self) -> str:
         """``parse_layout('…')`` (the one-line form), which reads back to an equal layout.
@@ -319,7 +459,14 @@ class Layout:
             return text
         if standard is not None and with_allpass(standard, self.rules.allpass) == self.rules:
             return f"with_conventions({text}, {self.rules.allpass!r})"
+        if standard is not None and replace(standard, marriages=self.rules.marriages) == self.rules:
+            return f"with_marriages({text}, {self.rules.marriages!r})"
         return f"<Layout under rules of its own for {self.rules.game}: {format_one_line(self)}>"
+
+
+def with_marriages(layout: Layout, marriages: MarriageRules) -> Layout:
+    """``layout`` played under the declaration options ``marriages`` (Thousand)."""
+    return replace(layout, rules=with_marriage_rules(layout.rules, marriages))
 
 
 def _cards(n: int) -> str:

@@ -29,10 +29,15 @@ def format_one_line(layout: Layout) -> str:
     parts = []
     if layout.rules.game != "preferans":
         parts.append(f"game={layout.rules.game}")
-    parts.append(f"contract={layout.contract.code}")
+    if layout.contract.is_points:
+        if layout.contract.bid is not None:
+            parts.append(f"bid={layout.contract.bid}")
+    else:
+        parts.append(f"contract={layout.contract.code}")
     if layout.declarer:
         parts.append(f"declarer={layout.declarer}")
     parts.append(f"lead={layout.lead}")
+    parts += [f"{key}={value}" for key, value in points_state_fields(layout, "compact")]
     for seat in layout.seats:
         parts.append(f"{seat}={layout.hands[seat].compact()}")
     for key in CARD_KEYS:
@@ -55,10 +60,15 @@ def format_layout_file(layout: Layout, style: str = "symbols") -> str:
             lines.append(f"{key}: {value}")
     if layout.rules.game != "preferans":
         lines.append(f"game: {layout.rules.game}")
-    lines.append(f"contract: {layout.contract.code}")
+    if layout.contract.is_points:
+        if layout.contract.bid is not None:
+            lines.append(f"bid: {layout.contract.bid}")
+    else:
+        lines.append(f"contract: {layout.contract.code}")
     if layout.declarer:
         lines.append(f"declarer: {layout.declarer}")
     lines.append(f"lead: {layout.lead}")
+    lines += [f"{key}: {value}" for key, value in points_state_fields(layout, style)]
     for key in ("talon", "discard"):
         cards = getattr(layout, key)
         if cards:
@@ -68,6 +78,21 @@ def format_layout_file(layout: Layout, style: str = "symbols") -> str:
     if layout.played:
         lines.append(f"played: {' '.join(format_card_list(layout.played, style))}")
     return "\n".join(lines) + "\n"
+
+
+def points_state_fields(layout: Layout, style: str = "symbols") -> list[tuple[str, str]]:
+    """A card points game's state as ``(key, text)``: trump, won, points, gave (what is set)."""
+    fields = []
+    if layout.current_trump is not None:
+        fields.append(("trump", layout.current_trump.letter if style == "compact" else layout.current_trump.symbol))
+    if layout.won:
+        fields.append(("won", ",".join(s for s in layout.seats if s in layout.won)))
+    if layout.scored:
+        fields.append(("points", ",".join(f"{s}:{layout.scored[s]}" for s in layout.seats if s in layout.scored)))
+    if layout.gave:
+        fields.append(("gave", ",".join(f"{s}:{format_card(layout.gave[s], style)}"
+                                        for s in layout.seats if s in layout.gave)))
+    return fields
 
 
 def format_card_list(cards, style: str = "symbols") -> list[str]:
@@ -92,4 +117,10 @@ def layout_to_dict(layout: Layout) -> dict:
         "played": [c.code for c in layout.played],
         "tricks_left": layout.tricks_left,
         "one_line": format_one_line(layout),
-    }
+    } | ({
+        "bid": layout.contract.bid,
+        "trump": None if layout.current_trump is None else layout.current_trump.letter,
+        "won": [s for s in layout.seats if s in layout.won],
+        "points": {s: layout.scored[s] for s in layout.seats if s in layout.scored},
+        "gave": {s: layout.gave[s].code for s in layout.seats if s in layout.gave},
+    } if layout.contract.is_points else {})

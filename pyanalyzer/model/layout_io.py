@@ -35,7 +35,7 @@ import unicodedata
 
 from pyanalyzer.errors import LayoutError, shorten
 from pyanalyzer.model.cards import Card
-from pyanalyzer.model.contract import Contract
+from pyanalyzer.model.contract import POINTS, Contract
 from pyanalyzer.model.hand import Hand
 from pyanalyzer.model.layout import Layout
 from pyanalyzer.model.layout_format import CARD_KEYS
@@ -43,11 +43,14 @@ from pyanalyzer.model.layout_format import format_card_list as format_card_list
 from pyanalyzer.model.layout_format import format_layout_file as format_layout_file
 from pyanalyzer.model.layout_format import format_one_line as format_one_line
 from pyanalyzer.model.layout_format import layout_to_dict as layout_to_dict
-from pyanalyzer.model.notation import check_ten_spelling, parse_cards
+from pyanalyzer.model.move import Move
+from pyanalyzer.model.notation import SUIT_SYMBOLS, check_ten_spelling, parse_card, parse_cards, parse_moves
 from pyanalyzer.model.rules import rules_for
 
 HEADER_KEYS = ("title", "source", "game", "contract", "declarer", "lead", "talon", "discard")
-ALL_KEYS = HEADER_KEYS + ("played",)
+#: The keys of a card points game's state (Thousand).
+POINTS_KEYS = ("bid", "trump", "won", "points", "gave")
+ALL_KEYS = HEADER_KEYS + POINTS_KEYS + ("played",)
 
 _ONE_LINE_START = re.compile(r"^\s*[A-Za-z_]+\s*=")
 
@@ -137,8 +140,8 @@ def layout_from_fields(fields: dict[str, str]) -> Layout:
     """Build a layout from ``key -> text`` pairs (keys as in both formats)."""
     rules = rules_for(fields.get("game", "preferans"))
     # Russian letters in one hand make a Latin T anywhere in the layout ambiguous (ace or ten?).
-    check_ten_spelling(value for key, value in fields.items() if key not in HEADER_KEYS
-                       or key in CARD_KEYS)
+    check_ten_spelling(value for key, value in fields.items() if key not in HEADER_KEYS + POINTS_KEYS
+                       or key in CARD_KEYS or key == "gave")
     hands: dict[str, Hand] = {}
     for key, value in fields.items():
         if key in ALL_KEYS:
@@ -150,9 +153,16 @@ def layout_from_fields(fields: dict[str, str]) -> Layout:
             f"unknown key {shorten(key)!r}: expected one of {', '.join(ALL_KEYS)} "
             f"or a seat ({', '.join(rules.seats)})", key
         )
-    if "contract" not in fields:
-        raise LayoutError("missing contract: add e.g. contract=6s or contract=misere", "contract")
-    contract = Contract.parse(fields["contract"], rules)
+    if rules.counts_points:
+        contract, state = _points_state(fields, rules)
+    else:
+        for key in POINTS_KEYS:
+            if key in fields:
+                raise LayoutError(f"{key}= belongs to a card points game (game=thousand), not "
+                                  f"{rules.game}", key)
+        if "contract" not in fields:
+            raise LayoutError("missing contract: add e.g. contract=6s or contract=misere", "contract")
+        contract, state = Contract.parse(fields["contract"], rules), {}
 
     def seat_or_none(key: str) -> str | None:
         return rules.seat(fields[key]) if fields.get(key) else None
@@ -161,6 +171,8 @@ def layout_from_fields(fields: dict[str, str]) -> Layout:
     declarer = seat_or_none("declarer")
     if declarer in hands and cards["discard"] and cards["talon"]:
         hands[declarer] = _hand_after_discard(hands[declarer], cards["talon"], cards["discard"])
+    if declarer in hands and state.get("gave") and cards["talon"]:
+        _hands_after_exchange(hands, declarer, cards["talon"], state["gave"])
     layout = Layout(
         hands=hands,
         contract=contract,
@@ -172,10 +184,76 @@ def layout_from_fields(fields: dict[str, str]) -> Layout:
         title=fields.get("title"),
         source=fields.get("source"),
         rules=rules,
+        **state,
     )
     if layout.tricks_left == 0:
         raise LayoutError("the hands are empty: there is no trick left to play", "hands")
     return layout
+
+
+def _points_state(fields: dict[str, str], rules) -> tuple[Contract, dict]:
+    """A card points game's contract (its bid) and state: ``bid=120 trump=h won=S,E
+    points=S:45,W:20 gave=W:Js,E:9h``."""
+    if "contract" in fields:
+        raise LayoutError(f"a {rules.game} layout names its bid (bid=120), not contract=", "contract")
+    bid = fields.get("bid", "").strip()
+    if bid and not (bid.isdigit() and len(bid) <= 4):
+        raise LayoutError(f"bad bid {shorten(bid)!r}: write a number such as bid=120", bid)
+    contract = Contract(POINTS, int(bid) if bid else None)
+    state: dict = {}
+    trump = fields.get("trump", "").strip()
+    if trump and trump.lower() not in ("-", "none"):
+        letter = SUIT_SYMBOLS.get(trump, trump.lower())
+        suit = next((s for s in rules.deck.suits if letter in (s.letter, s.name, s.name.rstrip("s"))), None)
+        if suit is None:
+            raise LayoutError(f"unknown trump {shorten(trump)!r}: write s, c, d, h or a suit symbol", trump)
+        state["current_trump"] = suit
+    won = [token for token in re.split(r"[\s,]+", fields.get("won", "").strip()) if token and token != "-"]
+    state["won"] = frozenset(rules.seat(token) for token in won)
+    scored: dict[str, int] = {}
+    for token in _pairs(fields.get("points", "")):
+        seat, sep, value = token.partition(":")
+        if not sep or not value.strip().isdigit() or len(value.strip()) > 4:
+            raise LayoutError(f"bad points {shorten(token)!r}: write seat:points, e.g. points=S:45,W:20", token)
+        seat = rules.seat(seat)
+        if seat in scored:
+            raise LayoutError(f"points for {seat} given twice", token)
+        scored[seat] = int(value)
+    state["scored"] = scored
+    gave: dict[str, Card] = {}
+    for token in _pairs(fields.get("gave", "")):
+        seat, sep, card_text = token.partition(":")
+        if not sep:
+            raise LayoutError(f"bad gave {shorten(token)!r}: write seat:card, e.g. gave=W:Js,E:9h", token)
+        seat = rules.seat(seat)
+        if seat in gave:
+            raise LayoutError(f"gave names {seat} twice: the declarer gives each opponent one card", token)
+        gave[seat] = parse_card(card_text, rules.deck)
+    state["gave"] = gave
+    return contract, state
+
+
+def _pairs(text: str) -> list[str]:
+    """``seat:value`` tokens separated by commas or spaces (``S:45, W:20`` or ``S: 45``)."""
+    text = re.sub(r"\s*:\s*", ":", text.strip())
+    return [token for token in re.split(r"[\s,]+", text) if token]
+
+
+def _hands_after_exchange(hands: dict[str, Hand], declarer: str, talon, gave: dict[str, Card]) -> None:
+    """A written-down deal gives the hands before the exchange (the declarer's without the talon)
+    and the cards he gave: each opponent gets his card, the declarer keeps the other eight of his
+    ten. (A deal written after the exchange, or any other overlap, is left for validation.)"""
+    ten = set(hands[declarer]) | set(talon)
+    given = set(gave.values())
+    if set(talon) & set(hands[declarer]) or not given <= ten:
+        return
+    if any(card in hands.get(seat, ()) for seat, card in gave.items()):
+        return
+    deck = hands[declarer].deck
+    hands[declarer] = Hand(ten - given, deck)
+    for seat, card in gave.items():
+        if seat in hands:
+            hands[seat] = Hand(set(hands[seat]) | {card}, deck)
 
 
 def _hand_after_discard(hand: Hand, talon, discard) -> Hand:
@@ -283,6 +361,47 @@ def parse_layout_with_record(text: str) -> tuple[Layout, list[Card]]:
         return layout_from_fields(fields), []
     del fields["played"]
     return layout_from_fields(fields), record
+
+
+def parse_layout_with_moves(text: str) -> tuple[Layout, list[Move]]:
+    """A layout and the moves played from it, in order: as :func:`parse_layout_with_record`,
+    with declaring leads marked ``+`` (Thousand: ``Kh+``). Each move is checked in turn.
+
+    >>> layout, moves = parse_layout_with_moves("game=thousand declarer=S lead=S won=S "
+    ...     "S=Kh,Qh W=9h,9s E=Ah,Ts played=Kh+,9h,Ah")
+    >>> [m.code for m in moves], layout.play(moves[0]).current_trump
+    (['Kh+', '9h', 'Ah'], Suit('h'))
+    """
+    fields = layout_fields(text)
+    rules = rules_for(fields.get("game", "preferans"))
+    record = parse_moves(fields.get("played", ""), rules.deck)
+    if len(record) < len(rules.seats):
+        if any(move.declare for move in record):
+            raise LayoutError("a declared lead (+) belongs to a play record of whole tricks: in the "
+                              "current trick give the trump and points it made instead (trump=, points=)",
+                              "played")
+        return layout_from_fields(fields), []
+    del fields["played"]
+    layout = layout_from_fields(fields)
+    check_moves(layout, record)
+    return layout, record
+
+
+def check_moves(layout: Layout, moves: list[Move]) -> Layout:
+    """Replay ``moves`` from ``layout``; the first one that cannot be played raises an
+    IllegalPlayError naming it. Returns the layout after them."""
+    from pyanalyzer.errors import IllegalPlayError
+
+    current = layout
+    for number, move in enumerate(moves, start=1):
+        if current.tricks_left == 0:
+            raise IllegalPlayError(f"the play record has {len(moves)} cards: the hands are empty after "
+                                   f"{number - 1}", move.code)
+        try:
+            current = current.play(move)
+        except IllegalPlayError as error:
+            raise IllegalPlayError(f"move {number} of the play record: {error}", move.code) from None
+    return current
 
 
 def read_text(argument: str) -> str:

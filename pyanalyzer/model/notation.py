@@ -29,6 +29,7 @@ from collections.abc import Iterable
 
 from pyanalyzer.errors import DuplicateCardError, NotationError, UnknownCardError, shorten
 from pyanalyzer.model.cards import Card, Deck
+from pyanalyzer.model.move import DECLARE_MARK, Move
 
 SUIT_SYMBOLS = {"♠": "s", "♤": "s", "♣": "c", "♧": "c", "♦": "d", "♢": "d", "♥": "h", "♡": "h"}
 RUSSIAN_RANKS = {"Т": "A", "К": "K", "Д": "Q", "В": "J"}
@@ -162,6 +163,38 @@ def parse_card(text: str, deck: Deck) -> Card:
     if len(cards) != 1:
         raise UnknownCardError(f"not a single card: {shorten(text)!r}", text)
     return cards[0]
+
+
+def parse_moves(text: str, deck: Deck) -> list[Move]:
+    """Read a play record: cards in play order, a declaring lead marked ``+`` (``Kh+``, ``♥К+``).
+
+    >>> from pyanalyzer.model.cards import THOUSAND
+    >>> [m.code for m in parse_moves("Kh+ 9h Ah, As", THOUSAND)]
+    ['Kh+', '9h', 'Ah', 'As']
+    """
+    moves: list[Move] = []
+    for token in _TOKEN_SPLIT.split(text.strip()):
+        if not token:
+            continue
+        declare = token.endswith(DECLARE_MARK)
+        body = token[:-1] if declare else token
+        if not body:
+            raise UnknownCardError(f"unknown card {shorten(token)!r}", token)
+        cards = parse_cards(body, deck)
+        if declare and len(cards) != 1:
+            raise UnknownCardError(f"not a single card before {DECLARE_MARK!r}: {shorten(token)!r}", token)
+        moves.extend(Move(card, declare) for card in cards)
+    seen: set[Card] = set()
+    for move in moves:
+        if move.card in seen:
+            raise DuplicateCardError(f"duplicate card {move.card.code!r} in the play record", move.card.code)
+        seen.add(move.card)
+    return moves
+
+
+def format_move(move: Move, style: str = "symbols") -> str:
+    """One move: the card as :func:`format_card` writes it, ``+`` after a declaring lead."""
+    return format_card(move.card, style) + (DECLARE_MARK if move.declare else "")
 
 
 def format_card(card: Card, style: str = "symbols") -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from pyanalyzer.errors import LayoutError, shorten
-from pyanalyzer.model.cards import PREFERANS, WHIST, Deck, Rank
+from pyanalyzer.model.cards import PREFERANS, THOUSAND, WHIST, Card, Deck, Rank
 from pyanalyzer.model.position import HEURISTICS
 
 
@@ -85,6 +85,47 @@ class AllPassRules:
         return text
 
 
+@dataclass(frozen=True)
+class MarriageRules:
+    """Thousand's declarations (``docs/rules.md``, "Thousand"): what a marriage is worth and when it
+    may be declared.
+
+    * ``values``: points of the K+Q marriage of each suit, by suit letter (the source's ♠40 ♣60 ♦80 ♥100);
+    * ``ace_marriage``: points of the four aces declared together (0: not played; the option is 200):
+      leading any ace declares it and makes that ace's suit trump;
+    * ``on_first_lead``: the declarer may declare on the deal's first lead (the source: not before
+      a player has won a trick).
+
+    >>> MarriageRules().value_of("h"), MarriageRules().describe()
+    (100, 'marriages ♠40 ♣60 ♦80 ♥100, declared by a player on lead who has won a trick')
+    """
+
+    values: tuple[tuple[str, int], ...] = (("s", 40), ("c", 60), ("d", 80), ("h", 100))
+    ace_marriage: int = 0
+    on_first_lead: bool = False
+
+    def __post_init__(self) -> None:
+        letters = sorted(letter for letter, _points in self.values)
+        if letters != sorted("scdh"):
+            raise ValueError(f"marriage values must name each suit s c d h once, not {self.values}")
+        if any(not 0 < points <= 1000 for _letter, points in self.values) or not 0 <= self.ace_marriage <= 1000:
+            raise ValueError(f"marriage values must be 1 to 1000 points, not {self.values}, {self.ace_marriage}")
+
+    def value_of(self, suit_letter: str) -> int:
+        return dict(self.values)[suit_letter]
+
+    def describe(self) -> str:
+        from pyanalyzer.model.cards import SUITS
+
+        by_suit = " ".join(f"{suit.symbol}{self.value_of(suit.letter)}" for suit in SUITS)
+        text = f"marriages {by_suit}"
+        if self.ace_marriage:
+            text += f", four aces {self.ace_marriage}"
+        text += (", declared by a player on lead (also on the first lead)" if self.on_first_lead
+                 else ", declared by a player on lead who has won a trick")
+        return text
+
+
 #: How the players form sides: the declarer alone against the others (Preferans), or two
 #: partnerships whose tricks count together (Whist).
 ALONE, PARTNERSHIPS = "alone", "partnerships"
@@ -141,6 +182,12 @@ class Rules:
     #: The engine heuristics this rule set asks for instead of those tuned for its game
     #: (``TUNED_HEURISTICS``); None: the game's own, ``plain`` for a game none is tuned for.
     heuristics_override: str | None = None
+    #: Card points by rank, lowest rank first (a ``card points`` game: Thousand's 9 J Q K 10 A = 0 2 3 4 10 11).
+    rank_points: tuple[int, ...] = ()
+    #: The declarations of a game that has them (Thousand's marriages); None: none.
+    marriages: MarriageRules | None = None
+    #: A ``card points`` game's bids: lowest, step, and the highest without a marriage in hand.
+    bid_range: tuple[int, int, int] = ()
 
     def __post_init__(self) -> None:
         for name, value, choices in (("follow rule", self.follow, FOLLOW_RULES),
@@ -151,6 +198,12 @@ class Rules:
         if self.heuristics_override is not None and self.heuristics_override not in HEURISTICS:
             raise ValueError(f"unknown heuristics {self.heuristics_override!r}: choose from "
                              f"{', '.join(HEURISTICS)}")
+        if (self.objective == CARD_POINTS_OBJECTIVE) != bool(self.rank_points):
+            raise ValueError(f"{self.game}: a card points game gives the points of each rank, "
+                             "and only a card points game does")
+        if self.rank_points and len(self.rank_points) != len(self.deck.ranks):
+            raise ValueError(f"{self.game}: {len(self.rank_points)} rank points for "
+                             f"{len(self.deck.ranks)} ranks")
         if (self.sides == PARTNERSHIPS) != bool(self.partnerships):
             raise ValueError(f"{self.game}: a partnerships game names its partnerships, "
                              "and only a partnerships game does")
@@ -184,6 +237,64 @@ class Rules:
         if self.heuristics_override is not None:
             return self.heuristics_override
         return TUNED_HEURISTICS.get(self.game, PLAIN_HEURISTICS)
+
+    @property
+    def counts_points(self) -> bool:
+        """True if a trick is worth its card points (Thousand), not 1."""
+        return self.objective == CARD_POINTS_OBJECTIVE
+
+    def card_points_of(self, card: Card) -> int:
+        """The points ``card`` is worth in a trick (0 in a trick game).
+
+        >>> THOUSAND_RULES.card_points_of(Card("Ts", THOUSAND)), sum(map(THOUSAND_RULES.card_points_of, THOUSAND))
+        (10, 120)
+        """
+        return self.rank_points[card.rank_number] if self.rank_points else 0
+
+    def card_points(self) -> tuple[int, ...]:
+        """The points of every card number of the deck (the Position's ``card_points``); () in a trick game."""
+        return tuple(self.card_points_of(card) for card in self.deck) if self.rank_points else ()
+
+    def declarations(self) -> tuple[tuple[int, int], ...]:
+        """The declarations of the Position: ``(mask of the cards, points)``; a player on lead who
+        may declare and holds all the cards may lead any of them declaring.
+
+        >>> [(bin(mask), points) for mask, points in THOUSAND_RULES.declarations()][:1]
+        [('0b1100', 40)]
+        """
+        marriages = self.marriages
+        if marriages is None:
+            return ()
+        deck = self.deck
+        entries = [(deck.card("K", suit.letter).mask | deck.card("Q", suit.letter).mask,
+                    marriages.value_of(suit.letter)) for suit in deck.suits]
+        if marriages.ace_marriage:
+            aces = 0
+            for suit in deck.suits:
+                aces |= deck.card("A", suit.letter).mask
+            entries.append((aces, marriages.ace_marriage))
+        return tuple(entries)
+
+    def bid_levels(self, marriages_in_hand: int | None = None) -> tuple[int, ...]:
+        """The bids of a card points game, lowest first; with ``marriages_in_hand`` (their points),
+        only those the bidding rule allows: above the no-marriage limit only with a marriage, and never
+        above that limit plus the marriages (RULES.md §2).
+
+        >>> THOUSAND_RULES.bid_levels(0)[-1], THOUSAND_RULES.bid_levels(60)[-1]
+        (120, 180)
+        """
+        if not self.bid_range:
+            return ()
+        low, step, plain_limit = self.bid_range
+        top = self.max_bid if marriages_in_hand is None else plain_limit + marriages_in_hand
+        return tuple(range(low, top + 1, step))
+
+    @property
+    def max_bid(self) -> int:
+        """The highest bid there can be: the cards' points plus every declaration."""
+        if not self.bid_range:
+            return 0
+        return sum(self.card_points()) + sum(points for _mask, points in self.declarations())
 
     @property
     def has_partnerships(self) -> bool:
@@ -252,16 +363,43 @@ WHIST_RULES = Rules(
 )
 
 
+#: Thousand: 24 cards (A 10 K Q J 9), three players, 8 cards each after the exchange; follow
+#: suit, else trump, else any card; the declarer plays for the card points of his tricks plus
+#: the marriages he declares (which change the trump). Bids go in fives from 100.
+THOUSAND_RULES = Rules(
+    game="thousand",
+    deck=THOUSAND,
+    seats=("S", "W", "E"),
+    hand_size=8,
+    talon_size=3,
+    discard_size=2,
+    contract_levels=(),
+    follow=FOLLOW_TRUMP,
+    sides=ALONE,
+    objective=CARD_POINTS_OBJECTIVE,
+    bidding=True,
+    seat_names=(("S", "South"), ("W", "West"), ("E", "East")),
+    rank_points=(0, 2, 3, 4, 10, 11),
+    marriages=MarriageRules(),
+    bid_range=(100, 5, 120),
+)
+
+
+def with_marriage_rules(rules: Rules, marriages: MarriageRules) -> Rules:
+    """``rules`` with the declaration options ``marriages`` (Thousand)."""
+    return replace(rules, marriages=marriages)
+
+
 def with_allpass(rules: Rules, allpass: AllPassRules) -> Rules:
     """``rules`` with the all-pass conventions ``allpass``."""
     return replace(rules, allpass=allpass)
 
 
-GAMES = {rules.game: rules for rules in (PREFERANS_RULES, WHIST_RULES)}
+GAMES = {rules.game: rules for rules in (PREFERANS_RULES, WHIST_RULES, THOUSAND_RULES)}
 
 
 def rules_for(game: str) -> Rules:
-    """The rules of the game named ``game`` (``preferans``, ``whist``)."""
+    """The rules of the game named ``game`` (``preferans``, ``whist``, ``thousand``)."""
     try:
         return GAMES[game.strip().lower()]
     except KeyError:

@@ -45,6 +45,11 @@ def headline(layout: Layout) -> str:
         trump = layout.contract.trump
         text = (f"{trump.name.capitalize()} trump" if trump else "No-trump") + (
             f", {rules.side_name(layout.declarer)} counted")
+    elif layout.contract.is_points:  # Thousand: the bid and the trump now
+        bid = layout.contract.bid
+        text = (f"bid {bid}" if bid is not None else "Thousand") + f" by {rules.seat_name(layout.declarer)}"
+        trump = layout.current_trump
+        text += f", {trump.symbol} trump" if trump else ", no trump yet"
     else:
         text = f"{layout.contract} by {rules.seat_name(layout.declarer)}"
     if layout.played:
@@ -69,6 +74,13 @@ def diagram(layout: Layout, style: str = "symbols") -> str:
         cards = getattr(layout, key)
         if cards:
             extras.append(f"{key.capitalize()}: {' '.join(format_card(c, style) for c in cards)}")
+    if layout.gave:
+        extras.append("Gave: " + ", ".join(f"{seat} {format_card(card, style)}" for seat, card in layout.gave.items()))
+    if layout.won:
+        extras.append("Have won a trick: " + ", ".join(s for s in layout.seats if s in layout.won))
+    if layout.scored:
+        extras.append("Points so far: " + ", ".join(f"{rules.seat_name(s)} {layout.scored[s]}"
+                                                    for s in layout.seats if s in layout.scored))
     if layout.played:
         trick = ", ".join(
             f"{seat} {format_card(card, style)}"
