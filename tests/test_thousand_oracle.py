@@ -29,8 +29,14 @@ import thousand_brute_force as brute
 from pref_engine import DECLARE, Engine
 from thousand_brute_force import ACE, KING, QUEEN, Card, Ending, Move, card, hand
 
+from pyanalyzer.analysis.solve import solve
 from pyanalyzer.engines.reference import ReferenceSolver
+from pyanalyzer.model.cards import THOUSAND
+from pyanalyzer.model.layout import Layout, with_marriages
+from pyanalyzer.model.layout_io import parse_layout
+from pyanalyzer.model.move import Move as ModelMove
 from pyanalyzer.model.position import Position
+from pyanalyzer.model.rules import MarriageRules
 
 SUIT_MASKS = tuple(0b111111 << (6 * suit) for suit in range(4))
 CARD_POINTS = tuple(Card(number // 6, number % 6).points for number in range(24))
@@ -211,10 +217,12 @@ def random_ending_and_trick(rng: random.Random, cards: int) -> tuple[Ending, lis
 
 
 #: Endings of each hand size compared with the brute force in CI (3,000 in all; the larger
-#: ones cost the brute force most), in chunks of 100 with their own seeds.
-ENDINGS_PER_SIZE = {2: 700, 3: 1000, 4: 1000, 5: 300}
+#: ones cost the brute force most), in chunks of 100 with their own seeds; the slow test adds
+#: 1,000 more of 5 cards and 200 of 6.
+ENDINGS_PER_SIZE = {2: 800, 3: 1000, 4: 1000, 5: 200}
 CHUNK = 100
 CHUNKS = [(cards, chunk) for cards, count in ENDINGS_PER_SIZE.items() for chunk in range(count // CHUNK)]
+SLOW_CHUNKS = [(5, chunk) for chunk in range(2, 12)] + [(6, chunk) for chunk in range(2)]
 
 
 def chunk_of_endings(cards: int, chunk: int) -> list[tuple[Ending, list[Move]]]:
@@ -222,11 +230,10 @@ def chunk_of_endings(cards: int, chunk: int) -> list[tuple[Ending, list[Move]]]:
     return [random_ending_and_trick(rng, cards) for _ in range(CHUNK)]
 
 
-@pytest.mark.parametrize(("cards", "chunk"), CHUNKS)
-def test_engine_and_reference_agree_with_the_brute_force(engine, cards, chunk):
+def check_with_the_brute_force(engine: Engine, cards: int, chunk: int) -> None:
     """Value and every legal move's value (declaring leads included) equal the brute force's,
     for the reference minimax and for the fast engine (kept warm across the endings, as in
-    an analysis); the engine's null-window answers bracket the value."""
+    an analysis; each heuristics half the time); the engine's null-window answers bracket the value."""
     for number_in_chunk, (ending, _trick) in enumerate(chunk_of_endings(cards, chunk)):
         position = thousand_position(ending, heuristics=("solo", "plain")[number_in_chunk % 2])
         expected = brute_values(ending)
@@ -234,6 +241,17 @@ def test_engine_and_reference_agree_with_the_brute_force(engine, cards, chunk):
         assert (reference.solve(position), reference.card_values(position)) == expected, ending
         assert (engine.solve(position), engine.card_values(position)) == expected, ending
         assert engine.reaches(position, expected[0]) and not engine.reaches(position, expected[0] + 1), ending
+
+
+@pytest.mark.parametrize(("cards", "chunk"), CHUNKS)
+def test_engine_and_reference_agree_with_the_brute_force(engine, cards, chunk):
+    check_with_the_brute_force(engine, cards, chunk)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("cards", "chunk"), SLOW_CHUNKS)
+def test_more_and_larger_endings_agree_with_the_brute_force(engine, cards, chunk):
+    check_with_the_brute_force(engine, cards, chunk)
 
 
 def test_the_random_endings_cover_the_rules():
@@ -340,3 +358,103 @@ def test_permuting_the_suits_changes_no_value(engine):
         suits_only = thousand_position(permute_suits(ending, permutation, marriages_too=False))
         changed_without_values += engine.solve(suits_only) != value
     assert changed_without_values >= 10
+
+
+# -- the layout model: its Position and Layout.after against the oracle ------------------------------
+
+SEAT_NAMES = "SWE"
+
+
+def thousand_layout(ending: Ending, scored: dict[int, int]) -> Layout:
+    """The model's layout of an ending, written in the user's notation and played under the
+    ending's declaration options; ``scored``: the points each seat already has this deal."""
+    def cards(group) -> str:
+        return ",".join(str(c) for c in sorted(group))
+    words = ["game=thousand", f"declarer={SEAT_NAMES[ending.declarer]}", f"lead={SEAT_NAMES[ending.leader]}",
+             *(f"{seat}={cards(h)}" for seat, h in zip(SEAT_NAMES, ending.hands))]
+    if ending.trick:
+        words.append("played=" + ",".join(map(str, ending.trick)))
+    if ending.trump is not None:
+        words.append(f"trump={brute.SUITS[ending.trump]}")
+    if ending.won:
+        words.append("won=" + ",".join(SEAT_NAMES[seat] for seat in sorted(ending.won)))
+    if scored:
+        words.append("points=" + ",".join(f"{SEAT_NAMES[seat]}:{points}" for seat, points in scored.items()))
+    options = MarriageRules(values=tuple((brute.SUITS[suit], points) for suit, points in ending.marriages),
+                            ace_marriage=ending.ace_marriage, on_first_lead=ending.on_first_lead)
+    return with_marriages(parse_layout(" ".join(words)), options)
+
+
+def test_layout_position_and_after_follow_the_brute_force(engine):
+    """On random Thousand layouts (2-8 cards a hand, mid-trick ones among them, points already
+    scored): the layout's Position is the one the comparisons above check (so they hold for
+    layouts), and replaying the engine's best line with ``Layout.play`` keeps the layout's
+    state where the brute force's rules put it: the legal moves (declaring leads included),
+    who leads, the trump, who has won a trick; the declarer's ``scored`` grows by the brute
+    force's gains and ends at the engine's value over it; every seat's points together grow
+    by the cards' points plus the marriages declared."""
+    rng = random.Random("thousand-layout")
+    declared = mid_trick = 0
+    for _ in range(150):
+        ending, trick = random_ending_and_trick(rng, rng.randrange(2, 9))
+        if len(ending.marriages) < 4:  # the model's options name every suit's marriage
+            ending = replace(ending, marriages=DEFAULT_MARRIAGES)
+        scored = {seat: rng.randrange(0, 300) for seat in rng.sample(range(3), rng.randrange(4))}
+        layout = thousand_layout(ending, scored)
+        mid_trick += bool(trick)
+        position = layout.position()
+        assert position == thousand_position(ending, heuristics=position.heuristics), layout
+        value = engine.solve(position)
+        declarer = SEAT_NAMES[ending.declarer]
+        start_total = sum(layout.scored.values())
+        in_play = sum(c.points for h in ending.hands for c in h) + sum(c.points for c in ending.trick)
+        gained = marriages = 0
+        for engine_move in engine.best_line(position):
+            assert sorted(move.code for move in layout.moves()) == sorted(map(str, brute.legal_moves(ending)))
+            model_move = ModelMove.from_engine(THOUSAND, engine_move)
+            move = Move(card(model_move.card.code), model_move.declare)
+            layout = layout.play(model_move)
+            ending, gain = brute.after(ending, move)
+            gained += gain
+            if move.declare:
+                declared += 1
+                marriages += ending.ace_marriage if move.card.rank == ACE else dict(ending.marriages)[move.card.suit]
+            assert layout.lead == SEAT_NAMES[ending.leader], layout
+            assert layout.trump_number == ending.trump, layout
+            assert layout.won == {SEAT_NAMES[seat] for seat in ending.won}, layout
+            assert layout.scored.get(declarer, 0) - scored.get(ending.declarer, 0) == gained, layout
+        assert gained == value
+        assert sum(layout.scored.values()) - start_total == in_play + marriages
+    assert declared >= 20 and mid_trick >= 20
+
+
+@pytest.mark.parametrize("backend_name", ["fast_backend", "reference_backend"])
+def test_solve_of_a_layout_gives_the_brute_force_points(backend_name, request):
+    """``solve`` on random Thousand layouts of 2-4 cards a hand: the declarer's points and each
+    move's (declaring leads as ``Kh+``) are the brute force's; the line, played by the brute
+    force's rules, scores them, and the seats' points along it add up to the cards in play
+    plus the marriages declared on it."""
+    backend = request.getfixturevalue(backend_name)
+    rng = random.Random(f"thousand-solve-{backend_name}")
+    declaring_moves = declared = 0
+    for _ in range(100):
+        ending, _trick = random_ending_and_trick(rng, rng.randrange(2, 5))
+        if len(ending.marriages) < 4:
+            ending = replace(ending, marriages=DEFAULT_MARRIAGES)
+        value, moves = brute.analyse(ending)
+        result = solve(thousand_layout(ending, {}), engine=backend)
+        assert result.declarer_points == value
+        assert {move.code: v for move, v in result.cards.items()} == {str(move): v for move, v in moves.items()}
+        declaring_moves += sum(move.declare for move in result.cards)
+        in_play = sum(c.points for h in ending.hands for c in h) + sum(c.points for c in ending.trick)
+        gained = marriages = 0
+        for model_move in result.line:
+            move = Move(card(model_move.card.code), model_move.declare)
+            if move.declare:
+                declared += 1
+                marriages += ending.ace_marriage if move.card.rank == ACE else dict(ending.marriages)[move.card.suit]
+            ending, gain = brute.after(ending, move)
+            gained += gain
+        assert gained == value == result.seat_points[SEAT_NAMES[ending.declarer]]
+        assert sum(result.seat_points.values()) == in_play + marriages
+    assert declaring_moves >= 10 and declared >= 3
