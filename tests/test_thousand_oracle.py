@@ -79,6 +79,24 @@ def brute_values(ending: Ending) -> tuple[int, dict[int, int]]:
 
 # -- the brute force itself, on endings worked by hand ------------------------------------------
 
+#: The brute force's docstring example: South may declare his spade marriage (40).
+SPADE_MARRIAGE = Ending(hands=(hand("Ks Qs"), hand("As 9h"), hand("Th Jh")), leader=0, won=frozenset({0}),
+                        marriages=((0, 40),))
+TRUMP_TURNS = Ending(hands=(hand("Kh Qh"), hand("9s Ac"), hand("Jd Td")), leader=0, trump=0,
+                     won=frozenset({0}), marriages=DEFAULT_MARRIAGES)
+DEFENDER_MARRIAGE = Ending(hands=(hand("9c Tc"), hand("Kh Qh"), hand("Ah Ac")), leader=1,
+                           won=frozenset({1}), marriages=DEFAULT_MARRIAGES, declarer=0)
+FOUR_ACES = Ending(hands=(hand("As Ac Ad Ah"), hand("Ks Kc Kd Kh"), hand("Qs Qc Qd Qh")), leader=0,
+                   won=frozenset({0}), ace_marriage=200)
+ACES_TURN_THE_TRUMP = Ending(hands=(hand("As Ac Ad Ah"), hand("9s Kc Jc Tc"), hand("Kh Qh Jh 9h")), leader=0,
+                             trump=0, won=frozenset({0}), ace_marriage=200)
+MID_TRICK_FOLLOW = Ending(hands=(hand("Jc"), hand("Tc"), hand("As Th")), leader=0, trick=(card("Ks"), card("9h")),
+                          trump=3, won=frozenset({1}), declarer=2, marriages=DEFAULT_MARRIAGES)
+MID_TRICK_TRUMP = replace(MID_TRICK_FOLLOW, hands=(hand("Jc"), hand("Tc"), hand("Ad Th")))
+HAND_WORKED = (SPADE_MARRIAGE, TRUMP_TURNS, DEFENDER_MARRIAGE, FOUR_ACES, ACES_TURN_THE_TRUMP, MID_TRICK_FOLLOW,
+               MID_TRICK_TRUMP)
+
+
 def values_by_name(ending: Ending) -> dict[str, int]:
     return {str(move): value for move, value in brute.move_values(ending).items()}
 
@@ -91,8 +109,7 @@ def test_declaring_needs_a_trick_won_unless_the_option_allows_it():
     """The docstring's ending: Ks+/Qs+ are offered only to a leader in ``won`` (or with
     ``on_first_lead``); without them spades are no trump and West's ace and East's hearts
     take everything (values from the docstring's hand count)."""
-    ending = Ending(hands=(hand("Ks Qs"), hand("As 9h"), hand("Th Jh")), leader=0,
-                    won=frozenset({1, 2}), marriages=((0, 40),))
+    ending = replace(SPADE_MARRIAGE, won=frozenset({1, 2}))
     assert values_by_name(ending) == {"Ks": 0, "Qs": 0}
     assert values_by_name(replace(ending, on_first_lead=True)) == {
         "Ks": 0, "Qs": 0, "Ks+": 45, "Qs+": 46}
@@ -102,30 +119,23 @@ def test_a_declaration_turns_the_trump_for_its_own_trick():
     """Spades trump; South leads a heart of his marriage. Plain, West (void in hearts) trumps
     with 9s and takes the Ac trick too: 0. Declared, hearts are trump at once: South takes
     both tricks, every card's points (3+4+0+11+2+10 = 30) and the 100 (worked by hand)."""
-    ending = Ending(hands=(hand("Kh Qh"), hand("9s Ac"), hand("Jd Td")), leader=0, trump=0,
-                    won=frozenset({0}), marriages=DEFAULT_MARRIAGES)
-    assert values_by_name(ending) == {"Kh": 0, "Qh": 0, "Kh+": 130, "Qh+": 130}
+    assert values_by_name(TRUMP_TURNS) == {"Kh": 0, "Qh": 0, "Kh+": 130, "Qh+": 130}
 
 
 def test_a_defenders_declaration_scores_nothing_for_the_declarer():
     """West (not the declarer) holds the marriage and may lead it declaring; South (void in
     hearts, holding no trump) throws clubs under East's aces, or West's Qh trumps the Ac:
     South, the declarer, takes no trick and no marriage points whatever West leads: 0."""
-    ending = Ending(hands=(hand("9c Tc"), hand("Kh Qh"), hand("Ah Ac")), leader=1,
-                    won=frozenset({1}), marriages=DEFAULT_MARRIAGES, declarer=0)
-    assert set(values_by_name(ending).values()) == {0}
-    assert {"Kh+", "Qh+"} <= set(values_by_name(ending))
+    values = values_by_name(DEFENDER_MARRIAGE)
+    assert set(values.values()) == {0} and {"Kh+", "Qh+"} <= set(values)
 
 
-def test_ace_marriage_scores_once_and_turns_the_trump():
+def test_ace_marriage_scores_once():
     """South's four aces take every trick whatever he leads (44 + 16 + 12 = 72 points);
     leading an ace declaring adds 200, once: after it he no longer holds four aces."""
-    ending = Ending(hands=(hand("As Ac Ad Ah"), hand("Ks Kc Kd Kh"), hand("Qs Qc Qd Qh")), leader=0,
-                    won=frozenset({0}), ace_marriage=200)
-    values = values_by_name(ending)
+    values = values_by_name(FOUR_ACES)
     assert values == {**{f"A{s}": 72 for s in "scdh"}, **{f"A{s}+": 272 for s in "scdh"}}
-    # no marriage values: West holds kings only, East queens only; nobody else may declare
-    assert brute.solve(replace(ending, ace_marriage=0)) == 72
+    assert brute.solve(replace(FOUR_ACES, ace_marriage=0)) == 72
 
 
 def test_ace_marriage_turns_the_trump():
@@ -135,9 +145,7 @@ def test_ace_marriage_turns_the_trump():
     holds: 200 + 69. Ac+ makes West's clubs trumps: after Ac (West's Jc, East's 9h) and As
     (9s, Jh) West ruffs the rest: 200 + 13 + 13. Ah+ makes East's hearts trumps: South takes
     only the first trick, 9s and 9h under the ace: 200 + 11."""
-    ending = Ending(hands=(hand("As Ac Ad Ah"), hand("9s Kc Jc Tc"), hand("Kh Qh Jh 9h")), leader=0,
-                    trump=0, won=frozenset({0}), ace_marriage=200)
-    assert values_by_name(ending) == {"As": 69, "Ac": 69, "Ad": 54, "Ah": 54,
+    assert values_by_name(ACES_TURN_THE_TRUMP) == {"As": 69, "Ac": 69, "Ad": 54, "Ah": 54,
                                       "As+": 269, "Ac+": 226, "Ad+": 269, "Ah+": 211}
 
 
@@ -145,11 +153,18 @@ def test_mid_trick_follow_and_trump_duties():
     """Hearts trump; South led Ks, West trumped with 9h. East (the declarer) must follow with
     As if he has it (then West's 9h wins; East takes the Tc trick with Th: 10 + 2 + 10); void in
     spades he must trump with Th (4 + 0 + 10, then Ad takes 11 + 2 + 10). Worked by hand."""
-    following = Ending(hands=(hand("Jc"), hand("Tc"), hand("As Th")), leader=0, trick=(card("Ks"), card("9h")),
-                       trump=3, won=frozenset({1}), declarer=2, marriages=DEFAULT_MARRIAGES)
-    assert values_by_name(following) == {"As": 22}
-    trumping = replace(following, hands=(hand("Jc"), hand("Tc"), hand("Ad Th")))
-    assert values_by_name(trumping) == {"Th": 37}
+    assert values_by_name(MID_TRICK_FOLLOW) == {"As": 22}
+    assert values_by_name(MID_TRICK_TRUMP) == {"Th": 37}
+
+
+@pytest.mark.parametrize("ending", HAND_WORKED)
+def test_engine_and_reference_on_the_hand_worked_endings(ending):
+    expected = brute_values(ending)
+    position = thousand_position(ending)
+    reference = ReferenceSolver.for_position(position)
+    assert (reference.solve(position), reference.card_values(position)) == expected
+    engine = Engine(tt_size_mb=1)
+    assert (engine.solve(position), engine.card_values(position)) == expected
 
 
 def test_brute_force_refuses_impossible_endings():
