@@ -1,6 +1,6 @@
 """An independent brute force for Thousand card play, the oracle of ``test_thousand_oracle.py``.
 
-Written for the tests from the rules (``../shared/RULES.md`` §2, issue 18) and sharing no
+Written for the tests from the rules (docs/rules.md, "Thousand"; issue 18) and sharing no
 code with the project's rules (``pyanalyzer.model.play``, the reference minimax, the
 engine): its own cards, its own moves, its own trick winner, and a plain minimax that
 looks at every move (no pruning, a memo of exact values only).
