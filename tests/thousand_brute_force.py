@@ -93,10 +93,6 @@ class Ending:
     ace_marriage: int = 0
     on_first_lead: bool = False
 
-    @property
-    def to_move(self) -> int:
-        return (self.leader + len(self.trick)) % SEATS
-
 
 class _State(NamedTuple):
     """What changes during play (the memo key)."""
