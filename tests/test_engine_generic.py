@@ -96,7 +96,8 @@ def random_position(rng: random.Random, seats: int = 3) -> Position:
     side[rng.randrange(seats)] = True
     if seats == 4:
         side[(side.index(True) + 2) % 4] = True
-    heuristics = rng.choice(("solo", "plain")) if seats != 4 else rng.choice(("partnership", "plain"))
+    heuristics = rng.choice(("solo", "plain", "thousand")) if seats != 4 else \
+        rng.choice(("partnership", "plain", "thousand"))
     position = Position(hands=tuple(hands), suit_masks=masks,
                         trump=rng.choice((None, *range(suits))), must_trump=rng.random() < 0.8,
                         leader=rng.randrange(seats), played=(), declarer_side=tuple(side),
@@ -119,7 +120,7 @@ def test_engine_agrees_with_the_reference_on_points_and_marriages(seed):
     reference minimax's; one engine is kept warm across the positions as in an analysis."""
     rng = random.Random(f"generic-{seed}")
     engine = Engine(tt_size_mb=1)
-    declaring = aces_declaring = above_15 = 0
+    declaring = above_15 = 0
     for _ in range(200):
         position = random_position(rng, seats=3 if rng.random() < 0.85 else rng.choice((2, 4)))
         solver = ReferenceSolver.for_position(position)
@@ -129,12 +130,10 @@ def test_engine_agrees_with_the_reference_on_points_and_marriages(seed):
         assert engine.card_values(position) == moves, position
         assert engine.reaches(position, value) and not engine.reaches(position, value + 1)
         declaring += sum(1 for move in moves if move & DECLARE)
-        aces = [mask for mask, points in position.marriages if points == 200]
-        aces_declaring += sum(1 for move in moves if move & DECLARE and aces and aces[0] >> (move & ~DECLARE) & 1)
         above_15 += value > 15
-    # the sample does exercise declarations (the ace marriage too) and values beyond a 4-bit
-    # table bound
-    assert declaring > 0 and aces_declaring > 0 and above_15 > 0
+    # the sample does exercise declarations and values beyond a 4-bit table bound (the ace
+    # marriage's declarations: test_thousand_endings_and_deals_agree_with_the_reference)
+    assert declaring > 0 and above_15 > 0
 
 
 def test_thousand_endings_and_deals_agree_with_the_reference():
@@ -233,13 +232,16 @@ def test_the_ace_marriage_turns_the_trump_to_the_suit_of_the_ace_led():
 def test_declarations_are_checked():
     position = random_position(random.Random("generic-declarations"))
     masks = position.suit_masks
+    lowest = masks[0] & -masks[0]
+    low_two = lowest | (masks[0] ^ lowest) & -(masks[0] ^ lowest)   # the two lowest cards of suit 0
     with pytest.raises(ValueError, match="two declarations"):
-        Engine(tt_size_mb=1).solve(dataclasses.replace(
-            position, marriages=((masks[0] & -masks[0], 40), (masks[0], 200))))
+        Engine(tt_size_mb=1).solve(dataclasses.replace(position, marriages=((low_two, 40), (masks[0], 200))))
+    with pytest.raises(ValueError, match="at least two cards"):
+        Engine(tt_size_mb=1).solve(dataclasses.replace(position, marriages=((masks[0] & -masks[0], 40),)))
     with pytest.raises(ValueError, match="cards_mask, points"):
         Engine(tt_size_mb=1).solve(dataclasses.replace(position, marriages=((1, 2, 40),)))
     with pytest.raises(ValueError, match="no suit"):
-        Engine(tt_size_mb=1).solve(dataclasses.replace(position, marriages=((1 << 63, 40),)))
+        Engine(tt_size_mb=1).solve(dataclasses.replace(position, marriages=((1 << 63 | 1 << 62, 40),)))
 
 
 def test_the_trump_and_the_right_to_declare_are_part_of_the_table_key():
@@ -343,3 +345,21 @@ def test_heuristics_are_checked():
         Engine(tt_size_mb=1).solve(dataclasses.replace(position, heuristics="partnership"))
     with pytest.raises(ValueError, match="heuristics"):
         Engine(tt_size_mb=1).solve(dataclasses.replace(position, heuristics="bridge"))
+    with pytest.raises(ValueError, match="need card points"):
+        Engine(tt_size_mb=1).solve(dataclasses.replace(position, heuristics="thousand"))
+
+
+def test_thousand_heuristics_change_the_search_not_the_value():
+    """'thousand' orders by card points and puts the declarer's declarations first: the
+    reference's values, fewer nodes in all than 'plain' on these deals (benchmarks/RESULTS.md
+    has the measured figures)."""
+    rng = random.Random("generic-thousand-heuristics")
+    nodes = {"plain": 0, "thousand": 0}
+    for _ in range(6):
+        position = random_thousand(rng, 6, mid_trick=False)
+        value = ReferenceSolver.for_position(position).solve(position)
+        for heuristics in nodes:
+            engine = Engine(tt_size_mb=4)
+            assert engine.solve(dataclasses.replace(position, heuristics=heuristics)) == value
+            nodes[heuristics] += engine.stats["nodes"]
+    assert nodes["thousand"] != nodes["plain"]

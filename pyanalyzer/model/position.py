@@ -31,7 +31,7 @@ engine (``pref_engine``) and the reference minimax read it:
 * ``leader_may_declare``: whether the current leader may declare now (not on
   the very first lead; after every complete trick the winner may);
 * ``heuristics``: the engine heuristics the rule set declares (``solo``,
-  ``partnership`` or ``plain``).
+  ``partnership``, ``plain``, or ``thousand`` for card points and declarations).
 
 The value of a position is the declarer side's total over the rest of the
 play, the current trick included: its tricks (or the card points of its
@@ -44,7 +44,7 @@ from dataclasses import dataclass
 
 #: The flag of a move that leads a card with a declaration (a marriage): ``card | DECLARE``.
 DECLARE = 64
-HEURISTICS = ("solo", "partnership", "plain")
+HEURISTICS = ("solo", "partnership", "plain", "thousand")
 
 
 def iter_bits(mask: int):

@@ -138,12 +138,15 @@ TRICKS_OBJECTIVE, CARD_POINTS_OBJECTIVE = "tricks", "card points"
 OBJECTIVES = (TRICKS_OBJECTIVE, CARD_POINTS_OBJECTIVE)
 #: The engine's game-tuned move ordering and pruning (``Position.heuristics``): ``solo`` is tuned
 #: for Preferans (one declarer against two defenders), ``partnership`` for Whist (two
-#: partnerships), ``plain`` uses none (a game not tuned for yet).
+#: partnerships), ``thousand`` for Thousand (card points, declarations), ``plain`` uses none
+#: (a game not tuned for yet).
 SOLO_HEURISTICS, PARTNERSHIP_HEURISTICS, PLAIN_HEURISTICS = "solo", "partnership", "plain"
+THOUSAND_HEURISTICS = "thousand"
 #: The games the engine's heuristics were tuned on, by game name. A rule set of any other game
 #: gets ``plain`` unless it asks for others (``Rules.heuristics_override``): tuning measured on
 #: one game says nothing about another that happens to have as many seats.
-TUNED_HEURISTICS = {"preferans": SOLO_HEURISTICS, "whist": PARTNERSHIP_HEURISTICS}
+TUNED_HEURISTICS = {"preferans": SOLO_HEURISTICS, "whist": PARTNERSHIP_HEURISTICS,
+                    "thousand": THOUSAND_HEURISTICS}
 
 
 @dataclass(frozen=True)
@@ -227,11 +230,12 @@ class Rules:
 
     @property
     def heuristics(self) -> str:
-        """Which game-tuned engine heuristics apply: ``solo``, ``partnership`` or ``plain``.
+        """Which game-tuned engine heuristics apply: ``solo``, ``partnership``, ``thousand`` or
+        ``plain``.
 
-        >>> PREFERANS_RULES.heuristics, WHIST_RULES.heuristics
-        ('solo', 'partnership')
-        >>> replace(PREFERANS_RULES, game="thousand").heuristics
+        >>> PREFERANS_RULES.heuristics, WHIST_RULES.heuristics, THOUSAND_RULES.heuristics
+        ('solo', 'partnership', 'thousand')
+        >>> replace(PREFERANS_RULES, game="kitty").heuristics
         'plain'
         """
         if self.heuristics_override is not None:

@@ -32,8 +32,8 @@ all of them, and last a suit the declarer is void in.
 """
 
 from pref_engine.state cimport (u64, Rules, Position, MAX_SEATS, beats, bit_count, low_index,
-                           high_index, declarable, DECLARE,
-                           HEURISTICS_SOLO, HEURISTICS_PARTNERSHIP)
+                           high_index, declarable, marriage_of, DECLARE,
+                           HEURISTICS_SOLO, HEURISTICS_PARTNERSHIP, HEURISTICS_THOUSAND)
 
 cdef enum:
     MAX_MOVES = 32                # cards a hand
@@ -62,6 +62,8 @@ cdef inline int lead_score(const Rules* r, const Position* p, int seat, int card
     cdef u64 suit_out = out & r.suit_mask[s]
     cdef u64 above = suit_out & ~((((<u64>1) << card) << 1) - 1)
     if r.heuristics != HEURISTICS_SOLO:
+        if r.heuristics == HEURISTICS_THOUSAND:
+            return points_lead_score(r, p, seat, card, above, theirs)
         if r.heuristics != HEURISTICS_PARTNERSHIP:
             return plain_lead_score(r, seat, card, suit_out, above, mine)
         if r.plain_tricks:
@@ -75,6 +77,70 @@ cdef inline int lead_score(const Rules* r, const Position* p, int seat, int card
     if r.dside[seat]:
         return misere_declarer_lead(r, p, seat, card, suit_out, theirs, above, room)
     return misere_defender_lead(r, p, seat, card, suit_out, theirs, above)
+
+
+cdef inline int points_lead_score(const Rules* r, const Position* p, int seat, int card,
+                                  u64 above, u64 theirs) noexcept nogil:
+    """Thousand leads (``HEURISTICS_THOUSAND``): a sure winner of the side first (no opponent
+    holds a higher card of the suit or can ruff it), the most points first; then the other
+    cards, fewest points first."""
+    cdef int s = r.suit_of[card]
+    cdef int rank = card - r.suit_base[s]
+    if not (above & theirs) and not opponents_ruff(r, p, seat, s):
+        return 200 + r.points[card]
+    return -8 * r.points[card] - rank
+
+
+cdef inline bint opponents_ruff(const Rules* r, const Position* p, int seat, int s) noexcept nogil:
+    """An opponent of ``seat`` void in suit ``s`` holds a trump."""
+    cdef int i
+    if p.trump < 0 or s == p.trump:
+        return False
+    for i in range(r.nseats):
+        if r.dside[i] != r.dside[seat] and not (p.hand[i] & r.suit_mask[s]) \
+                and (p.hand[i] & r.suit_mask[p.trump]):
+            return True
+    return False
+
+
+cdef inline bint later_beats(const Rules* r, const Position* p, int seat, int best) noexcept nogil:
+    """An opponent of ``seat`` still to play to this trick can beat ``best`` (a card of the
+    suit led or a trump)."""
+    cdef int led = r.suit_of[p.played[0]]
+    cdef int bs = r.suit_of[best]
+    cdef u64 higher = ~((((<u64>1) << best) << 1) - 1)
+    cdef u64 h, follow, trumps
+    cdef int k
+    cdef int other = seat
+    for k in range(p.nplayed + 1, r.nseats):
+        other += 1
+        if other == r.nseats:
+            other = 0
+        if r.dside[other] == r.dside[seat]:
+            continue
+        h = p.hand[other]
+        follow = h & r.suit_mask[led]
+        if follow:
+            if bs == led and (follow & higher):
+                return True
+        elif p.trump >= 0:
+            trumps = h & r.suit_mask[p.trump]
+            if trumps and (bs != p.trump or (trumps & higher)):
+                return True
+    return False
+
+
+cdef inline int points_follow_score(const Rules* r, const Position* p, int seat,
+                                    int card) noexcept nogil:
+    """Thousand, following (``HEURISTICS_THOUSAND``): on a trick the side surely takes, the
+    most points; else the cheapest card that surely wins it; else the fewest points."""
+    cdef int rank = card - r.suit_base[r.suit_of[card]]
+    cdef int points = r.points[card]
+    if r.dside[p.win_seat] == r.dside[seat] and not later_beats(r, p, seat, p.win_card):
+        return 2000 + 16 * points + rank
+    if beats(r, p, card, p.win_card) and not later_beats(r, p, seat, card):
+        return 1000 - 16 * points - rank
+    return -16 * points - rank
 
 
 cdef inline int plain_lead_score(const Rules* r, int seat, int card, u64 suit_out, u64 above,
@@ -270,6 +336,8 @@ cdef inline int second_hand_score(const Rules* r, const Position* p, int seat, i
 
 cdef inline int follow_score(const Rules* r, const Position* p, int seat,
                              int card) noexcept nogil:
+    if r.heuristics == HEURISTICS_THOUSAND:
+        return points_follow_score(r, p, seat, card)
     cdef bint wins = beats(r, p, card, p.win_card)
     cdef bint own_side = r.dside[seat] == r.maxer[seat]    # wants its side to win tricks
     cdef bint partner_wins = r.dside[p.win_seat] == r.dside[seat]
@@ -350,6 +418,8 @@ cdef inline int add_declarations(const Rules* r, const Position* p, int seat, in
     cdef int i, j, m
     if not cards:
         return n
+    if r.heuristics == HEURISTICS_THOUSAND and r.maxer[seat]:
+        return declarations_first(r, moves, n, cards, first)
     i = n - 1
     j = n + bit_count(cards) - 1
     n = j + 1
@@ -372,6 +442,40 @@ cdef inline int add_declarations(const Rules* r, const Position* p, int seat, in
             i -= 1
         moves[0] = first
     return n
+
+
+cdef inline int declarations_first(const Rules* r, int* moves, int n, u64 cards,
+                                   int first) noexcept nogil:
+    """Thousand, a seat that wants points on lead: every declaring lead ahead of the plain
+    moves (``first`` ahead of all), the most points first, each kind in the order given."""
+    cdef int declaring[MAX_MOVES]
+    cdef int scores[MAX_MOVES]
+    cdef int plain[MAX_MOVES]
+    cdef int nd = 0
+    cdef int i, m, k = 0
+    for i in range(n):
+        plain[i] = moves[i]
+        m = moves[i]
+        if (cards >> m) & 1:
+            nd = insert_by_score(declaring, scores, nd, m | DECLARE,
+                                 r.marriage_points[marriage_of(r, m)])
+    if first >= DECLARE:
+        for i in range(nd):
+            if declaring[i] == first:
+                moves[k] = first
+                k += 1
+    elif first >= 0 and plain[0] == first:
+        moves[k] = first
+        k += 1
+    for i in range(nd):
+        if declaring[i] != first:
+            moves[k] = declaring[i]
+            k += 1
+    for i in range(n):
+        if plain[i] != first:
+            moves[k] = plain[i]
+            k += 1
+    return k
 
 
 cdef int order_moves_declaring(const Rules* r, const Position* p, int seat, u64 moves, int first,

@@ -14,12 +14,12 @@ plain ones).
 ``root_value`` is the MTD(f) driver: null-window tests from a first guess
 until the bounds meet, moving the target one trick at a time where the value
 is a trick count, else halving the interval between the proven bounds
-(card points: the values span hundreds).
+(card points: the values span hundreds; each test there returns a bound).
 """
 
 from pref_engine.state cimport (u64, Rules, Position, MAX_SEATS, seat_to_move, cards_out, legal_moves,
                            run_bottoms, low_index, bit_count, value_bound, declarable, DECLARE)
-from pref_engine.search cimport make_move, unmake_move, reaches
+from pref_engine.search cimport make_move, unmake_move, reaches, points_bound
 from pref_engine.partition cimport RankTable, partition_reaches
 from pref_engine.moves cimport insert_by_score, MAX_MOVES
 
@@ -209,13 +209,28 @@ cdef bint root_reaches(Searcher* s, int target) noexcept nogil:
 
 
 cdef int root_value(Searcher* s, int guess) noexcept nogil:
-    """Exact value by null-window tests, the first at ``guess``: then MTD(f) one trick at a
-    time for trick counts (the guess is rarely more than a trick off), else bisection of the
-    interval still open (card points)."""
+    """Exact value by null-window tests, the first at ``guess``: MTD(f) one trick at a time
+    for trick counts (the guess is rarely more than a trick off); for card points each test
+    returns a bound (fail-soft) and the next one bisects the interval still open."""
     cdef int lo = 0
     cdef int hi = value_bound(&s.rules, &s.pos)
-    cdef bint by_one = s.rules.plain_value
     cdef int t = guess
+    cdef int v
+    if not s.rules.plain_value:
+        while lo < hi:
+            if t <= lo:
+                t = lo + 1
+            if t > hi:
+                t = hi
+            v = points_bound(s, t)
+            if s.stopped:
+                break
+            if v >= t:
+                lo = v if v < hi else hi
+            else:
+                hi = v if v > lo else lo
+            t = (lo + hi + 1) // 2
+        return lo
     while lo < hi:
         if t <= lo:
             t = lo + 1
@@ -223,8 +238,8 @@ cdef int root_value(Searcher* s, int guess) noexcept nogil:
             t = hi
         if root_reaches(s, t):
             lo = t
-            t = t + 1 if by_one else (lo + hi + 1) // 2
+            t = t + 1
         else:
             hi = t - 1
-            t = t - 1 if by_one else (lo + hi + 1) // 2
+            t = t - 1
     return lo

@@ -92,4 +92,5 @@ cdef inline bint stop_requested(Searcher* s) noexcept nogil:
 
 
 cdef bint reaches(Searcher* s, int target) noexcept nogil
+cdef int points_bound(Searcher* s, int target) noexcept nogil
 cdef void reset_killers(Searcher* s) noexcept nogil

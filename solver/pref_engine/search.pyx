@@ -168,11 +168,19 @@ cdef bint reaches(Searcher* s, int target) noexcept nogil:
     """True if the declarer's side can score ``target`` over the rest of the play."""
     if s.rules.plain_value:
         return search(s, target, <TrickCount*>NULL)
+    return search(s, target, <PointValue*>NULL) >= target
+
+
+cdef int points_bound(Searcher* s, int target) noexcept nogil:
+    """Card points and declarations (``Rules.plain_value`` false): a bound of the value from
+    one null-window test at ``target``: a lower bound if it is at least ``target`` (the
+    target is reached), else an upper bound (fail-soft)."""
     return search(s, target, <PointValue*>NULL)
 
 
-cdef bint search(Searcher* s, int target, Valuation* value) noexcept nogil:
-    """``reaches`` for one kind of value (``Valuation``)."""
+cdef int search(Searcher* s, int target, Valuation* value) noexcept nogil:
+    """``reaches`` for one kind of value (``Valuation``): for trick counts 1 or 0 (reached or
+    not); for points fail-soft, a bound of the value (see ``points_bound``)."""
     cdef Rules* r = &s.rules
     cdef Position* p = &s.pos
     cdef TTKey key
@@ -182,6 +190,7 @@ cdef bint search(Searcher* s, int target, Valuation* value) noexcept nogil:
     cdef int first = -1
     cdef int n, i, seat, card, gain, q, room, bound, best = -1, table_points = 0
     cdef bint result, v, maxer
+    cdef int found, child                 # points: the bound found, a child's
     cdef u64 out, moves
     cdef TTChildKeys child_base
     cdef TTKey child_keys[MAX_MOVES]
@@ -190,22 +199,27 @@ cdef bint search(Searcher* s, int target, Valuation* value) noexcept nogil:
 
     s.nodes += 1
     # Step 1. Bounds from what is left to score (the tricks left, for trick counts).
-    if target <= 0:
-        return True
     if Valuation is TrickCount:
+        if target <= 0:
+            return True
         if target > p.tricks_left:
             return False
+        if p.tricks_left == 1:
+            return last_trick_gain(r, p, value) >= target
     else:
-        if target > value_bound(r, p):
-            return False
-    if p.tricks_left == 1:
-        return last_trick_gain(r, p, value) >= target
+        if target <= 0:
+            return 0
+        bound = value_bound(r, p)
+        if target > bound:
+            return bound
+        if p.tricks_left == 1:
+            return last_trick_gain(r, p, value)
 
     out = cards_out(r, p)
     if p.nplayed == 0 and p.tricks_left > TT_MIN_TRICKS:
         # Ctrl-C (checked at the start of tricks: a stopped search unwinds a trick at a time)
         if stop_requested(s):
-            return False
+            return False                  # (a stopped search's answers are void)
         # Step 2. Misère: the declarer caught for every remaining trick, or clean.
         if Valuation is TrickCount:
             if not r.plain_tricks:
@@ -221,9 +235,13 @@ cdef bint search(Searcher* s, int target, Valuation* value) noexcept nogil:
             tt_make_key(r, p, out, &key)
         if tt_probe(s.tt, &key, &lower, &upper, &stored_best):
             if lower >= target:
-                return True
+                if Valuation is TrickCount:
+                    return True
+                return lower
             if upper < target:
-                return False
+                if Valuation is TrickCount:
+                    return False
+                return upper
             if stored_best != NO_MOVE:
                 if Valuation is TrickCount:
                     first = low_index(bit_deposit((<u64>1) << stored_best, out))
@@ -297,10 +315,16 @@ cdef bint search(Searcher* s, int target, Valuation* value) noexcept nogil:
             if tt_probe(s.tt, &child_keys[i], &lower, &upper, &stored_best):
                 if (maxer and lower >= t2) or (not maxer and upper < t2):
                     s.nodes += 1
-                    return maxer
+                    if Valuation is TrickCount:
+                        return maxer
+                    return (lower if maxer else upper) + target - t2
 
     # Step 7. Search the moves; one success (maximiser) or failure (minimiser) cuts.
+    # Points: ``found`` is the bound proved so far (fail-soft): the best child's upper
+    # bound while the maximiser fails, the worst child's lower bound while the minimiser
+    # succeeds; the cutting child's bound when one cuts.
     result = not maxer
+    found = -1 if maxer else 1 << 30
     for i in range(n):
         card = cards[i]
         gain = do_move(s, card, &u, value)
@@ -312,12 +336,21 @@ cdef bint search(Searcher* s, int target, Valuation* value) noexcept nogil:
             # decided by what is left to score alone (step 1, without the call)
             s.nodes += 1
             v = target - gain <= 0
+            if Valuation is PointValue:
+                child = gain if v else gain + bound
         else:
             if keyed:
                 s.child_key = &child_keys[i]
-            v = search(s, target - gain, value)
+            if Valuation is TrickCount:
+                v = search(s, target - gain, value)
+            else:
+                child = gain + search(s, target - gain, value)
+                v = child >= target
             s.child_key = NULL
         undo_move(s, seat, card, &u, value)
+        if Valuation is PointValue:
+            if (maxer and child > found) or (not maxer and child < found) or v == maxer:
+                found = child
         if v == maxer:
             result = v
             best = card
@@ -335,11 +368,15 @@ cdef bint search(Searcher* s, int target, Valuation* value) noexcept nogil:
         else:
             best = bit_count(out & (((<u64>1) << (best & 63)) - 1)) | (best & DECLARE)
         if Valuation is TrickCount:
-            bound = p.tricks_left
+            if result:
+                tt_store(s.tt, &key, p.tricks_left, target, p.tricks_left, best)
+            else:
+                tt_store(s.tt, &key, p.tricks_left, 0, target - 1, best)
         else:
-            bound = value_bound(r, p)
-        if result:
-            tt_store(s.tt, &key, p.tricks_left, target, bound, best)
-        else:
-            tt_store(s.tt, &key, p.tricks_left, 0, target - 1, best)
-    return result
+            if result:
+                tt_store(s.tt, &key, p.tricks_left, found, value_bound(r, p), best)
+            else:
+                tt_store(s.tt, &key, p.tricks_left, 0, found, best)
+    if Valuation is TrickCount:
+        return result
+    return found

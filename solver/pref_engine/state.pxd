@@ -33,6 +33,7 @@ cdef enum:
     HEURISTICS_SOLO = 0           # declarer alone against the others (Preferans-tuned)
     HEURISTICS_PARTNERSHIP = 1    # two partnerships of two (Whist-tuned)
     HEURISTICS_PLAIN = 2          # no game-specific ordering
+    HEURISTICS_THOUSAND = 3       # card points and declarations (Thousand-tuned)
 
 
 cdef struct Rules:

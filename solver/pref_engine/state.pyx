@@ -14,7 +14,7 @@ is worth 1), ``marriages`` (``(cards_mask, points)`` declarations) and
 """
 
 HEURISTICS = {"solo": HEURISTICS_SOLO, "partnership": HEURISTICS_PARTNERSHIP,
-              "plain": HEURISTICS_PLAIN}
+              "plain": HEURISTICS_PLAIN, "thousand": HEURISTICS_THOUSAND}
 
 # Card points and marriages make the table key absolute (the cards out themselves, in the
 # key's upper half): at most this many cards.
@@ -89,6 +89,8 @@ cdef int load_position(Rules* r, Position* p, object pos, int* ext_to_int,
     if heuristics == "partnership" and nseats != 4:
         raise ValueError("partnership heuristics need four seats")
     r.heuristics = HEURISTICS[heuristics]
+    if heuristics == "thousand" and not getattr(pos, "card_points", ()):
+        raise ValueError("thousand heuristics need card points")
     load_value(r, p, pos, base, ext_to_int)
     r.must_trump = bool(pos.must_trump)
     maximize = bool(pos.maximize)
@@ -174,6 +176,10 @@ cdef int load_value(Rules* r, Position* p, object pos, int ncards, const int* ex
         cards, value = marriage
         if cards <= 0 or cards >> MAX_CARDS:
             raise ValueError(f"declaration {marriage}: its cards must be cards of the deck")
+        if not cards & (cards - 1):
+            # (a lead of the last trick, one card in hand, never declares: the search
+            # plays the last trick out without declarations)
+            raise ValueError(f"declaration {marriage}: at least two cards")
         if value < 0:
             raise ValueError("declaration points are at least 0")
         mask = 0
