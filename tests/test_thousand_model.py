@@ -1,7 +1,7 @@
 """Thousand layouts: the notation (bid, trump, won, points, gave), validation, moves with declarations,
 the state a move leaves (trump, points, who has won a trick), and the solve result.
 
-Expected points here are counted by hand from the rules (RULES.md §2 digest in docs/rules.md):
+Expected points here are counted by hand from the rules (docs/rules.md, "Thousand"):
 card points A 11, 10 10, K 4, Q 3, J 2, 9 0; marriages ♠40 ♣60 ♦80 ♥100.
 """
 

@@ -282,7 +282,7 @@ class Rules:
     def bid_levels(self, marriages_in_hand: int | None = None) -> tuple[int, ...]:
         """The bids of a card points game, lowest first; with ``marriages_in_hand`` (their points),
         only those the bidding rule allows: above the no-marriage limit only with a marriage, and never
-        above that limit plus the marriages (RULES.md §2).
+        above that limit plus the marriages (docs/rules.md, "Thousand").
 
         >>> THOUSAND_RULES.bid_levels(0)[-1], THOUSAND_RULES.bid_levels(60)[-1]
         (120, 180)

@@ -37,7 +37,9 @@ from pref_engine.state cimport (u64, Rules, Position, MAX_SEATS, beats, bit_coun
 
 cdef enum:
     MAX_MOVES = 32                # cards a hand
-    MAX_LEAD_MOVES = 2 * MAX_MOVES  # and the leads with a declaration (a card is in one at most)
+    # and the leads with a declaration: a card is in one at most, and declarations come only
+    # with at most 32 cards (``state.pyx``), so a hand of 16 at most: 32 moves in all
+    MAX_LEAD_MOVES = MAX_MOVES
     # Whist leads (``partnership_lead_score``): less, per card the opponents may reply with,
     REPLY_PENALTY = 8
     # the classes' best scores (``partnership_lead_class``), a few replies apart
@@ -62,8 +64,6 @@ cdef inline int lead_score(const Rules* r, const Position* p, int seat, int card
     cdef u64 suit_out = out & r.suit_mask[s]
     cdef u64 above = suit_out & ~((((<u64>1) << card) << 1) - 1)
     if r.heuristics != HEURISTICS_SOLO:
-        if r.heuristics == HEURISTICS_THOUSAND:
-            return points_lead_score(r, p, seat, card, above, theirs)
         if r.heuristics != HEURISTICS_PARTNERSHIP:
             return plain_lead_score(r, seat, card, suit_out, above, mine)
         if r.plain_tricks:
@@ -336,8 +336,6 @@ cdef inline int second_hand_score(const Rules* r, const Position* p, int seat, i
 
 cdef inline int follow_score(const Rules* r, const Position* p, int seat,
                              int card) noexcept nogil:
-    if r.heuristics == HEURISTICS_THOUSAND:
-        return points_follow_score(r, p, seat, card)
     cdef bint wins = beats(r, p, card, p.win_card)
     cdef bint own_side = r.dside[seat] == r.maxer[seat]    # wants its side to win tricks
     cdef bint partner_wins = r.dside[p.win_seat] == r.dside[seat]
@@ -405,6 +403,32 @@ cdef inline int order_moves(const Rules* r, const Position* p, int seat, u64 mov
             sc = lead_score(r, p, seat, c, out, mine, theirs, room)
         else:
             sc = follow_score(r, p, seat, c)
+        n = insert_by_score(cards, scores, n, c, sc)
+    return n
+
+
+cdef inline int order_points_moves(const Rules* r, const Position* p, int seat, u64 moves,
+                                   int first, u64 out, int* cards) noexcept nogil:
+    """``order_moves`` by the Thousand heuristics (``points_lead_score``,
+    ``points_follow_score``); kept apart so the trick games' ordering carries no test of it."""
+    cdef int scores[MAX_MOVES]
+    cdef int n = 0
+    cdef int c, sc, i
+    cdef u64 theirs = 0
+    if p.nplayed == 0:
+        for i in range(r.nseats):
+            if r.dside[i] != r.dside[seat]:
+                theirs |= p.hand[i]
+    while moves:
+        c = low_index(moves)
+        moves &= moves - 1
+        if c == first:
+            sc = 1000000
+        elif p.nplayed == 0:
+            sc = points_lead_score(r, p, seat, c,
+                                   out & r.suit_mask[r.suit_of[c]] & ~((((<u64>1) << c) << 1) - 1), theirs)
+        else:
+            sc = points_follow_score(r, p, seat, c)
         n = insert_by_score(cards, scores, n, c, sc)
     return n
 

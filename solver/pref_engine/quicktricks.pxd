@@ -5,6 +5,7 @@ contracts) and the misère declarer caught for every trick or clean of all."""
 from pref_engine.state cimport Rules, Position, u64, low_index, high_index
 
 cdef int quick_tricks(const Rules* r, const Position* p, u64 out) noexcept nogil
+cdef int quick_points(const Rules* r, const Position* p) noexcept nogil
 cdef u64 quick_tricks_from(const Rules* r, const Position* p, u64 out, int lead, int* count,
                           int* suits) noexcept nogil
 

@@ -18,7 +18,7 @@ from pref_engine.state cimport (Rules, Position, MAX_SEATS, seat_to_move, cards_
 from pref_engine.transtable cimport (TTKey, TTChildKeys, tt_make_key, tt_probe, tt_store,
                                 tt_prefetch, tt_child_keys_begin, tt_child_key_relative,
                                 tt_child_key_absolute, NO_MOVE)
-from pref_engine.quicktricks cimport quick_tricks, misere_sure
+from pref_engine.quicktricks cimport quick_tricks, quick_points, misere_sure
 from pref_engine.moves cimport order_moves, order_moves_declaring, MAX_MOVES, MAX_LEAD_MOVES
 
 
@@ -155,6 +155,15 @@ cdef inline int last_trick_gain(const Rules* r, Position* p, Valuation* value) n
     return trick_points(r, cards, r.nseats)
 
 
+cdef inline int best_declaration(const Rules* r, const Position* p) noexcept nogil:
+    """The most points one declaration the leader may make now scores."""
+    cdef int i, best = 0
+    for i in range(r.nmarriages):
+        if (p.hand[p.leader] & r.marriage_cards[i]) == r.marriage_cards[i] and r.marriage_points[i] > best:
+            best = r.marriage_points[i]
+    return best
+
+
 cdef void reset_killers(Searcher* s) noexcept nogil:
     killers_reset(&s.killers)
 
@@ -191,6 +200,7 @@ cdef int search(Searcher* s, int target, Valuation* value) noexcept nogil:
     cdef int n, i, seat, card, gain, q, room, bound, best = -1, table_points = 0
     cdef bint result, v, maxer
     cdef int found, child                 # points: the bound found, a child's
+    cdef int q2
     cdef u64 out, moves
     cdef TTChildKeys child_base
     cdef TTKey child_keys[MAX_MOVES]
@@ -248,7 +258,23 @@ cdef int search(Searcher* s, int target, Valuation* value) noexcept nogil:
                 else:
                     first = low_index(bit_deposit((<u64>1) << (stored_best & 63), out)) \
                         | (stored_best & DECLARE)
-        # Step 4. Quick tricks of the side on lead (trick contracts counting tricks).
+        # Step 4. Quick tricks of the side on lead (trick contracts counting tricks); for
+        # card points, the points the side on lead surely takes bound the value.
+        if Valuation is PointValue:
+            if r.plain_tricks and not r.unit_tricks:     # (each side wants its own points)
+                q = quick_points(r, p)
+                if r.dside[p.leader] and p.may_declare:
+                    q2 = best_declaration(r, p)
+                    if q2 > q:
+                        q = q2
+                if q:
+                    if r.dside[p.leader]:
+                        if q >= target:
+                            tt_store(s.tt, &key, p.tricks_left, q, bound, NO_MOVE)
+                            return q
+                    elif bound - q < target:
+                        tt_store(s.tt, &key, p.tricks_left, 0, bound - q, NO_MOVE)
+                        return bound - q
         if Valuation is TrickCount:
             if r.plain_tricks:
                 q = quick_tricks(r, p, out)
