@@ -179,3 +179,16 @@ def test_pref_solve_bad_input_is_one_line_exit_2(text, token):
     result = CliRunner().invoke(main, ["solve", text])
     assert result.exit_code == 2
     assert result.output.count("\n") == 1 and token in result.output
+
+
+def test_solve_makes_the_best_exchange_of_a_deal_written_before_it():
+    before = parse_layout(DEAL.replace(" gave=W:Qh,E:Jh", ""))
+    result = solve(before, cards=False)
+    assert result.exchange is not None and len(result.exchange.gives) == 90
+    assert set(result.layout.gave) == {"W", "E"} and not result.layout.exchange_pending
+    # Oracle: every give solved as a layout of its own (gave= written out); the best is the maximum.
+    best = max(solve(parse_layout(DEAL.replace("gave=W:Qh,E:Jh", f"gave=W:{g.given['W'].code},E:{g.given['E'].code}")),
+                     cards=False, line=False).declarer_points for g in result.exchange.gives)
+    assert result.declarer_points == best
+    assert json.loads(CliRunner().invoke(main, ["solve", DEAL.replace(" gave=W:Qh,E:Jh", ""), "--json"]).output
+                      )["exchange"]["gives"] == 90
