@@ -101,16 +101,7 @@ class PlayCheck:
             out.extend("  " + m.describe(style, names) for m in self.mistakes)
         out.append("")
         out.append(f"Card by card ({who} after each card):")
-        trick, row = None, []
-        for step in self.steps:
-            if step.trick != trick and row:
-                out.append(f"  {trick:>2}. " + "  ".join(row))
-                row = []
-            trick = step.trick
-            mark = " !" if step.changed else ""
-            row.append(f"{step.seat} {format_card(step.card, style)} {step.after}{mark}")
-        if row:
-            out.append(f"  {trick:>2}. " + "  ".join(row))
+        out.extend(step_rows(self.steps, lambda step: format_card(step.card, style)))
         return "\n".join(out)
 
     def __str__(self) -> str:
@@ -183,3 +174,20 @@ def check_play(layout: Layout, record: list[Card], engine: str | object = "fast"
         raise IllegalPlayError(f"card {extra.code!r} is played after the last trick", extra.code)
     return PlayCheck(layout, steps, start_value, backend.nodes - start_nodes,
                      time.perf_counter() - start, backend.name)
+
+
+def step_rows(steps, played) -> list[str]:
+    """A replayed record, one row per trick: ``  1. S ♠K 98 !  W ♣9 98 ...`` (each step's seat,
+    ``played(step)``, the value after it, ``!`` where it changed). A step has ``trick``, ``seat``,
+    ``after`` and ``changed``."""
+    rows, trick, row = [], None, []
+    for step in steps:
+        if step.trick != trick and row:
+            rows.append(f"  {trick:>2}. " + "  ".join(row))
+            row = []
+        trick = step.trick
+        mark = " !" if step.changed else ""
+        row.append(f"{step.seat} {played(step)} {step.after}{mark}")
+    if row:
+        rows.append(f"  {trick:>2}. " + "  ".join(row))
+    return rows

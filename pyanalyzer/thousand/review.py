@@ -30,6 +30,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from pyanalyzer.analysis.playcheck import step_rows
 from pyanalyzer.engines.registry import make_backend
 from pyanalyzer.errors import IllegalPlayError, LayoutError
 from pyanalyzer.model.cards import Card
@@ -177,16 +178,7 @@ class DealReview:
             out.extend("  " + m.describe(style, names) for m in self.mistakes)
         out.append("")
         out.append("Move by move (the declarer's points with best play after each move; ! changed it):")
-        trick, row = None, []
-        for step in self.steps:
-            if step.trick != trick and row:
-                out.append(f"  {trick:>2}. " + "  ".join(row))
-                row = []
-            trick = step.trick
-            mark = " !" if step.changed else ""
-            row.append(f"{step.seat} {format_move(step.move, style)} {step.after}{mark}")
-        if row:
-            out.append(f"  {trick:>2}. " + "  ".join(row))
+        out.extend(step_rows(self.steps, lambda step: format_move(step.move, style)))
         if self.declared:
             out.append("Marriages declared: " + ", ".join(f"{names(seat)} {suit} {points}"
                                                           for seat, suit, points in self.declared) + ".")
