@@ -184,16 +184,8 @@ def random_splits(unknown: int, sizes: Sequence[int], count: int,
 
 
 def declaration_masks(template) -> list[tuple[int, int]]:
-    """The template's declarations as ``(cards mask, points)``: a marriage is written
-    ``(king, queen, points)`` or ``(cards mask, points)``."""
-    out = []
-    for entry in template.marriages:
-        if len(entry) == 3:
-            king, queen, points = entry
-            out.append(((1 << king) | (1 << queen), points))
-        else:
-            out.append((entry[0], entry[1]))
-    return out
+    """The template's declarations as ``(cards mask, points)`` (the Position's form)."""
+    return [(int(cards), int(points)) for cards, points in template.marriages]
 
 
 def possible_declarations(template, unknown: int,
