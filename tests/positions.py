@@ -266,3 +266,24 @@ def skewed_whist_deal(rng: random.Random, cards: int) -> Deal:
     pbn = " ".join(".".join("".join(WHIST_RANKS[r] for r in sorted(rank for s, rank in hand if s == suit))
                             for suit in range(4)) for hand in hands)
     return Deal.from_pbn("N:" + pbn)
+
+
+# -- two hand-worked two-suit endings (values worked by hand in test_points_and_declarations) ---
+# Suits: 0 spades (cards 0-3), 1 hearts (4-7); the rank is the number inside the suit.
+
+
+def heart_marriage_ending() -> Position:
+    """South holds the heart marriage (K 7, Q 6; 100), West two spades; South leads, may declare."""
+    return Position(hands=(1 << 6 | 1 << 7, 1 << 3 | 1 << 2), suit_masks=(0b1111, 0b1111 << 4),
+                    trump=None, must_trump=True, leader=0, played=(), declarer_side=(True, False),
+                    maximize=True, card_points=(0, 0, 3, 11, 0, 0, 3, 4),
+                    marriages=((1 << 7 | 1 << 6, 100),), leader_may_declare=True, heuristics="plain")
+
+
+def ace_marriage_ending() -> Position:
+    """South holds both aces (3, 7: this deck's ace marriage, 200) and a low spade; West three
+    hearts, the king among them; South leads and may declare."""
+    return Position(hands=(1 << 3 | 1 << 7 | 1 << 0, 1 << 4 | 1 << 5 | 1 << 6),
+                    suit_masks=(0b1111, 0b1111 << 4), trump=None, must_trump=True, leader=0, played=(),
+                    declarer_side=(True, False), maximize=True, card_points=(0, 0, 4, 11, 0, 0, 4, 11),
+                    marriages=((1 << 3 | 1 << 7, 200),), leader_may_declare=True, heuristics="plain")

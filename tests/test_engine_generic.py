@@ -13,7 +13,7 @@ import random
 from types import SimpleNamespace
 
 import pytest
-from positions import THOUSAND_ACES, random_thousand
+from positions import THOUSAND_ACES, ace_marriage_ending, heart_marriage_ending, random_thousand
 from pref_engine import DECLARE, Engine
 
 from pyanalyzer.engines.reference import ReferenceSolver
@@ -200,13 +200,7 @@ def test_any_first_guess_and_a_batch_give_the_reference_values():
 def test_a_declaring_lead_scores_and_turns_the_trump():
     """South leads a heart of his marriage declaring it: 100 on top of the tricks (the values
     worked by hand: without declaring West discards his spades, South takes 3+3 and 4+11)."""
-    south = 1 << 6 | 1 << 7
-    west = 1 << 3 | 1 << 2
-    position = Position(hands=(south, west), suit_masks=(0b1111, 0b1111 << 4), trump=None,
-                        must_trump=True, leader=0, played=(), declarer_side=(True, False),
-                        maximize=True, card_points=(0, 0, 3, 11, 0, 0, 3, 4),
-                        marriages=((1 << 7 | 1 << 6, 100),), leader_may_declare=True,
-                        heuristics="plain")
+    position = heart_marriage_ending()
     values = Engine(tt_size_mb=1).card_values(position)
     assert values == {6: 21, 7: 21, 6 | DECLARE: 121, 7 | DECLARE: 121}
     first_lead = dataclasses.replace(position, leader_may_declare=False)
@@ -216,13 +210,7 @@ def test_a_declaring_lead_scores_and_turns_the_trump():
 def test_the_ace_marriage_turns_the_trump_to_the_suit_of_the_ace_led():
     """The worked example of test_points_and_declarations (values worked by hand there): South
     holds both aces of a two-suit deck (200) and a low spade, West three hearts with the king."""
-    south = 1 << 3 | 1 << 7 | 1 << 0
-    west = 1 << 4 | 1 << 5 | 1 << 6
-    position = Position(hands=(south, west), suit_masks=(0b1111, 0b1111 << 4), trump=None,
-                        must_trump=True, leader=0, played=(), declarer_side=(True, False),
-                        maximize=True, card_points=(0, 0, 4, 11, 0, 0, 4, 11),
-                        marriages=((1 << 3 | 1 << 7, 200),), leader_may_declare=True,
-                        heuristics="plain")
+    position = ace_marriage_ending()
     values = Engine(tt_size_mb=1).card_values(position)
     assert values == {0: 226, 3: 26, 7: 26, 3 | DECLARE: 226, 7 | DECLARE: 211}
 

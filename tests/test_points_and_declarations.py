@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from positions import ace_marriage_ending, heart_marriage_ending
 
 from pyanalyzer.engines.reference import ReferenceSolver
 from pyanalyzer.model.play import TrickRules
@@ -132,14 +133,7 @@ def test_move_values_and_best_line_keep_the_value():
 
 def test_a_declaration_scores_and_changes_the_trump():
     """South leads a heart of his marriage declaring it: he scores 100 on top of the tricks."""
-    # Suits: 0 spades (cards 0-3), 1 hearts (4-7); rank = number; king 7, queen 6 of hearts.
-    south = 1 << 6 | 1 << 7
-    west = 1 << 3 | 1 << 2
-    position = Position(hands=(south, west), suit_masks=(0b1111, 0b1111 << 4), trump=None,
-                        must_trump=True, leader=0, played=(), declarer_side=(True, False),
-                        maximize=True, card_points=(0, 0, 3, 11, 0, 0, 3, 4),
-                        marriages=((1 << 7 | 1 << 6, 100),), leader_may_declare=True,
-                        heuristics="plain")
+    position = heart_marriage_ending()
     solver = ReferenceSolver.for_position(position)
     values = solver.card_values(position)
     # Without declaring, West discards his spades on South's hearts: South takes 3+3 and 4+11.
@@ -158,14 +152,8 @@ def test_the_ace_marriage_makes_the_suit_of_the_ace_led_trump():
     of hearts makes hearts trump, West ruffs the ace of spades and takes the rest (200 + 11);
     leading an ace without declaring breaks the set: South takes every trick, no trump (26);
     leading the low spade first, he wins it and declares with the ace of spades next (226)."""
-    # Suits: 0 spades (cards 0-3), 1 hearts (4-7); rank = number: ace 3 / 7, king 2 / 6.
-    south = 1 << 3 | 1 << 7 | 1 << 0
-    west = 1 << 4 | 1 << 5 | 1 << 6
-    position = Position(hands=(south, west), suit_masks=(0b1111, 0b1111 << 4), trump=None,
-                        must_trump=True, leader=0, played=(), declarer_side=(True, False),
-                        maximize=True, card_points=(0, 0, 4, 11, 0, 0, 4, 11),
-                        marriages=((1 << 3 | 1 << 7, 200),), leader_may_declare=True,
-                        heuristics="plain")
+    position = ace_marriage_ending()
+    south, west = position.hands
     expected = {0: 226, 3: 26, 7: 26, 3 | DECLARE: 226, 7 | DECLARE: 211}
     assert ReferenceSolver.for_position(position).card_values(position) == expected
     for move, value in expected.items():

@@ -66,13 +66,6 @@ def _gave(text: str, rules: Rules, declarer: str) -> dict[str, Card]:
     return gave
 
 
-def _check_bid(rules: Rules, bid: int | None) -> None:
-    if bid is not None and bid not in rules.bid_levels():
-        low, step, _plain = rules.bid_range
-        raise LayoutError(f"bad --bid {bid}: bids go from {low} in steps of {step} up to {rules.max_bid}",
-                          str(bid))
-
-
 @click.command("thousand")
 @click.argument("layout", required=False)
 @click.option("--hand", "hand_text", metavar="SEAT=CARDS",
@@ -170,7 +163,7 @@ def _layout_mode(text, ace_marriage, declare_first_lead, engine, threads, tt_mb,
 
 def _hand_mode(rules, hand_text, gave_text, bid, samples, seed, threads, tt_mb, progress):
     declarer, cards = _hand(hand_text, rules)
-    _check_bid(rules, bid)
+    rules.check_bid(bid, "--bid")
     kept_size = rules.hand_size
     if len(cards) == kept_size:
         if gave_text is None:

@@ -127,12 +127,7 @@ class Layout:
             if holder != seat:
                 raise LayoutError(f"gave {seat}:{card.code}: {card.code} is in {holder}'s hand, "
                                   f"not {seat}'s", card.code)
-        bid = self.contract.bid
-        if bid is not None:
-            low, step, _plain = rules.bid_range
-            if bid < low or bid > rules.max_bid or (bid - low) % step:
-                raise LayoutError(f"bad bid {bid}: bids go from {low} in steps of {step} up to "
-                                  f"{rules.max_bid}", str(bid))
+        rules.check_bid(self.contract.bid)
 
     def _check_cards_unique(self) -> None:
         where: dict[Card, str] = {}
@@ -261,10 +256,14 @@ class Layout:
     def may_declare(self) -> bool:
         """Whether the player on lead may declare now: at a trick boundary, having won a trick
         this deal (or on any lead, where the rules allow it on the first)."""
+        return not self.played and self._leader_may_declare
+
+    @property
+    def _leader_may_declare(self) -> bool:
+        """Whether this trick's leader has the right to declare: he has won a trick this deal, or
+        the rules allow it on the first lead (the Position's ``leader_may_declare``)."""
         marriages = self.rules.marriages
-        if marriages is None or self.played:
-            return False
-        return self.lead in self.won or marriages.on_first_lead
+        return marriages is not None and (self.lead in self.won or marriages.on_first_lead)
 
     def played_by(self) -> list[str]:
         """The seats that played the cards of the current trick, in order."""
@@ -319,8 +318,7 @@ class Layout:
             card_points=self.rules.card_points(),
             marriages=self.rules.declarations(),
             # At a trick boundary: may this leader declare? (After a trick the winner always may.)
-            leader_may_declare=self.rules.marriages is not None and (
-                self.lead in self.won or self.rules.marriages.on_first_lead),
+            leader_may_declare=self._leader_may_declare,
             heuristics=self.rules.heuristics,
         )
 

@@ -293,6 +293,19 @@ class Rules:
         top = self.max_bid if marriages_in_hand is None else plain_limit + marriages_in_hand
         return tuple(range(low, top + 1, step))
 
+    def check_bid(self, bid: int | None, what: str = "bid") -> None:
+        """Refuse a bid this game does not have (``what`` names it in the message: ``--bid``).
+
+        >>> THOUSAND_RULES.check_bid(123)
+        Traceback (most recent call last):
+        ...
+        pyanalyzer.errors.LayoutError: bad bid 123: bids go from 100 in steps of 5 up to 400
+        """
+        if bid is not None and bid not in self.bid_levels():
+            low, step, _plain = self.bid_range
+            raise LayoutError(f"bad {what} {bid}: bids go from {low} in steps of {step} up to "
+                              f"{self.max_bid}", str(bid))
+
     @property
     def max_bid(self) -> int:
         """The highest bid there can be: the cards' points plus every declaration."""

@@ -69,13 +69,6 @@ def _check_distinct(groups: Sequence[tuple[str, Sequence[Card]]]) -> None:
             seen[card] = name
 
 
-def _check_bid(rules: Rules, bid: int | None) -> None:
-    if bid is not None and bid not in rules.bid_levels():
-        low, step, _plain = rules.bid_range
-        raise LayoutError(f"bad bid {bid}: bids go from {low} in steps of {step} up to {rules.max_bid}",
-                          str(bid))
-
-
 def histogram_rows(histogram: Sequence[int], width: int = 40, bin_size: int = HISTOGRAM_BIN) -> list[str]:
     """Text rows ``points  layouts  share  bar``, the points in bins of ``bin_size``."""
     total = sum(histogram)
@@ -254,7 +247,7 @@ def declarer_view(kept: Sequence[Card], gave: Mapping[str, Card], rules: Rules =
     ``block`` of splits (default: a few blocks per thread) and stops the enumeration when true.
     """
     rules.seat(declarer)
-    _check_bid(rules, bid)
+    rules.check_bid(bid)
     opponents = _opponents(rules, declarer)
     kept = tuple(kept)
     if sorted(gave) != sorted(opponents):
@@ -427,7 +420,7 @@ def rank_gives_by_odds(ten: Sequence[Card], bid: int, rules: Rules = THOUSAND_RU
     the gives decided, marked partial.
     """
     start = time.perf_counter()
-    _check_bid(rules, bid)
+    rules.check_bid(bid)
     if bid is None:
         raise LayoutError("the best give-away needs a bid, e.g. --bid 120", "--bid")
     ten = tuple(ten)
@@ -628,7 +621,7 @@ def before_talon(hand: Sequence[Card], rules: Rules = THOUSAND_RULES, declarer: 
     ``threads`` engines; Ctrl-C keeps the samples finished, marked partial (a smaller sample).
     """
     start = time.perf_counter()
-    _check_bid(rules, bid)
+    rules.check_bid(bid)
     hand = tuple(hand)
     opponents = _opponents(rules, declarer)
     if others is None:

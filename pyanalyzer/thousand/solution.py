@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pyanalyzer.model.cards import Card
 from pyanalyzer.model.layout import Layout
 from pyanalyzer.model.move import Move
 from pyanalyzer.model.notation import format_card, format_move
@@ -209,7 +208,3 @@ def format_points_tricks(tricks: list[PointsTrick], style: str = "symbols", star
             note = f"   ({seat} declares the {suit} marriage: +{value}, {suit} trump)"
         lines.append(f"{number:>2}. {plays}{won}{note}")
     return lines
-
-
-def format_cards_played(cards: list[Card], style: str = "symbols") -> str:
-    return " ".join(format_card(c, style) for c in cards)
