@@ -116,22 +116,6 @@ def test_progress_of_a_ranking_names_the_stage_and_times_it_from_the_stage_start
                                  "at most 6 s left in this discard class; 40 s so far\n")
 
 
-def test_progress_on_a_terminal_redraws_one_line():
-    class Terminal(io.StringIO):
-        def isatty(self) -> bool:
-            return True
-
-    stream, clock = Terminal(), Clock()
-    progress = ProgressLine("splits", stream=stream, clock=clock)
-    clock.now = 1.0
-    progress(10, 100)
-    clock.now = 2.0
-    progress(20, 100)
-    progress.close()
-    assert stream.getvalue() == ("\r[ 10%] 10 / 100 splits, 9 s left   "
-                                 "\r[ 20%] 20 / 100 splits, 8 s left   \n")
-
-
 def test_an_interrupted_estimate_before_the_talon_is_printed_marked_and_exits_130(capsys, monkeypatch):
     """Monte Carlo before the talon, stopped (deterministically) at the 800th solve (a sample
     takes about 170): the smaller sample is printed, marked partial, and the run exits 130."""

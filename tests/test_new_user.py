@@ -541,6 +541,7 @@ SHARED_OPTIONS = {
     "--threads": {"misere", "contract", "table", "thousand"},
     "--seed": {"misere", "contract", "puzzles", "thousand"},
     "--tt-mb": {"solve", "allpass", "table", "thousand"},
+    "--color": set(),  # on the group (pref --color never solve ...), for every command at once
 }
 
 

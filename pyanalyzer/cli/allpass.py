@@ -10,6 +10,7 @@ import click
 from pyanalyzer.cli.batch import BATCH_EXIT_HELP, run_batch
 from pyanalyzer.cli.options import NO_LINE_OPTION, cards_option, tt_mb_option
 from pyanalyzer.cli.support import ENGINE_OPTION, NOTATION_OPTION, command_errors, fail
+from pyanalyzer.cli.terminal import echo_text
 from pyanalyzer.engines.registry import check_table_memory, make_backend
 from pyanalyzer.errors import LayoutError, shorten
 from pyanalyzer.model.layout import Layout
@@ -89,13 +90,13 @@ def allpass_command(layout, talon_rule, four_handed, taken_text, no_split, show_
     if as_json:
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
         return
-    click.echo(diagram(parsed, notation))
-    click.echo("")
-    click.echo(f"Conventions: {conventions.describe()}.")
-    click.echo("")
-    click.echo(result.format(notation))
-    click.echo("")
-    click.echo(f"[{result.engine} engine: {result.nodes:,} nodes, {result.seconds:.3f} s]")
+    echo_text(diagram(parsed, notation))
+    echo_text("")
+    echo_text(f"Conventions: {conventions.describe()}.")
+    echo_text("")
+    echo_text(result.format(notation))
+    echo_text("")
+    echo_text(f"[{result.engine} engine: {result.nodes:,} nodes, {result.seconds:.3f} s]")
 
 
 def _prepare(layout: Layout, conventions: AllPassRules) -> Layout:

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 import click
 
 from pyanalyzer.cli.support import exit_interrupted, fail
+from pyanalyzer.cli.terminal import echo_text
 from pyanalyzer.errors import LayoutError, PrefInputError
 from pyanalyzer.model.layout_io import MAX_LAYOUT_SIZE
 
@@ -55,7 +56,10 @@ def run_batch(path: str, answer: Callable[[str], object], unit: str = "layouts",
             else:
                 output = (f"line {number}: {verdict(result)}" if verdict else
                           json.dumps(result.to_dict(), ensure_ascii=False))
-            click.echo(output)
+            if verdict:
+                echo_text(output)
+            else:  # JSON Lines: never coloured
+                click.echo(output)
             sys.stdout.flush()
             done += 1
             if progress:

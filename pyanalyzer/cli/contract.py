@@ -19,6 +19,7 @@ from pyanalyzer.cli.support import (
     exit_if_interrupted,
     fail,
 )
+from pyanalyzer.cli.terminal import echo_text
 from pyanalyzer.engines.registry import DEFAULT_TT_MB, check_table_memory, make_backend
 from pyanalyzer.errors import LayoutError
 from pyanalyzer.model.contract import Contract
@@ -53,7 +54,7 @@ def _emit(result, as_json: bool, notation: str) -> None:
     if as_json:
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
     else:
-        click.echo(result.format(notation))
+        echo_text(result.format(notation))
 
 
 @click.command("contract")

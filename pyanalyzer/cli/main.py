@@ -14,6 +14,7 @@ from pyanalyzer.analysis.solve import solve
 from pyanalyzer.cli.batch import BATCH_EXIT_HELP, run_batch
 from pyanalyzer.cli.options import NO_LINE_OPTION, cards_option, marriage_options, tt_mb_option, with_marriage_options
 from pyanalyzer.cli.support import ENGINE_OPTION, NOTATION_OPTION, exit_interrupted, fail
+from pyanalyzer.cli.terminal import COLOR_CHOICES, echo_text, set_color
 from pyanalyzer.engines.registry import check_table_memory, make_backend
 from pyanalyzer.errors import PrefInputError
 from pyanalyzer.model.layout_io import format_layout_file, format_one_line, layout_to_dict, parse_one_line, read_layout
@@ -22,8 +23,12 @@ from pyanalyzer.render.diagram import diagram
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="pref-solver")
-def main() -> None:
+@click.option("--color", type=click.Choice(COLOR_CHOICES), default="auto", envvar="PREF_COLOR",
+              show_default=True, show_envvar=True,
+              help="Red ♦ ♥ in the output: auto (on a terminal, unless NO_COLOR is set), always, never.")
+def main(color: str) -> None:
     """Exact double-dummy analysis of Preferans (and Whist) layouts."""
+    set_color(color)
 
 
 @main.command("show")
@@ -55,9 +60,9 @@ def show_command(layout: str, one_line: bool, file_format: bool, as_json: bool, 
     elif one_line:
         click.echo(format_one_line(parsed))
     elif file_format:
-        click.echo(format_layout_file(parsed, notation), nl=False)
+        echo_text(format_layout_file(parsed, notation), nl=False)
     else:
-        click.echo(diagram(parsed, notation))
+        echo_text(diagram(parsed, notation))
 
 
 @main.command("solve")
@@ -113,11 +118,11 @@ def solve_command(layout: str | None, show_cards: bool, as_json: bool, batch_fil
     if as_json:
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
         return
-    click.echo(diagram(result.layout, notation))  # with the discard solve chose, if it did
-    click.echo("")
-    click.echo(result.format(notation))
-    click.echo("")
-    click.echo(f"[{result.engine} engine: {result.nodes:,} nodes, {result.seconds:.3f} s]")
+    echo_text(diagram(result.layout, notation))  # with the discard solve chose, if it did
+    echo_text("")
+    echo_text(result.format(notation))
+    echo_text("")
+    echo_text(f"[{result.engine} engine: {result.nodes:,} nodes, {result.seconds:.3f} s]")
 
 
 # Commands that live with their analyzers.

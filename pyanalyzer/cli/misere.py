@@ -20,6 +20,7 @@ from pyanalyzer.cli.support import (
     exit_if_interrupted,
     fail,
 )
+from pyanalyzer.cli.terminal import echo_text
 from pyanalyzer.engines.registry import DEFAULT_TT_MB, check_table_memory, make_backend
 from pyanalyzer.errors import LayoutError, shorten
 from pyanalyzer.model.contract import Contract
@@ -99,9 +100,9 @@ def misere_command(layout, talon_text, hand_text, discard_text, lead_text, sampl
         exit_if_interrupted(result)
         return
     if isinstance(result, Solution):  # the verdict (in result.format) says it once
-        click.echo(diagram(result.layout, notation))
-        click.echo("")
-    click.echo(result.format(notation))
+        echo_text(diagram(result.layout, notation))
+        echo_text("")
+    echo_text(result.format(notation))
     exit_if_interrupted(result)
 
 

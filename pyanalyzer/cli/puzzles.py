@@ -9,6 +9,7 @@ import click
 
 from pyanalyzer.cli.progress import ProgressLine
 from pyanalyzer.cli.support import SEED_TYPE, BoundedInt, command_errors, exit_interrupted, fail
+from pyanalyzer.cli.terminal import echo_text
 from pyanalyzer.errors import LayoutError, shorten
 from pyanalyzer.preferans.puzzles import (
     BANDS,
@@ -130,5 +131,5 @@ def puzzle_command(kind, count, seed, constraints, difficulty, tricks_text, afte
         fail(f"only {found} of {count} puzzles found in {max_attempts:,} deals: relax the constraints "
              "or raise --max-attempts")
     if not as_json:
-        click.echo(f"{found} {kind} puzzles in {out_dir} (puzzles.jsonl, sheet.txt, sheet.html, "
+        echo_text(f"{found} {kind} puzzles in {out_dir} (puzzles.jsonl, sheet.txt, sheet.html, "
                    "solutions.txt)")

@@ -15,6 +15,7 @@ from typing import NoReturn
 
 import click
 
+from pyanalyzer.cli.terminal import echo_text
 from pyanalyzer.engines.registry import make_backend
 from pyanalyzer.errors import PrefInputError
 from pyanalyzer.scoring.conventions import convention, options_table
@@ -80,7 +81,7 @@ def _settlement_json(result, rules) -> dict:
 
 def _print_options(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     if value and not ctx.resilient_parsing:
-        click.echo(options_table())
+        echo_text(options_table())
         ctx.exit()
 
 
@@ -152,29 +153,29 @@ def score_command(record: str, convention_name: str | None, settings: tuple, dra
             state = "game over: pools and mountains closed" if sheet.closed else "pools and mountains not all closed"
         else:
             state = "all pools closed" if sheet.closed else "pools not all closed"
-        click.echo(f"Preferans, {rules.name} convention, pool to {rules.pool_target}, "
+        echo_text(f"Preferans, {rules.name} convention, pool to {rules.pool_target}, "
                    f"{len(sheet.players)} players, {len(sheet.rows)} deals ({state})")
-        click.echo("")
+        echo_text("")
         if sheet.rows:
-            click.echo(deal_log(sheet.rows))
-            click.echo("")
-        click.echo(preferans_sheet(sheet))
-        click.echo("")
-        click.echo(f"Settlement (1 mountain point = 10 whists; pool correction ×{rules.pool_correction})")
-        click.echo(settlement_text(settlement, rules.pool_correction))
+            echo_text(deal_log(sheet.rows))
+            echo_text("")
+        echo_text(preferans_sheet(sheet))
+        echo_text("")
+        echo_text(f"Settlement (1 mountain point = 10 whists; pool correction ×{rules.pool_correction})")
+        echo_text(settlement_text(settlement, rules.pool_correction))
     elif game.record.game == "thousand":
-        click.echo(f"Thousand to {rules.thousand_target}, {len(game.record.deals)} deals")
-        click.echo(thousand_sheet(sheet))
+        echo_text(f"Thousand to {rules.thousand_target}, {len(game.record.deals)} deals")
+        echo_text(thousand_sheet(sheet))
         failed = [check for check in checks if check.failed]
         if failed:
-            click.echo("")
-            click.echo("Failed bids, against the cards written down (double dummy):")
+            echo_text("")
+            echo_text("Failed bids, against the cards written down (double dummy):")
             for check in failed:
-                click.echo("  " + check.describe())
+                echo_text("  " + check.describe())
     else:
         name = "Bid Whist" if game.record.game == "bidwhist" else "Whist"
-        click.echo(f"{name} to {rules.whist_game}, {len(game.record.deals)} deals")
-        click.echo(whist_sheet(sheet))
+        echo_text(f"{name} to {rules.whist_game}, {len(game.record.deals)} deals")
+        echo_text(whist_sheet(sheet))
 
 
 @click.command("settle")
@@ -218,6 +219,6 @@ def settle_command(mountains: str, pools: str | None, target: str | None, whists
     if as_json:
         click.echo(json.dumps(_settlement_json(result, rules), ensure_ascii=False))
         return
-    click.echo(f"Settlement, {rules.name} convention (1 mountain point = 10 whists"
+    echo_text(f"Settlement, {rules.name} convention (1 mountain point = 10 whists"
                + (f"; pool correction ×{rules.pool_correction} to {goal}" if pool else "") + ")")
-    click.echo(settlement_text(result, rules.pool_correction if pool else None))
+    echo_text(settlement_text(result, rules.pool_correction if pool else None))

@@ -18,6 +18,7 @@ from pyanalyzer.cli.support import (
     command_errors,
     exit_if_interrupted,
 )
+from pyanalyzer.cli.terminal import echo_text
 from pyanalyzer.cli.thousand_review import has_play_record, review_command_text
 from pyanalyzer.engines.registry import DEFAULT_TT_MB, check_table_memory
 from pyanalyzer.errors import LayoutError, shorten
@@ -132,14 +133,21 @@ def thousand_command(layout, hand_text, gave_text, bid, samples, seed, threads, 
         result = _hand_mode(_rules(ace_marriage, declare_first_lead), hand_text, gave_text, bid, samples, seed,
                             threads, tt_mb, progress)
     progress.close()
-    click.echo(json.dumps(result.to_dict(), ensure_ascii=False) if as_json else result.format(notation))
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
+    else:
+        echo_text(result.format(notation))
     exit_if_interrupted(result)
 
 
 def _layout_mode(text, ace_marriage, declare_first_lead, engine, threads, tt_mb, as_json, notation) -> None:
     if has_play_record(text):  # a deal with its play: was the bid makeable, who changed the result
-        click.echo(review_command_text(text, as_json, notation, engine, rules_change=lambda layout:
-                                       with_marriage_options(layout, ace_marriage, declare_first_lead)))
+        review = review_command_text(text, as_json, notation, engine, rules_change=lambda layout:
+                                     with_marriage_options(layout, ace_marriage, declare_first_lead))
+        if as_json:
+            click.echo(review)
+        else:
+            echo_text(review)
         return
     layout = with_marriage_options(read_layout(text), ace_marriage, declare_first_lead)
     if not layout.rules.counts_points:
@@ -148,17 +156,20 @@ def _layout_mode(text, ace_marriage, declare_first_lead, engine, threads, tt_mb,
     backends = engine_list(engine, threads, tt_mb)
     if layout.exchange_pending:
         result = rank_exchange(layout, backends)
-        click.echo(json.dumps(result.to_dict(), ensure_ascii=False) if as_json else result.format(notation))
+        if as_json:
+            click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
+        else:
+            echo_text(result.format(notation))
         return
     result = solve(layout, backends[0], cards=True, line=True)
     if as_json:
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
         return
-    click.echo(diagram(result.layout, notation))
-    click.echo("")
-    click.echo(result.format(notation))
-    click.echo("")
-    click.echo(f"[{result.engine} engine: {result.nodes:,} nodes, {result.seconds:.3f} s]")
+    echo_text(diagram(result.layout, notation))
+    echo_text("")
+    echo_text(result.format(notation))
+    echo_text("")
+    echo_text(f"[{result.engine} engine: {result.nodes:,} nodes, {result.seconds:.3f} s]")
 
 
 def _hand_mode(rules, hand_text, gave_text, bid, samples, seed, threads, tt_mb, progress):

@@ -17,6 +17,7 @@ import click
 from pyanalyzer.cli.batch import BATCH_EXIT_HELP, run_batch
 from pyanalyzer.cli.progress import ProgressLine
 from pyanalyzer.cli.support import BoundedInt, exit_interrupted
+from pyanalyzer.cli.terminal import echo_text
 from pyanalyzer.engines.registry import ENGINE_NAMES, check_table_memory, make_backend
 from pyanalyzer.errors import LayoutError, PrefInputError
 from pyanalyzer.model.layout_io import parse_one_line, read_layout
@@ -111,9 +112,9 @@ def table_command(pbn: str | None, as_json: bool, batch_file: str | None, engine
         click.echo(json.dumps(table.to_dict(), ensure_ascii=False))
     else:
         click.echo(deal.pbn())
-        click.echo("")
-        click.echo(str(table))
-        click.echo("")
-        click.echo(f"[{table.engine} engine: {table.nodes:,} nodes, {table.seconds:.3f} s]")
+        echo_text("")
+        echo_text(str(table))
+        echo_text("")
+        echo_text(f"[{table.engine} engine: {table.nodes:,} nodes, {table.seconds:.3f} s]")
     if table.interrupted:
         exit_interrupted("the table above is partial")
