@@ -16,6 +16,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from child_process import child_environment
@@ -76,9 +77,13 @@ def test_proc_self_mem_gives_its_os_error():
     assert_error(run("solve", "/proc/self/mem"), "/proc/self/mem", "cannot read")
 
 
+# The files below are named relative to the test's folder: a message quotes a long path
+# shortened (as it should), and the temporary folder's path is longer in some runs (pytest -n).
+
 def test_a_file_without_read_permission(tmp_path, monkeypatch):
     # Tests often run as root, who may read anything: the permission error is raised by hand.
-    path = tmp_path / "secret.txt"
+    monkeypatch.chdir(tmp_path)
+    path = Path("secret.txt")
     path.write_text(GOOD, encoding="utf-8")
     real_open = open
 
@@ -103,14 +108,16 @@ def test_a_utf8_byte_order_mark_is_accepted(tmp_path):
 
 
 @pytest.mark.parametrize("command", LAYOUT_COMMANDS)
-def test_a_file_that_is_not_utf8(command, tmp_path):
-    path = tmp_path / "latin1.txt"
+def test_a_file_that_is_not_utf8(command, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    path = Path("latin1.txt")
     path.write_bytes("title: Mis\xe8re\n".encode("latin-1") + GOOD.encode())
     assert_error(run(*command, str(path)), str(path), "not UTF-8", "0xe8")
 
 
-def test_a_huge_layout_file_is_refused_without_reading_it_all(tmp_path):
-    path = tmp_path / "huge.txt"
+def test_a_huge_layout_file_is_refused_without_reading_it_all(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    path = Path("huge.txt")
     path.write_bytes(b"title: " + b"x" * (2 * MAX_LAYOUT_SIZE))
     assert_error(run("solve", str(path)), str(path), f"{MAX_LAYOUT_SIZE:,} bytes")
 
