@@ -174,3 +174,17 @@ def test_progress_on_a_terminal_draws_a_bar(plain_environment):
     assert "discard class 3 of 14" in drawn and "30 / 100 splits, at most 7 s left; 3 s so far" in drawn
     assert "progress:" not in drawn  # (the plain lines elsewhere: tests/test_interrupt_runner.py)
     assert drawn.endswith("\n\x1b[?25h")  # the last state left on screen, the cursor shown again
+
+
+def test_a_count_without_a_total_draws_a_bar_without_a_share(plain_environment):
+    """A batch read from standard input: its length is not known; the bar counts the lines."""
+    reader, writer = os.openpty()
+    stream = open(writer, "w", encoding="utf-8")  # noqa: SIM115 (closed below, before reading)
+    progress = ProgressLine("layouts", stream=stream, clock=Clock())
+    for done in range(1, 31):
+        progress(done, None)
+    progress.close()
+    stream.close()
+    drawn = read_terminal(reader)
+    os.close(reader)
+    assert "━" in drawn and drawn.endswith(" 30 layouts\r\n\x1b[?25h") and "%" not in drawn

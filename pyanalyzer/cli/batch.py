@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 
 import click
 
+from pyanalyzer.cli.progress import ProgressLine
 from pyanalyzer.cli.support import exit_interrupted, fail
 from pyanalyzer.cli.terminal import echo_text
 from pyanalyzer.errors import LayoutError, PrefInputError
@@ -41,7 +42,9 @@ def run_batch(path: str, answer: Callable[[str], object], unit: str = "layouts",
     batch goes on (exit status 1 at the end); Ctrl-C keeps the lines written (status 130)."""
     total = counted_lines(path)
     of_total = f" of {total:,}" if total is not None else ""
-    progress = sys.stderr.isatty()
+    # A bar only on a terminal, and only while the results go elsewhere (a file): on the screen
+    # they show the progress themselves, and a log gets the results, not a count.
+    progress = ProgressLine(unit, enabled=_is_terminal(sys.stderr) and not _is_terminal(sys.stdout))
     done = failed = 0
     try:
         for number, text in batch_lines(path):
@@ -62,14 +65,11 @@ def run_batch(path: str, answer: Callable[[str], object], unit: str = "layouts",
                 click.echo(output)
             sys.stdout.flush()
             done += 1
-            if progress:
-                click.echo(f"\r[{done:,}{of_total} {unit}]", err=True, nl=False)
+            progress(done, total)
     except KeyboardInterrupt:
-        if progress:
-            click.echo("", err=True)
+        progress.close()
         exit_interrupted(f"after {done:,}{of_total} {unit}; the results written are complete")
-    if progress:
-        click.echo("", err=True)
+    progress.close()
     if failed:
         sys.exit(BATCH_LINES_FAILED)
 
@@ -136,3 +136,10 @@ def counted_lines(path: str) -> int | None:
     except OSError:
         return None
     return count
+
+
+def _is_terminal(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False

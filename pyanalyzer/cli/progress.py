@@ -1,6 +1,6 @@
 """Progress on standard error: a bar on a terminal, an occasional plain line in logs.
 
-On a terminal: a bar drawn by rich (``━━━━━━╸━━━━━  45%  83,000 / 184,756 splits
+On a terminal: a bar drawn by rich (``━━━━━━╸━━━━━  45% 83,000 / 184,756 splits,
 3 s left``), redrawn in place. Otherwise (a log file, a pipe): the same figures as
 text, ``progress: [ 45%] 83,000 / 184,756 splits, 3 s left``, on a line of its own
 every ``PREF_PROGRESS_EVERY`` seconds (default 10), so that the log of a long run
@@ -71,29 +71,34 @@ class ProgressLine:
         self.stage_may_stop_early = may_stop_early
         self.stage_unit = unit
 
-    def figures(self, done: int, total: int) -> tuple[str, str]:
+    def figures(self, done: int, total: int | None) -> tuple[str, str]:
         """``("83,000 / 184,756 splits", "at most 3 s left")``: the count and the time left
-        (empty before the first unit is done and once all are)."""
-        count = f"{done:,} / {total:,} {self.stage_unit or self.unit}"
+        (empty before the first unit is done, once all are, and when the total is unknown)."""
+        unit = self.stage_unit or self.unit
+        if total is None:
+            return f"{done:,} {unit}", ""
+        count = f"{done:,} / {total:,} {unit}"
         elapsed = self.clock() - self.stage_start
         if not (0 < done < total and elapsed > 0):
             return count, ""
         bound = "at most " if self.stage_may_stop_early else ""
         return count, f"{bound}{elapsed * (total - done) / done:.0f} s left"
 
-    def text(self, done: int, total: int) -> str:
+    def text(self, done: int, total: int | None) -> str:
         """The plain line: ``discard class 3 of 14: [ 45%] 83,000 / 184,756 splits, at most
         3 s left in this discard class; 40 s so far``."""
         count, left = self.figures(done, total)
-        line = (f"{self.stage_text}: " if self.stage_text else "") + f"[{100 * done / total:3.0f}%] {count}"
+        share = f"[{100 * done / total:3.0f}%] " if total is not None else ""
+        line = (f"{self.stage_text}: " if self.stage_text else "") + share + count
         if left:
             line += f", {left}" + (f" in this {self.stage_label}" if self.stage_label else "")
         if self.stage_text:
             line += f"; {self.clock() - self.start:.0f} s so far"
         return line
 
-    def __call__(self, done: int, total: int) -> None:
-        if not self.enabled or not total:
+    def __call__(self, done: int, total: int | None) -> None:
+        """``done`` of ``total`` units (``total`` None: not known, counted without a share)."""
+        if not self.enabled or total == 0:
             return
         if self.terminal:
             if self.bar is None:
@@ -101,8 +106,8 @@ class ProgressLine:
             count, left = self.figures(done, total)
             figures = f"{count}, {left}" if left else count
             if self.stage_text:
-                figures += f"; {self.clock() - self.start:.0f} s so far"
-            self.bar.update(done, total, self.stage_text, figures)
+                figures = f"{self.stage_text}: {figures}; {self.clock() - self.start:.0f} s so far"
+            self.bar.update(done, total, figures)
             return
         now = self.clock()
         if self.last_line is None:
@@ -134,18 +139,17 @@ class TerminalBar:
                           highlight=False)
         self.clock = clock
         self.progress = Progress(
-            TextColumn("{task.description}", markup=False), BarColumn(bar_width=30), TaskProgressColumn(),
-            TextColumn("{task.fields[figures]}", markup=False),
+            BarColumn(bar_width=30), TaskProgressColumn(), TextColumn("{task.fields[figures]}", markup=False),
             console=console, auto_refresh=False, get_time=clock, redirect_stdout=False, redirect_stderr=False)
         self.task = self.progress.add_task("", total=None, figures="")
         self.drawn_at: float | None = None
 
-    def update(self, done: int, total: int, description: str, figures: str) -> None:
-        self.progress.update(self.task, completed=done, total=total, description=description, figures=figures)
+    def update(self, done: int, total: int | None, figures: str) -> None:
+        self.progress.update(self.task, completed=done, total=total, figures=figures)
         now = self.clock()
         if self.drawn_at is None:
             self.progress.start()  # draws the first state
-        elif now - self.drawn_at >= REDRAW_EVERY or done >= total:
+        elif now - self.drawn_at >= REDRAW_EVERY or done == total:
             self.progress.refresh()
         else:
             return
