@@ -23,7 +23,7 @@ from pyanalyzer.render.diagram import diagram
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="pref-solver")
 def main() -> None:
-    """Exact double-dummy analysis of Preferans (and Whist) layouts."""
+    """Exact double-dummy analysis of Preferans, Whist and Thousand layouts."""
 
 
 @main.command("show")
