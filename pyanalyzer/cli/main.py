@@ -126,6 +126,7 @@ from pyanalyzer.cli.contract import contract_command  # noqa: E402
 from pyanalyzer.cli.misere import misere_command  # noqa: E402
 from pyanalyzer.cli.puzzles import puzzle_command  # noqa: E402
 from pyanalyzer.cli.scoring import score_command, settle_command  # noqa: E402
+from pyanalyzer.cli.serve import serve_command  # noqa: E402
 from pyanalyzer.cli.thousand import thousand_command  # noqa: E402
 from pyanalyzer.cli.whist import table_command  # noqa: E402
 
@@ -134,6 +135,7 @@ main.add_command(contract_command)
 main.add_command(misere_command)
 main.add_command(puzzle_command)
 main.add_command(score_command)
+main.add_command(serve_command)
 main.add_command(settle_command)
 main.add_command(table_command)
 main.add_command(thousand_command)
