@@ -203,7 +203,7 @@ def odds_task(params: Mapping[str, object]) -> Callable[[object, object], object
 
     def task(engine, job):
         return declarer_view(hand, seat, discard, chosen, lead, rules, threads=1, progress=job.progress,
-                             backends=[engine])
+                             stop_when=job.stop_requested, backends=[engine])
     return task
 
 
@@ -235,7 +235,7 @@ def _thousand_odds_task(params: Mapping[str, object]) -> Callable[[object, objec
 
     def task(engine, job):
         return thousand_declarer_view(kept, gave, rules, seat, bid, threads=1, progress=job.progress,
-                                      backends=[engine])
+                                      stop_when=job.stop_requested, backends=[engine])
     return task
 
 
@@ -252,6 +252,9 @@ ANALYSES: dict[str, tuple[Callable[..., dict], tuple[str, ...]]] = {
 
 
 def check_text_field(value: object, name: str) -> str:
+    if value is None:
+        raise PrefInputError(f"missing \"{name}\": give a layout (the one-line form, a layout file's text, "
+                             "or PBN)", name)
     if not isinstance(value, str):
         raise PrefInputError(f"{name} must be a string", name)
     return value

@@ -56,7 +56,6 @@ class Job:
         self.started: float | None = None
         self.finished = threading.Event()
         self._cancel = threading.Event()
-        self._stop_raised = False
         #: Called (from any thread) when the job is cancelled while it runs: e.g. terminate
         #: the process it waits for.
         self.on_cancel: Callable[[], None] | None = None
@@ -94,13 +93,14 @@ class Job:
             stop_running_searches()
 
     def progress(self, done: int, total: int) -> None:
-        """The analyzers' progress callback: records the count; a cancelled job stops here
-        (the enumerations' executor takes a KeyboardInterrupt from its progress callback as
-        an interruption and returns what it finished, marked partial)."""
+        """The analyzers' progress callback: records the count."""
         self.done, self.total = done, total
-        if self._cancel.is_set() and not self._stop_raised:
-            self._stop_raised = True  # once: the enumeration's closing report must not raise
-            raise KeyboardInterrupt
+
+    def stop_requested(self, _histogram=None) -> bool:
+        """The enumerations' ``stop_when``: true once the job is cancelled (no new block starts;
+        the search under way is stopped by :meth:`cancel`), so what finished is kept, marked
+        partial."""
+        return self._cancel.is_set()
 
     def status(self) -> dict:
         out = {"id": self.id, "kind": self.kind, "state": self.state, "done": self.done, "total": self.total}
