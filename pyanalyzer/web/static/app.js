@@ -340,8 +340,6 @@ function renderAnalysis(title, data) {
   if (data.verdict) html += `<p>${data.verdict}</p>`;
   if (data.summary) html += `<p>${data.summary}</p>`;
   if (Array.isArray(data.discards)) {
-    html += `<p>${data.status === "guessing" ? "No one defence catches every discard: the defenders must guess."
-      : "One defence catches every discard."} Tricks forced with one defence: ${data.one_defence ?? "–"}.</p>`;
     html += table(["Discard", "Forced", "Catching leads"],
       data.discards.map((d) => [cards(d.discard), d.forced, cards(d.catching_cards)]));
   }
@@ -377,7 +375,9 @@ function oddsHtml(data) {
     html += `<p><strong>Partial:</strong> stopped after ${data.splits.toLocaleString()} of ${data.total.toLocaleString()} splits; the figures cover those only.</p>`;
   }
   if (data.p_make !== undefined) html += `<p>Probability of making it: <strong>${percent(data.p_make)}</strong>.</p>`;
-  if (data.expected_tricks !== undefined) html += `<p>Expected tricks: ${data.expected_tricks}.</p>`;
+  if (data.expected_tricks !== undefined && data.expected_tricks !== null) {
+    html += `<p>Expected tricks: ${data.expected_tricks}.</p>`;
+  }
   return html + table([data.game === "thousand" ? "Points" : "Tricks", "Splits", "Share"], rows);
 }
 
@@ -437,7 +437,7 @@ function showJob(job) {
   const what = { queued: "Waiting for a free worker…", running: "Running", done: "Finished",
     cancelled: "Cancelled", failed: "Failed" }[job.state] || job.state;
   $("job-text").textContent = `${what}: ${job.done.toLocaleString()} of ${job.total.toLocaleString()} splits${share}`
-    + (job.reason && job.state === "cancelled" ? ` — ${job.reason}` : "");
+    + (job.reason && job.state === "cancelled" && job.reason !== "cancelled" ? ` — ${job.reason}` : "");
   $("job").dataset.state = job.state;
 }
 
