@@ -4,6 +4,8 @@
 const $ = (id) => document.getElementById(id);
 
 const SUITS = [["s", "♠"], ["c", "♣"], ["d", "♦"], ["h", "♥"]];
+// The suits' order in the deck, as in the diagrams (Whist: bridge's ♠ ♥ ♦ ♣).
+const SUIT_ORDER = { preferans: "scdh", thousand: "scdh", whist: "shdc" };
 const RANKS = {
   preferans: ["A", "K", "Q", "J", "T", "9", "8", "7"],
   thousand: ["A", "T", "K", "Q", "J", "9"],
@@ -111,7 +113,9 @@ function renderTargets() {
 function renderDeck() {
   const deck = $("deck");
   deck.innerHTML = "";
-  for (const [suit, sign] of SUITS) {
+  deck.className = `deck ${state.game}`;
+  for (const suit of SUIT_ORDER[state.game]) {
+    const sign = suitSign(suit);
     const row = document.createElement("div");
     row.className = "suit-row";
     row.innerHTML = `<span class="suit-sign${isRed(suit) ? " red" : ""}">${sign}</span>`;
@@ -173,7 +177,7 @@ function setGame(game) {
 
 function cardsOf(target) {
   const order = (code) => {
-    const suit = SUITS.findIndex(([s]) => s === code.slice(-1));
+    const suit = SUIT_ORDER[state.game].indexOf(code.slice(-1));
     return suit * 20 + RANKS[state.game].indexOf(code.slice(0, -1));
   };
   return [...state.owners].filter(([, owner]) => owner === target).map(([code]) => code).sort((a, b) => order(a) - order(b));
