@@ -378,7 +378,16 @@ function oddsHtml(data) {
   if (data.interrupted || data.partial) {
     html += `<p><strong>Partial:</strong> stopped after ${data.splits.toLocaleString()} of ${data.total.toLocaleString()} splits; the figures cover those only.</p>`;
   }
-  if (data.p_make !== undefined) html += `<p>Probability of making it: <strong>${percent(data.p_make)}</strong>.</p>`;
+  if (data.p_make !== undefined && data.p_make !== null) {
+    html += `<p>Probability of making it: <strong>${percent(data.p_make)}</strong>.</p>`;
+  }
+  for (const [key, bounds] of Object.entries(data)) {  // a partial enumeration proves bounds only
+    if (key.endsWith("_bounds") && Array.isArray(bounds)) {
+      const name = key.replace(/_bounds$/, "").replace(/^p_/, "P(").replace(/^(P\(.*)$/, "$1)").replaceAll("_", " ");
+      const shown = key.startsWith("p_") ? bounds.map(percent) : bounds;
+      html += `<p>${name}: between ${shown[0]} and ${shown[1]} (proven bounds).</p>`;
+    }
+  }
   if (data.expected_tricks !== undefined && data.expected_tricks !== null) {
     html += `<p>Expected tricks: ${data.expected_tricks}.</p>`;
   }
