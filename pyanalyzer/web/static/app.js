@@ -260,15 +260,18 @@ async function solveCurrent() {
       updateAddress();
       return;
     }
+    $("verdict").textContent = "";
+    $("summary").textContent = "";
     const misere = position.contract === "misere";
     const solution = await api(misere ? "/api/misere" : "/api/solve", { layout: position.one_line });
     state.solution = solution;
     state.line = solution.line || [];
     state.step = 0;
+    await drawPosition(state.moves, solution.cards || undefined);
+    // The verdict last: once it shows, the diagram and the line are those of this answer.
+    renderLine();
     $("verdict").textContent = verdictOf(solution);
     $("summary").textContent = misere ? solution.summary : "";
-    await drawPosition(state.moves, solution.cards || undefined);
-    renderLine();
     updateAddress();
   });
 }
