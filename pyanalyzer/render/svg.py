@@ -22,10 +22,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from xml.sax.saxutils import escape
+from html import escape
 
 from pyanalyzer.model.cards import Card
-from pyanalyzer.model.layout import Layout
+from pyanalyzer.model.layout import Layout, draw_layouts_with
 from pyanalyzer.model.move import Move
 from pyanalyzer.model.notation import format_rank
 from pyanalyzer.render.diagram import headline
@@ -58,6 +58,7 @@ STYLE = f"""
 .red {{ fill: {RED}; }}
 .black {{ fill: {BLACK}; }}
 .void {{ font-size: 14px; fill: #777; }}
+.suit-small {{ font-size: 13px; }}
 .value {{ font-size: 11px; fill: #0b5cad; font-weight: bold; }}
 .note {{ font-size: 12px; fill: #333; }}
 .face {{ fill: #fff; stroke: #555; stroke-width: 1; }}
@@ -198,7 +199,7 @@ def _card_in_row(card: Card, seat: str, x: float, base: float, chip: float, styl
     if plain in moves:
         attributes += f' data-legal="true" data-move="{plain.code}"'
     parts = [f"<g {attributes}>",
-             f'<rect class="hit" x="{x - 2}" y="{base - 15}" width="{chip}" height="{row - 1}" rx="3"/>',
+             f'<rect class="hit" x="{x - 1}" y="{base - 15}" width="{chip - 2}" height="{row - 2}" rx="3"/>',
              f'<text class="rank" x="{x + (chip - 4) / 2}" y="{base}" text-anchor="middle">'
              f"{escape(format_rank(card, style))}</text>"]
     if plain in values:
@@ -240,7 +241,7 @@ def _trick(canvas: _Canvas, layout: Layout, spots: dict[str, tuple[float, float]
 def _three_hands(canvas: _Canvas, layout: Layout, hands: dict[str, _Hand], width: float,
                  height: float, top: float, style: str) -> None:
     """West top left, East top right, South below in the middle; the trick between them."""
-    middle = max(3 * FACE_W + 2 * GAP, 120)
+    middle = 3 * FACE_W + 4 * GAP
     west_x, east_x = PAD, PAD + width + middle
     hands["W"].draw(canvas, west_x, top)
     hands["E"].draw(canvas, east_x, top)
@@ -248,18 +249,17 @@ def _three_hands(canvas: _Canvas, layout: Layout, hands: dict[str, _Hand], width
     south_y = top + height + GAP
     hands["S"].draw(canvas, centre_x - hands["S"].width / 2, south_y)
     trick_y = top + height / 2 - FACE_H / 2
-    spots = {"W": (centre_x - FACE_W * 1.5 - 4, trick_y), "E": (centre_x + FACE_W / 2 + 4, trick_y),
-             "S": (centre_x - FACE_W / 2, trick_y + FACE_H / 2 + 8)}
+    spots = {"W": (centre_x - FACE_W * 1.5 - 8, trick_y), "E": (centre_x + FACE_W / 2 + 8, trick_y),
+             "S": (centre_x - FACE_W / 2, trick_y + FACE_H * 0.6)}
     _trick(canvas, layout, spots, style)
-    notes_right = centre_x - hands["S"].width / 2 - GAP
-    _notes(canvas, layout, PAD, south_y, style, notes_right)
+    _notes(canvas, layout, centre_x + hands["S"].width / 2 + GAP, south_y, style)
     canvas.width = max(canvas.width, east_x + width)
 
 
 def _four_hands(canvas: _Canvas, layout: Layout, hands: dict[str, _Hand], width: float,
                 height: float, top: float, style: str) -> None:
     """Whist: North above, West and East beside the trick, South below."""
-    middle = max(3 * FACE_W + 2 * GAP, 120)
+    middle = 3 * FACE_W + 4 * GAP
     centre_x = PAD + width + middle / 2
     hands["N"].draw(canvas, centre_x - hands["N"].width / 2, top)
     side_y = top + height + GAP / 2
@@ -272,13 +272,14 @@ def _four_hands(canvas: _Canvas, layout: Layout, hands: dict[str, _Hand], width:
              "W": (centre_x - FACE_W * 1.5 - 6, mid_y - FACE_H / 2),
              "E": (centre_x + FACE_W / 2 + 6, mid_y - FACE_H / 2)}
     _trick(canvas, layout, spots, style)
-    _notes(canvas, layout, PAD, south_y, style, centre_x - hands["S"].width / 2 - GAP)
+    _notes(canvas, layout, centre_x + hands["S"].width / 2 + GAP, south_y, style)
     canvas.width = max(canvas.width, PAD + 2 * width + middle)
 
 
-def _notes(canvas: _Canvas, layout: Layout, x: float, y: float, style: str, right: float) -> None:
-    """The talon and discard (a card lying there that is in no hand is a card element), and a
-    points game's state: the trump now, the cards given in the exchange, the points so far."""
+def _notes(canvas: _Canvas, layout: Layout, x: float, y: float, style: str) -> None:
+    """Beside South: the talon and discard (a card lying there that is in no hand is a card
+    element), and a points game's state: the trump now, the cards given in the exchange, the
+    points so far."""
     rules = layout.rules
     held = {card for hand in layout.hands.values() for card in hand} | set(layout.played)
     lines: list[tuple[str, list[tuple[Card, str | None]]]] = []
@@ -299,25 +300,20 @@ def _notes(canvas: _Canvas, layout: Layout, x: float, y: float, style: str, righ
                                                 for s in layout.seats if s in layout.scored))
     if not lines and not texts:
         return
-    # Beside South when there is room, else under everything.
-    needed = max([_text_width(t, 7) for t in texts] + [60 + 34 * len(cards) for _, cards in lines] + [0])
-    if x + needed > right:
-        y = canvas.height + GAP
     out = ['<g class="notes">']
     for label, cards in lines:
         y += 18
         out.append(f'<text class="note" x="{x}" y="{y}">{label}:</text>')
-        cx = x + 56
+        cx = x + _text_width(label, 7) + 10
         for card, place in cards:
             rank = escape(format_rank(card, style))
-            suit = f'<tspan class="{_suit_class(card)}">{card.suit.symbol}</tspan>'
-            if place is None:  # also in a hand or played: shown here only as a note
-                out.append(f'<g class="talon-card" data-talon="{card.code}">'
-                           f'<text class="rank" x="{cx}" y="{y}">{suit}{rank}</text></g>')
+            face = (f'<text class="rank" x="{cx}" y="{y}"><tspan class="suit-small {_suit_class(card)}">'
+                    f'{card.suit.symbol}</tspan>{rank}</text>')
+            if place is None:  # also in a hand or played: shown here as a note, not a second card
+                out.append(f'<g class="talon-card" data-talon="{card.code}">{face}</g>')
             else:
-                out.append(f'<g class="card" data-card="{card.code}" data-seat="{place}">'
-                           f'<text class="rank" x="{cx}" y="{y}">{suit}{rank}</text></g>')
-            cx += 32
+                out.append(f'<g class="card" data-card="{card.code}" data-seat="{place}">{face}</g>')
+            cx += 22 + 9 * len(rank)
         canvas.add("", cx, y + 4)
     for text in texts:
         y += 18
@@ -349,3 +345,6 @@ def _document(canvas: _Canvas) -> str:
             f'<rect x="0" y="0" width="{width}" height="{height}" fill="#fff"/>'
             f"{body}</svg>")
 
+
+# Layouts draw themselves in notebooks (Layout._repr_svg_) with this renderer.
+draw_layouts_with(layout_svg)
