@@ -46,26 +46,38 @@ LABEL = 20              # the seat's name above its hand
 GAP = 16                # between hands
 FACE_W, FACE_H = 30, 40  # a card face of the trick in progress
 
-STYLE = f"""
-.diagram text {{ font-family: {FONT}; }}
-.headline {{ font-size: 14px; font-weight: bold; fill: {BLACK}; }}
-.title {{ font-size: 13px; fill: #444; }}
-.seat-name {{ font-size: 13px; font-weight: bold; fill: #333; }}
-.seat.to-move .seat-name {{ fill: #0b5cad; }}
-.to-move-mark {{ fill: #0b5cad; }}
-.suit {{ font-size: 15px; }}
-.rank {{ font-size: 14px; fill: {BLACK}; }}
-.red {{ fill: {RED}; }}
-.black {{ fill: {BLACK}; }}
-.void {{ font-size: 14px; fill: #777; }}
-.suit-small {{ font-size: 13px; }}
-.value {{ font-size: 11px; fill: #0b5cad; font-weight: bold; }}
-.note {{ font-size: 12px; fill: #333; }}
-.face {{ fill: #fff; stroke: #555; stroke-width: 1; }}
-.slot {{ fill: none; stroke: #0b5cad; stroke-width: 1; stroke-dasharray: 3 2; }}
-.card .hit {{ fill: transparent; }}
-.card[data-legal="true"] .hit {{ fill: #0b5cad; fill-opacity: 0.07; }}
-"""
+BLUE = "#0b5cad"
+#: How each kind of element looks, as SVG presentation attributes (not only CSS: a notebook may
+#: strip an SVG's <style>, and the colours must survive). An element of several classes takes
+#: each one's attributes, the later class winning.
+LOOK = {
+    "headline": {"font-size": "14", "font-weight": "bold", "fill": BLACK},
+    "title": {"font-size": "13", "fill": "#444"},
+    "seat-name": {"font-size": "13", "font-weight": "bold", "fill": "#333"},
+    "now": {"fill": BLUE},
+    "to-move-mark": {"fill": BLUE},
+    "suit": {"font-size": "15"},
+    "suit-small": {"font-size": "13"},
+    "rank": {"font-size": "14", "fill": BLACK},
+    "red": {"fill": RED},
+    "black": {"fill": BLACK},
+    "void": {"font-size": "14", "fill": "#777"},
+    "value": {"font-size": "11", "font-weight": "bold", "fill": BLUE},
+    "note": {"font-size": "12", "fill": "#333"},
+    "face": {"fill": "#fff", "stroke": "#555", "stroke-width": "1"},
+    "slot": {"fill": "none", "stroke": BLUE, "stroke-width": "1", "stroke-dasharray": "3 2"},
+    "hit": {"fill": "#fff", "fill-opacity": "0"},
+    "legal": {"fill": BLUE, "fill-opacity": "0.08"},
+}
+
+
+def _look(classes: str) -> str:
+    """``class="…"`` and the presentation attributes of those classes."""
+    attributes: dict[str, str] = {}
+    for name in classes.split():
+        attributes.update(LOOK.get(name, {}))
+    return f'class="{classes}"' + "".join(f' {key}="{value}"' for key, value in attributes.items())
+
 
 
 @dataclass
@@ -100,12 +112,13 @@ def layout_svg(layout: Layout, *, values: Mapping[Move | Card, object] | None = 
     y = PAD
     if title and layout.title:
         y += 14
-        canvas.add(f'<text class="title" x="{PAD}" y="{y}">{escape(layout.title)}</text>',
+        canvas.add(f'<text {_look("title")} x="{PAD}" y="{y}">{escape(layout.title)}</text>',
                    PAD + _text_width(layout.title, 7), y)
         y += 6
     y += 16
     head = headline(layout)
-    canvas.add(f'<text class="headline" x="{PAD}" y="{y}">{escape(head)}</text>',
+    canvas.add(f"<title>{escape(' - '.join(filter(None, (layout.title, head))))}</title>")
+    canvas.add(f'<text {_look("headline")} x="{PAD}" y="{y}">{escape(head)}</text>',
                PAD + _text_width(head, 8.2), y)
     top = y + 12
     row = ROW + (VALUE_ROW if shown else 0)
@@ -172,17 +185,18 @@ class _Hand:
         out = [f'<g class="seat{" to-move" if to_move else ""}" data-seat="{seat}">']
         label_x = x
         if to_move:
-            out.append(f'<path class="to-move-mark" d="M{x} {y + 4}l8 5-8 5z"/>')
+            out.append(f'<path {_look("to-move-mark")} d="M{x} {y + 4}l8 5-8 5z"/>')
             label_x += 12
-        out.append(f'<text class="seat-name" x="{label_x}" y="{y + 14}">{escape(self.label())}</text>')
+        name = _look("seat-name now" if to_move else "seat-name")
+        out.append(f'<text {name} x="{label_x}" y="{y + 14}">{escape(self.label())}</text>')
         right = x + self.width
         for i, (suit, cards) in enumerate(self.rows):
             base = y + LABEL + i * self.row + 15
             colour = "red" if suit.letter in RED_SUITS else "black"
-            out.append(f'<text class="suit {colour}" x="{x}" y="{base}">{suit.symbol}</text>')
+            out.append(f'<text {_look(f"suit {colour}")} x="{x}" y="{base}">{suit.symbol}</text>')
             cx = x + SUIT_COLUMN
             if not cards:
-                out.append(f'<text class="void" x="{cx}" y="{base}">–</text>')
+                out.append(f'<text {_look("void")} x="{cx}" y="{base}">–</text>')
             for card in cards:
                 chip = self._chip(card)
                 out.append(_card_in_row(card, seat, cx, base, chip, self.style, self.moves, self.values,
@@ -199,17 +213,18 @@ def _card_in_row(card: Card, seat: str, x: float, base: float, chip: float, styl
     if plain in moves:
         attributes += f' data-legal="true" data-move="{plain.code}"'
     parts = [f"<g {attributes}>",
-             f'<rect class="hit" x="{x - 1}" y="{base - 15}" width="{chip - 2}" height="{row - 2}" rx="3"/>',
-             f'<text class="rank" x="{x + (chip - 4) / 2}" y="{base}" text-anchor="middle">'
+             f'<rect {_look("hit legal" if plain in moves else "hit")} x="{x - 1}" y="{base - 15}" '
+             f'width="{chip - 2}" height="{row - 2}" rx="3"/>',
+             f'<text {_look("rank")} x="{x + (chip - 4) / 2}" y="{base}" text-anchor="middle">'
              f"{escape(format_rank(card, style))}</text>"]
     if plain in values:
-        parts.append(f'<text class="value" x="{x + (chip - 4) / 2}" y="{base + VALUE_ROW}" '
+        parts.append(f'<text {_look("value")} x="{x + (chip - 4) / 2}" y="{base + VALUE_ROW}" '
                      f'text-anchor="middle">{escape(values[plain])}</text>')
     if declaring in moves or declaring in values:
         legal = ' data-legal="true"' if declaring in moves else ""
         text = "+" + values.get(declaring, "")
         parts.append(f'<g class="move" data-move="{declaring.code}"{legal}>'
-                     f'<text class="value" x="{x + (chip - 4) / 2}" y="{base + VALUE_ROW + 11}" '
+                     f'<text {_look("value")} x="{x + (chip - 4) / 2}" y="{base + VALUE_ROW + 11}" '
                      f'text-anchor="middle">{escape(text)}</text></g>')
     parts.append("</g>")
     return "".join(parts)
@@ -219,10 +234,10 @@ def _face(card: Card, seat: str, x: float, y: float, style: str) -> str:
     """A small card face (the trick in progress), top left corner at (x, y)."""
     colour = _suit_class(card)
     return (f'<g class="card played" data-card="{card.code}" data-seat="{seat}">'
-            f'<rect class="face" x="{x}" y="{y}" width="{FACE_W}" height="{FACE_H}" rx="3"/>'
-            f'<text class="rank" x="{x + FACE_W / 2}" y="{y + 17}" text-anchor="middle">'
+            f'<rect {_look("face")} x="{x}" y="{y}" width="{FACE_W}" height="{FACE_H}" rx="3"/>'
+            f'<text {_look("rank")} x="{x + FACE_W / 2}" y="{y + 17}" text-anchor="middle">'
             f"{escape(format_rank(card, style))}</text>"
-            f'<text class="suit {colour}" x="{x + FACE_W / 2}" y="{y + 34}" text-anchor="middle">'
+            f'<text {_look(f"suit {colour}")} x="{x + FACE_W / 2}" y="{y + 34}" text-anchor="middle">'
             f"{card.suit.symbol}</text></g>")
 
 
@@ -234,7 +249,7 @@ def _trick(canvas: _Canvas, layout: Layout, spots: dict[str, tuple[float, float]
         canvas.add(_face(card, seat, x, y, style), x + FACE_W, y + FACE_H)
     if layout.played and layout.tricks_left:
         x, y = spots[layout.to_move]
-        canvas.add(f'<rect class="slot" x="{x}" y="{y}" width="{FACE_W}" height="{FACE_H}" rx="3"/>',
+        canvas.add(f'<rect {_look("slot")} x="{x}" y="{y}" width="{FACE_W}" height="{FACE_H}" rx="3"/>',
                    x + FACE_W, y + FACE_H)
 
 
@@ -303,11 +318,11 @@ def _notes(canvas: _Canvas, layout: Layout, x: float, y: float, style: str) -> N
     out = ['<g class="notes">']
     for label, cards in lines:
         y += 18
-        out.append(f'<text class="note" x="{x}" y="{y}">{label}:</text>')
+        out.append(f'<text {_look("note")} x="{x}" y="{y}">{label}:</text>')
         cx = x + _text_width(label, 7) + 10
         for card, place in cards:
             rank = escape(format_rank(card, style))
-            face = (f'<text class="rank" x="{cx}" y="{y}"><tspan class="suit-small {_suit_class(card)}">'
+            face = (f'<text {_look("rank")} x="{cx}" y="{y}"><tspan {_look(f"suit-small {_suit_class(card)}")}>'
                     f'{card.suit.symbol}</tspan>{rank}</text>')
             if place is None:  # also in a hand or played: shown here as a note, not a second card
                 out.append(f'<g class="talon-card" data-talon="{card.code}">{face}</g>')
@@ -317,7 +332,7 @@ def _notes(canvas: _Canvas, layout: Layout, x: float, y: float, style: str) -> N
         canvas.add("", cx, y + 4)
     for text in texts:
         y += 18
-        out.append(f'<text class="note" x="{x}" y="{y}">{_coloured(text)}</text>')
+        out.append(f'<text {_look("note")} x="{x}" y="{y}">{_coloured(text)}</text>')
         canvas.add("", x + _text_width(text, 7), y + 4)
     out.append("</g>")
     canvas.add("".join(out))
@@ -331,7 +346,7 @@ def _coloured(text: str) -> str:
     """``text`` escaped, its red suit symbols in red."""
     out = escape(text)
     for symbol in "♦♥":
-        out = out.replace(symbol, f'<tspan class="red">{symbol}</tspan>')
+        out = out.replace(symbol, f'<tspan {_look("red")}>{symbol}</tspan>')
     return out
 
 
@@ -340,8 +355,8 @@ def _document(canvas: _Canvas) -> str:
     height = round(canvas.height + PAD)
     body = "".join(part for part in canvas.parts if part)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="diagram" width="{width}" height="{height}" '
+            f'font-family="{FONT}" '
             f'viewBox="0 0 {width} {height}" role="img">'
-            f"<style>{STYLE}</style>"
             f'<rect x="0" y="0" width="{width}" height="{height}" fill="#fff"/>'
             f"{body}</svg>")
 
