@@ -28,12 +28,13 @@ from pyanalyzer.model.move import Move
 from pyanalyzer.model.notation import format_card
 from pyanalyzer.preferans.allpass import AllPassSolution, analyse_allpass
 from pyanalyzer.preferans.makeable import best_discard, discard_still_open
+from pyanalyzer.render.html import HtmlView
 from pyanalyzer.thousand.exchange import best_exchange
 from pyanalyzer.thousand.solution import PointsSolution, line_to_points_tricks
 
 
 @dataclass
-class Solution(TrickCounts):
+class Solution(TrickCounts, HtmlView):
     """The result of :func:`solve` for a trick contract or misère."""
 
     layout: Layout

@@ -41,12 +41,13 @@ from pyanalyzer.model.cards import Card
 from pyanalyzer.model.layout import Layout
 from pyanalyzer.model.notation import format_card
 from pyanalyzer.model.rules import AllPassRules, with_allpass
+from pyanalyzer.render.html import HtmlView
 
 TIE_RULE = ("ties go to the first card in the order ♠ ♣ ♦ ♥, low to high")
 
 
 @dataclass
-class AllPassSolution:
+class AllPassSolution(HtmlView):
     """Guaranteed minima (with their lines), card values and the self-interested line."""
 
     layout: Layout

@@ -28,7 +28,7 @@ from pyanalyzer.model.cards import Card
 from pyanalyzer.model.layout import Layout, draw_layouts_with
 from pyanalyzer.model.move import Move
 from pyanalyzer.model.notation import format_rank
-from pyanalyzer.render.diagram import headline
+from pyanalyzer.render.diagram import headline as describe
 
 #: Suit colours of the four-colour-free book convention: red diamonds and hearts.
 RED = "#c8102e"
@@ -96,7 +96,7 @@ class _Canvas:
 
 def layout_svg(layout: Layout, *, values: Mapping[Move | Card, object] | None = None,
                style: str = "symbols", legal: Iterable[Move | Card] | bool | None = None,
-               title: bool = True) -> str:
+               title: bool = True, headline: str | None = None, mark_to_move: bool = True) -> str:
     """``layout`` as an SVG document (a string): the diagram, the headline (contract, who is to
     lead or play), the trick in progress, the talon and discard.
 
@@ -104,7 +104,9 @@ def layout_svg(layout: Layout, *, values: Mapping[Move | Card, object] | None = 
     ``cards`` holds them (tricks or points; a declaring lead ``Kh+`` under its king, after a
     ``+``). ``legal``: the moves to mark playable; None marks the player to move's legal moves,
     False none. ``style``: how ranks are written (``symbols``: 10, ``letters``: T, ``russian``:
-    Т К Д В). ``title``: show the layout's title above the headline.
+    Т К Д В). ``title``: show the layout's title above the headline. ``headline``: a text in place
+    of the contract and who is to play (a table of a whole deal, a puzzle's question).
+    ``mark_to_move``: mark the seat to move.
     """
     moves = _legal_moves(layout, legal)
     shown = _values_by_move(values)
@@ -116,13 +118,13 @@ def layout_svg(layout: Layout, *, values: Mapping[Move | Card, object] | None = 
                    PAD + _text_width(layout.title, 7), y)
         y += 6
     y += 16
-    head = headline(layout)
+    head = describe(layout) if headline is None else headline
     canvas.add(f"<title>{escape(' - '.join(filter(None, (layout.title, head))))}</title>")
     canvas.add(f'<text {_look("headline")} x="{PAD}" y="{y}">{escape(head)}</text>',
                PAD + _text_width(head, 8.2), y)
     top = y + 12
     row = ROW + (VALUE_ROW if shown else 0)
-    hands = {seat: _Hand(layout, seat, style, moves, shown, row) for seat in layout.seats}
+    hands = {seat: _Hand(layout, seat, style, moves, shown, row, mark_to_move) for seat in layout.seats}
     width = max(max(hand.width for hand in hands.values()), 110)
     height = LABEL + row * len(layout.rules.deck.suits)
     if "N" in layout.seats:
@@ -159,9 +161,10 @@ class _Hand:
     """One seat's hand as suit rows, measured before it is placed."""
 
     def __init__(self, layout: Layout, seat: str, style: str, moves: set[Move],
-                 values: dict[Move, str], row: float) -> None:
+                 values: dict[Move, str], row: float, mark_to_move: bool) -> None:
         self.layout, self.seat, self.style, self.moves, self.values, self.row = (
             layout, seat, style, moves, values, row)
+        self.to_move = mark_to_move and seat == layout.to_move and layout.tricks_left > 0
         deck = layout.rules.deck
         hand = layout.hands[seat]
         self.rows = [(suit, hand.cards_of_suit(number)) for number, suit in deck.display_suits()]
@@ -170,7 +173,10 @@ class _Hand:
         self.width = max(self.width, _text_width(name, 8) + 16)
 
     def _chip(self, card: Card) -> float:
-        return TEN_CHIP if len(format_rank(card, self.style)) > 1 else CHIP
+        """The width of a card in its row: its rank's, or the widest value printed under it."""
+        width = TEN_CHIP if len(format_rank(card, self.style)) > 1 else CHIP
+        shown = [self.values.get(Move(card), ""), "+" + self.values.get(Move(card, True), "")]
+        return max(width, *(7 * len(text) + 6 for text in shown))
 
     def label(self) -> str:
         layout = self.layout
@@ -180,8 +186,7 @@ class _Hand:
         return name
 
     def draw(self, canvas: _Canvas, x: float, y: float) -> None:
-        layout, seat = self.layout, self.seat
-        to_move = seat == layout.to_move and layout.tricks_left > 0
+        seat, to_move = self.seat, self.to_move
         out = [f'<g class="seat{" to-move" if to_move else ""}" data-seat="{seat}">']
         label_x = x
         if to_move:

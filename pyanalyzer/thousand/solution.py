@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pyanalyzer.model.layout import Layout
 from pyanalyzer.model.move import Move
 from pyanalyzer.model.notation import format_card, format_move
+from pyanalyzer.render.html import HtmlView
 
 
 @dataclass
@@ -40,7 +41,7 @@ class PointsTrick:
 
 
 @dataclass
-class PointsSolution:
+class PointsSolution(HtmlView):
     """The result of :func:`pyanalyzer.analysis.solve.solve` for a card points layout (Thousand)."""
 
     layout: Layout
