@@ -61,7 +61,7 @@ def result_html(*, layout: Layout | None = None, values: Mapping[Move | Card, ob
         parts.append(f'<div class="pref-diagram">{drawing}</div>')
     if verdict:
         parts.append(f'<p class="pref-verdict" style="font-weight:bold;font-size:15px;margin:6px 0">'
-                     f"{coloured(verdict)}</p>")
+                     f"{coloured(verdict).replace(chr(10), '<br>')}</p>")
     if table:
         parts.append(table)
     if text.strip():
@@ -81,6 +81,8 @@ class HtmlView:
         values = getattr(self, "cards", None) if layout is not None else None
         text = self.format() if callable(getattr(self, "format", None)) else str(self)
         verdict = self.verdict() if callable(getattr(self, "verdict", None)) else None
+        if isinstance(verdict, list):  # a verdict of several sentences, one a line
+            verdict = "\n".join(verdict)
         if verdict is None:  # the first line of the text is its headline
             verdict, _, text = text.partition("\n")
         elif text.startswith(verdict):

@@ -20,7 +20,7 @@ selector, and a test can read the diagram back with an XML parser.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from html import escape
 
@@ -64,6 +64,7 @@ LOOK = {
     "void": {"font-size": "14", "fill": "#777"},
     "value": {"font-size": "11", "font-weight": "bold", "fill": BLUE},
     "note": {"font-size": "12", "fill": "#333"},
+    "caption": {"font-size": "13", "font-weight": "bold", "fill": BLACK},
     "face": {"fill": "#fff", "stroke": "#555", "stroke-width": "1"},
     "slot": {"fill": "none", "stroke": BLUE, "stroke-width": "1", "stroke-dasharray": "3 2"},
     "hit": {"fill": "#fff", "fill-opacity": "0"},
@@ -96,7 +97,8 @@ class _Canvas:
 
 def layout_svg(layout: Layout, *, values: Mapping[Move | Card, object] | None = None,
                style: str = "symbols", legal: Iterable[Move | Card] | bool | None = None,
-               title: bool = True, headline: str | None = None, mark_to_move: bool = True) -> str:
+               title: bool = True, headline: str | None = None, mark_to_move: bool = True,
+               caption: Sequence[str] = ()) -> str:
     """``layout`` as an SVG document (a string): the diagram, the headline (contract, who is to
     lead or play), the trick in progress, the talon and discard.
 
@@ -106,7 +108,8 @@ def layout_svg(layout: Layout, *, values: Mapping[Move | Card, object] | None = 
     False none. ``style``: how ranks are written (``symbols``: 10, ``letters``: T, ``russian``:
     Т К Д В). ``title``: show the layout's title above the headline. ``headline``: a text in place
     of the contract and who is to play (a table of a whole deal, a puzzle's question).
-    ``mark_to_move``: mark the seat to move.
+    ``mark_to_move``: mark the seat to move. ``caption``: lines of text under the diagram (a
+    verdict).
     """
     moves = _legal_moves(layout, legal)
     shown = _values_by_move(values)
@@ -131,6 +134,11 @@ def layout_svg(layout: Layout, *, values: Mapping[Move | Card, object] | None = 
         _four_hands(canvas, layout, hands, width, height, top, style)
     else:
         _three_hands(canvas, layout, hands, width, height, top, style)
+    y = canvas.height + 6
+    for line in caption:
+        y += 18
+        canvas.add(f'<text {_look("caption")} x="{PAD}" y="{y}">{_coloured(line)}</text>',
+                   PAD + _text_width(line, 8.2), y + 4)
     return _document(canvas)
 
 
