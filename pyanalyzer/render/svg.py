@@ -107,7 +107,8 @@ def layout_svg(layout: Layout, *, values: Mapping[Move | Card, object] | None = 
     ``+``). ``legal``: the moves to mark playable; None marks the player to move's legal moves,
     False none. ``style``: how ranks are written (``symbols``: 10, ``letters``: T, ``russian``:
     Т К Д В). ``title``: show the layout's title above the headline. ``headline``: a text in place
-    of the contract and who is to play (a table of a whole deal, a puzzle's question).
+    of the contract and who is to play (a table of a whole deal; "" for none: a puzzle sheet says
+    it under the diagram).
     ``mark_to_move``: mark the seat to move. ``caption``: lines of text under the diagram (a
     verdict).
     """
@@ -117,14 +118,15 @@ def layout_svg(layout: Layout, *, values: Mapping[Move | Card, object] | None = 
     y = PAD
     if title and layout.title:
         y += 14
-        canvas.add(f'<text {_look("title")} x="{PAD}" y="{y}">{escape(layout.title)}</text>',
+        canvas.add(f'<text {_look("title")} x="{PAD}" y="{y}">{_coloured(layout.title)}</text>',
                    PAD + _text_width(layout.title, 7), y)
         y += 6
-    y += 16
     head = describe(layout) if headline is None else headline
     canvas.add(f"<title>{escape(' - '.join(filter(None, (layout.title, head))))}</title>")
-    canvas.add(f'<text {_look("headline")} x="{PAD}" y="{y}">{escape(head)}</text>',
-               PAD + _text_width(head, 8.2), y)
+    if head:
+        y += 16
+        canvas.add(f'<text {_look("headline")} x="{PAD}" y="{y}">{_coloured(head)}</text>',
+                   PAD + _text_width(head, 8.2), y)
     top = y + 12
     row = ROW + (VALUE_ROW if shown else 0)
     hands = {seat: _Hand(layout, seat, style, moves, shown, row, mark_to_move) for seat in layout.seats}
@@ -266,10 +268,15 @@ def _trick(canvas: _Canvas, layout: Layout, spots: dict[str, tuple[float, float]
                    x + FACE_W, y + FACE_H)
 
 
+def _middle(layout: Layout) -> float:
+    """The room between West and East: the trick in progress, or a narrow gap."""
+    return 3 * FACE_W + 4 * GAP if layout.played else 3 * GAP
+
+
 def _three_hands(canvas: _Canvas, layout: Layout, hands: dict[str, _Hand], width: float,
                  height: float, top: float, style: str) -> None:
     """West top left, East top right, South below in the middle; the trick between them."""
-    middle = 3 * FACE_W + 4 * GAP
+    middle = _middle(layout)
     west_x, east_x = PAD, PAD + width + middle
     hands["W"].draw(canvas, west_x, top)
     hands["E"].draw(canvas, east_x, top)
@@ -280,14 +287,14 @@ def _three_hands(canvas: _Canvas, layout: Layout, hands: dict[str, _Hand], width
     spots = {"W": (centre_x - FACE_W * 1.5 - 8, trick_y), "E": (centre_x + FACE_W / 2 + 8, trick_y),
              "S": (centre_x - FACE_W / 2, trick_y + FACE_H * 0.6)}
     _trick(canvas, layout, spots, style)
-    _notes(canvas, layout, centre_x + hands["S"].width / 2 + GAP, south_y, style)
+    _notes(canvas, layout, centre_x - hands["S"].width / 2, centre_x + hands["S"].width / 2, south_y, style)
     canvas.width = max(canvas.width, east_x + width)
 
 
 def _four_hands(canvas: _Canvas, layout: Layout, hands: dict[str, _Hand], width: float,
                 height: float, top: float, style: str) -> None:
     """Whist: North above, West and East beside the trick, South below."""
-    middle = 3 * FACE_W + 4 * GAP
+    middle = max(_middle(layout), 100)
     centre_x = PAD + width + middle / 2
     hands["N"].draw(canvas, centre_x - hands["N"].width / 2, top)
     side_y = top + height + GAP / 2
@@ -300,39 +307,48 @@ def _four_hands(canvas: _Canvas, layout: Layout, hands: dict[str, _Hand], width:
              "W": (centre_x - FACE_W * 1.5 - 6, mid_y - FACE_H / 2),
              "E": (centre_x + FACE_W / 2 + 6, mid_y - FACE_H / 2)}
     _trick(canvas, layout, spots, style)
-    _notes(canvas, layout, centre_x + hands["S"].width / 2 + GAP, south_y, style)
+    _notes(canvas, layout, centre_x - hands["S"].width / 2, centre_x + hands["S"].width / 2, south_y, style)
     canvas.width = max(canvas.width, PAD + 2 * width + middle)
 
 
-def _notes(canvas: _Canvas, layout: Layout, x: float, y: float, style: str) -> None:
-    """Beside South: the talon and discard (a card lying there that is in no hand is a card
-    element), and a points game's state: the trump now, the cards given in the exchange, the
-    points so far."""
+def _notes(canvas: _Canvas, layout: Layout, south_left: float, south_right: float, y: float,
+           style: str) -> None:
+    """Beside South (left of him when they fit there, else right): the talon and discard (a card
+    lying there that is in no hand is a card element), and a points game's state: the trump now,
+    the cards given in the exchange, the points so far (one item a line when they are long)."""
     rules = layout.rules
     held = {card for hand in layout.hands.values() for card in hand} | set(layout.played)
-    lines: list[tuple[str, list[tuple[Card, str | None]]]] = []
+    card_lines: list[tuple[str, list[tuple[Card, str | None]]]] = []
     if layout.talon:
-        lines.append(("Talon", [(card, None if card in held or card in layout.discard else "talon")
-                                for card in layout.talon]))
+        card_lines.append(("Talon:", [(card, None if card in held or card in layout.discard else "talon")
+                                      for card in layout.talon]))
     if layout.discard:
-        lines.append(("Discard", [(card, "discard") for card in layout.discard]))
-    texts = []
+        card_lines.append(("Discard:", [(card, "discard") for card in layout.discard]))
+    items: list[tuple[str, list[str]]] = []
     if rules.counts_points:
         trump = layout.current_trump
-        texts.append(f"Trump: {trump.symbol if trump else 'none yet'}")
+        items.append(("Trump:", [trump.symbol if trump else "none yet"]))
         if layout.gave:
-            texts.append("Gave: " + ", ".join(f"{rules.seat_name(s)} {_plain(layout.gave[s], style)}"
-                                              for s in layout.seats if s in layout.gave))
+            items.append(("Gave:", [f"{rules.seat_name(s)} {_plain(layout.gave[s], style)}"
+                                    for s in layout.seats if s in layout.gave]))
         if layout.scored:
-            texts.append("Points: " + ", ".join(f"{rules.seat_name(s)} {layout.scored[s]}"
-                                                for s in layout.seats if s in layout.scored))
-    if not lines and not texts:
+            items.append(("Points:", [f"{rules.seat_name(s)} {layout.scored[s]}"
+                                      for s in layout.seats if s in layout.scored]))
+    if not card_lines and not items:
         return
+    label_width = max(_text_width(label, 7) for label, _ in [*card_lines, *items]) + 6
+    text_lines = [(label if i == 0 else "", part + ("," if i < len(parts) - 1 else ""))
+                  for label, parts in items
+                  for i, part in enumerate(parts if len(", ".join(parts)) > 14 else [", ".join(parts)])]
+    widths = [sum(22 + 9 * len(format_rank(card, style)) for card, _ in cards) for _, cards in card_lines]
+    widths += [_text_width(text, 7) for _, text in text_lines]
+    needed = label_width + max(widths)
+    x = PAD if PAD + needed <= south_left - GAP else south_right + GAP
     out = ['<g class="notes">']
-    for label, cards in lines:
+    for label, cards in card_lines:
         y += 18
-        out.append(f'<text {_look("note")} x="{x}" y="{y}">{label}:</text>')
-        cx = x + _text_width(label, 7) + 10
+        out.append(f'<text {_look("note")} x="{x}" y="{y}">{label}</text>')
+        cx = x + label_width
         for card, place in cards:
             rank = escape(format_rank(card, style))
             face = (f'<text {_look("rank")} x="{cx}" y="{y}"><tspan {_look(f"suit-small {_suit_class(card)}")}>'
@@ -343,10 +359,12 @@ def _notes(canvas: _Canvas, layout: Layout, x: float, y: float, style: str) -> N
                 out.append(f'<g class="card" data-card="{card.code}" data-seat="{place}">{face}</g>')
             cx += 22 + 9 * len(rank)
         canvas.add("", cx, y + 4)
-    for text in texts:
-        y += 18
-        out.append(f'<text {_look("note")} x="{x}" y="{y}">{_coloured(text)}</text>')
-        canvas.add("", x + _text_width(text, 7), y + 4)
+    for label, text in text_lines:
+        y += 16
+        if label:
+            out.append(f'<text {_look("note")} x="{x}" y="{y}">{label}</text>')
+        out.append(f'<text {_look("note")} x="{x + label_width}" y="{y}">{_coloured(text)}</text>')
+        canvas.add("", x + label_width + _text_width(text, 7), y + 4)
     out.append("</g>")
     canvas.add("".join(out))
 
