@@ -23,18 +23,21 @@ from pyanalyzer.render.diagram import headline
 from pyanalyzer.render.html import FONT, coloured
 from pyanalyzer.render.svg import layout_svg
 
+#: The diagrams' size on the sheet: six puzzles to an A4 page, the cards still 11 pt.
+DIAGRAM_SCALE = 0.8
+
 SHEET_STYLE = f"""
 body {{ font-family: {FONT}; margin: 0 auto; max-width: 186mm; color: #111; }}
 h1 {{ font-size: 20px; margin: 0 0 2px; }}
 .intro {{ font-size: 12px; color: #444; margin: 0 0 10px; }}
-.puzzles {{ display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 6mm 6mm; }}
+.puzzles {{ display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 4mm 6mm; }}
 .puzzle {{ break-inside: avoid; page-break-inside: avoid; border: 1px solid #bbb; border-radius: 4px;
-           padding: 3mm; }}
+           padding: 2mm 3mm; }}
 .puzzle h2 {{ font-size: 14px; margin: 0 0 2px; }}
 .puzzle svg {{ max-width: 100%; height: auto; display: block; margin: 0 auto; }}
 .puzzle p {{ margin: 3px 0; font-size: 13px; }}
 .headline {{ font-weight: bold; }}
-.band {{ color: #666; font-size: 11px; }}
+.band {{ color: #666; font-size: 11px; font-weight: normal; margin-left: 6px; }}
 .solutions {{ break-before: page; page-break-before: always; }}
 .solutions li {{ margin: 4px 0; font-size: 13px; break-inside: avoid; }}
 @page {{ size: A4; margin: 12mm; }}
@@ -82,8 +85,8 @@ def puzzle_sheet(name: str, puzzles: Sequence[SheetPuzzle], solutions: Sequence[
 def _cell(puzzle: SheetPuzzle) -> str:
     layout = puzzle.layout
     title = layout.title or f"Puzzle {puzzle.number}"
-    drawing = layout_svg(layout, title=False, headline="", legal=False)
-    band = f'<p class="band">{escape(puzzle.band)}</p>' if puzzle.band else ""
-    return (f'<section class="puzzle"><h2>{coloured(title)}</h2>{drawing}'
+    drawing = layout_svg(layout, title=False, headline="", legal=False, scale=DIAGRAM_SCALE)
+    band = f' <span class="band">{escape(puzzle.band)}</span>' if puzzle.band else ""
+    return (f'<section class="puzzle"><h2>{coloured(title)}{band}</h2>{drawing}'
             f'<p class="headline">{coloured(headline(layout))}</p>'
-            f'<p class="question"><b>Q{puzzle.number}.</b> {coloured(puzzle.question)}</p>{band}</section>')
+            f'<p class="question"><b>Q{puzzle.number}.</b> {coloured(puzzle.question)}</p></section>')

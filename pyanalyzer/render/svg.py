@@ -98,7 +98,7 @@ class _Canvas:
 def layout_svg(layout: Layout, *, values: Mapping[Move | Card, object] | None = None,
                style: str = "symbols", legal: Iterable[Move | Card] | bool | None = None,
                title: bool = True, headline: str | None = None, mark_to_move: bool = True,
-               caption: Sequence[str] = ()) -> str:
+               caption: Sequence[str] = (), scale: float = 1.0) -> str:
     """``layout`` as an SVG document (a string): the diagram, the headline (contract, who is to
     lead or play), the trick in progress, the talon and discard.
 
@@ -110,7 +110,7 @@ def layout_svg(layout: Layout, *, values: Mapping[Move | Card, object] | None = 
     of the contract and who is to play (a table of a whole deal; "" for none: a puzzle sheet says
     it under the diagram).
     ``mark_to_move``: mark the seat to move. ``caption``: lines of text under the diagram (a
-    verdict).
+    verdict). ``scale``: the size it is shown at (its width and height; the drawing is the same).
     """
     moves = _legal_moves(layout, legal)
     shown = _values_by_move(values)
@@ -141,7 +141,7 @@ def layout_svg(layout: Layout, *, values: Mapping[Move | Card, object] | None = 
         y += 18
         canvas.add(f'<text {_look("caption")} x="{PAD}" y="{y}">{_coloured(line)}</text>',
                    PAD + _text_width(line, 8.2), y + 4)
-    return _document(canvas)
+    return _document(canvas, scale)
 
 
 def _legal_moves(layout: Layout, legal: Iterable[Move | Card] | bool | None) -> set[Move]:
@@ -381,11 +381,12 @@ def _coloured(text: str) -> str:
     return out
 
 
-def _document(canvas: _Canvas) -> str:
+def _document(canvas: _Canvas, scale: float) -> str:
     width = round(canvas.width + PAD)
     height = round(canvas.height + PAD)
     body = "".join(part for part in canvas.parts if part)
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="diagram" width="{width}" height="{height}" '
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="diagram" width="{round(width * scale)}" '
+            f'height="{round(height * scale)}" '
             f'font-family="{FONT}" '
             f'viewBox="0 0 {width} {height}" role="img">'
             f'<rect x="0" y="0" width="{width}" height="{height}" fill="#fff"/>'
