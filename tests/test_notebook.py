@@ -62,11 +62,15 @@ def test_a_solution_shows_the_diagram_with_card_values_the_verdict_and_the_line(
     svg = html[html.index("<svg"):html.index("</svg>") + 6]
     root = ET.fromstring(svg)
     values = {g.get("data-card"): "".join(t.text or "" for t in g.iter("{http://www.w3.org/2000/svg}text")
-                                         if t.get("class") == "value")
+                                         if "value" in t.get("class", "").split())
               for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("data-card")}
     for card, value in result.cards.items():
         assert values[card.code] == str(value)
     assert sum(bool(v) for v in values.values()) == len(result.cards)  # East's cards only
+    best = sorted(g.get("data-card") for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("data-card")
+                  for t in g.iter("{http://www.w3.org/2000/svg}text") if t.get("class") == "value best")
+    assert best == sorted(card.code for card, value in result.cards.items() if value == result.declarer_tricks)
+    assert best == ["Jd", "Kd", "Qd", "Td"]  # the diamonds catch South (the published line leads ♦10)
 
 
 def test_the_whist_table_is_an_html_table_under_the_deal():

@@ -33,7 +33,8 @@ def assert_error(result, *tokens: str) -> None:
 
 def card_values(svg_text: str) -> dict[str, str]:
     root = ET.fromstring(svg_text)
-    return {g.get("data-card"): "".join(t.text or "" for t in g.iter(f"{SVG}text") if t.get("class") == "value")
+    return {g.get("data-card"): "".join(t.text or "" for t in g.iter(f"{SVG}text")
+                                        if "value" in t.get("class", "").split())
             for g in root.iter(f"{SVG}g") if g.get("data-card")}
 
 

@@ -106,9 +106,18 @@ def test_values_are_printed_under_their_cards():
     by_card = {g.get("data-card"): g for g in cards(root)}
     for card, value in values.items():
         shown = [t for t in by_card[card.code].iter("{http://www.w3.org/2000/svg}text")
-                 if t.get("class") == "value"]
+                 if "value" in t.get("class", "").split()]
         assert [texts(t) for t in shown] == [str(value)]
-    assert not [t for t in by_card["Jh"].iter("{http://www.w3.org/2000/svg}text") if t.get("class") == "value"]
+    assert not [t for t in by_card["Jh"].iter("{http://www.w3.org/2000/svg}text")
+                if "value" in t.get("class", "").split()]
+
+
+def test_the_best_moves_values_are_marked():
+    layout = read("kovalevskaya.txt")
+    root = parsed(layout_svg(layout, values={Card("Kd"): 1, Card("Jh"): 0}, best=[Card("Kd")]))
+    marked = {g.get("data-card"): t.get("class") for g in cards(root)
+              for t in g.iter("{http://www.w3.org/2000/svg}text") if "value" in t.get("class", "")}
+    assert marked == {"Kd": "value best", "Jh": "value"}
 
 
 def test_a_declaring_lead_has_its_own_move_and_value():

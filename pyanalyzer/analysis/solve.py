@@ -49,6 +49,10 @@ class Solution(TrickCounts, HtmlView):
     #: ``layout`` then holds the best one.
     discards: dict[tuple[Card, ...], int] | None = None
 
+    def best_card_value(self) -> int:
+        """Best play's value (each card after which it stays is marked best)."""
+        return self.declarer_tricks
+
     def verdict(self) -> str:
         """One plain sentence with the answer."""
         layout = self.layout

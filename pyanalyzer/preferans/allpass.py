@@ -70,6 +70,10 @@ class AllPassSolution(HtmlView):
     def talon_rule(self) -> str:
         return "open" if self.layout.talon_tricks else "closed"
 
+    def best_card_value(self) -> int:
+        """Best play's value (each card after which it stays is marked best)."""
+        return self.guaranteed[self.layout.to_move]
+
     def verdict(self, style: str = "symbols") -> str:
         names = self.layout.rules.seat_name
         parts = ", ".join(f"{names(s)} {_tricks(n)}" for s, n in self.guaranteed.items())

@@ -47,6 +47,7 @@ GAP = 16                # between hands
 FACE_W, FACE_H = 30, 40  # a card face of the trick in progress
 
 BLUE = "#0b5cad"
+GREEN = "#1a7f37"
 #: How each kind of element looks, as SVG presentation attributes (not only CSS: a notebook may
 #: strip an SVG's <style>, and the colours must survive). An element of several classes takes
 #: each one's attributes, the later class winning.
@@ -63,6 +64,7 @@ LOOK = {
     "black": {"fill": BLACK},
     "void": {"font-size": "14", "fill": "#777"},
     "value": {"font-size": "11", "font-weight": "bold", "fill": BLUE},
+    "best": {"fill": GREEN},
     "note": {"font-size": "12", "fill": "#333"},
     "caption": {"font-size": "13", "font-weight": "bold", "fill": BLACK},
     "face": {"fill": "#fff", "stroke": "#555", "stroke-width": "1"},
@@ -98,7 +100,7 @@ class _Canvas:
 def layout_svg(layout: Layout, *, values: Mapping[Move | Card, object] | None = None,
                style: str = "symbols", legal: Iterable[Move | Card] | bool | None = None,
                title: bool = True, headline: str | None = None, mark_to_move: bool = True,
-               caption: Sequence[str] = (), scale: float = 1.0) -> str:
+               caption: Sequence[str] = (), scale: float = 1.0, best: Iterable[Move | Card] = ()) -> str:
     """``layout`` as an SVG document (a string): the diagram, the headline (contract, who is to
     lead or play), the trick in progress, the talon and discard.
 
@@ -111,9 +113,11 @@ def layout_svg(layout: Layout, *, values: Mapping[Move | Card, object] | None = 
     it under the diagram).
     ``mark_to_move``: mark the seat to move. ``caption``: lines of text under the diagram (a
     verdict). ``scale``: the size it is shown at (its width and height; the drawing is the same).
+    ``best``: the moves whose value is the best play's, their values marked (green).
     """
     moves = _legal_moves(layout, legal)
     shown = _values_by_move(values)
+    best_moves = {item if isinstance(item, Move) else Move(item) for item in best}
     canvas = _Canvas()
     y = PAD
     if title and layout.title:
@@ -129,7 +133,7 @@ def layout_svg(layout: Layout, *, values: Mapping[Move | Card, object] | None = 
                    PAD + _text_width(head, 8.2), y)
     top = y + 12
     row = ROW + (VALUE_ROW if shown else 0)
-    hands = {seat: _Hand(layout, seat, style, moves, shown, row, mark_to_move) for seat in layout.seats}
+    hands = {seat: _Hand(layout, seat, style, moves, shown, row, mark_to_move, best_moves) for seat in layout.seats}
     width = max(max(hand.width for hand in hands.values()), 110)
     height = LABEL + row * len(layout.rules.deck.suits)
     if "N" in layout.seats:
@@ -171,9 +175,9 @@ class _Hand:
     """One seat's hand as suit rows, measured before it is placed."""
 
     def __init__(self, layout: Layout, seat: str, style: str, moves: set[Move],
-                 values: dict[Move, str], row: float, mark_to_move: bool) -> None:
-        self.layout, self.seat, self.style, self.moves, self.values, self.row = (
-            layout, seat, style, moves, values, row)
+                 values: dict[Move, str], row: float, mark_to_move: bool, best: set[Move]) -> None:
+        self.layout, self.seat, self.style, self.moves, self.values, self.row, self.best = (
+            layout, seat, style, moves, values, row, best)
         self.to_move = mark_to_move and seat == layout.to_move and layout.tricks_left > 0
         deck = layout.rules.deck
         hand = layout.hands[seat]
@@ -215,14 +219,14 @@ class _Hand:
             for card in cards:
                 chip = self._chip(card)
                 out.append(_card_in_row(card, seat, cx, base, chip, self.style, self.moves, self.values,
-                                        self.row))
+                                        self.row, self.best))
                 cx += chip
         out.append("</g>")
         canvas.add("".join(out), right, y + LABEL + self.row * len(self.rows))
 
 
 def _card_in_row(card: Card, seat: str, x: float, base: float, chip: float, style: str,
-                 moves: set[Move], values: dict[Move, str], row: float) -> str:
+                 moves: set[Move], values: dict[Move, str], row: float, best: set[Move]) -> str:
     plain, declaring = Move(card), Move(card, True)
     attributes = f'class="card" data-card="{card.code}" data-seat="{seat}"'
     if plain in moves:
@@ -233,13 +237,15 @@ def _card_in_row(card: Card, seat: str, x: float, base: float, chip: float, styl
              f'<text {_look("rank")} x="{x + (chip - 4) / 2}" y="{base}" text-anchor="middle">'
              f"{escape(format_rank(card, style))}</text>"]
     if plain in values:
-        parts.append(f'<text {_look("value")} x="{x + (chip - 4) / 2}" y="{base + VALUE_ROW}" '
+        parts.append(f'<text {_look("value best" if plain in best else "value")} x="{x + (chip - 4) / 2}" '
+                     f'y="{base + VALUE_ROW}" '
                      f'text-anchor="middle">{escape(values[plain])}</text>')
     if declaring in moves or declaring in values:
         legal = ' data-legal="true"' if declaring in moves else ""
         text = "+" + values.get(declaring, "")
         parts.append(f'<g class="move" data-move="{declaring.code}"{legal}>'
-                     f'<text {_look("value")} x="{x + (chip - 4) / 2}" y="{base + VALUE_ROW + 11}" '
+                     f'<text {_look("value best" if declaring in best else "value")} x="{x + (chip - 4) / 2}" '
+                     f'y="{base + VALUE_ROW + 11}" '
                      f'text-anchor="middle">{escape(text)}</text></g>')
     parts.append("</g>")
     return "".join(parts)

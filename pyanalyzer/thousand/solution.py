@@ -84,6 +84,10 @@ class PointsSolution(HtmlView):
     def is_full_deal(self) -> bool:
         return self.tricks_left == self.layout.rules.hand_size and not self.layout.played
 
+    def best_card_value(self) -> int:
+        """Best play's value (each card after which it stays is marked best)."""
+        return self.declarer_points
+
     def verdict(self) -> str:
         layout = self.layout
         name = layout.rules.seat_name(layout.declarer)
