@@ -20,15 +20,15 @@ selector, and a test can read the diagram back with an XML parser.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from xml.sax.saxutils import escape
+from html import escape
 
 from pyanalyzer.model.cards import Card
-from pyanalyzer.model.layout import Layout
+from pyanalyzer.model.layout import Layout, draw_layouts_with
 from pyanalyzer.model.move import Move
 from pyanalyzer.model.notation import format_rank
-from pyanalyzer.render.diagram import headline
+from pyanalyzer.render.diagram import headline as describe
 
 #: Suit colours of the four-colour-free book convention: red diamonds and hearts.
 RED = "#c8102e"
@@ -46,25 +46,41 @@ LABEL = 20              # the seat's name above its hand
 GAP = 16                # between hands
 FACE_W, FACE_H = 30, 40  # a card face of the trick in progress
 
-STYLE = f"""
-.diagram text {{ font-family: {FONT}; }}
-.headline {{ font-size: 14px; font-weight: bold; fill: {BLACK}; }}
-.title {{ font-size: 13px; fill: #444; }}
-.seat-name {{ font-size: 13px; font-weight: bold; fill: #333; }}
-.seat.to-move .seat-name {{ fill: #0b5cad; }}
-.to-move-mark {{ fill: #0b5cad; }}
-.suit {{ font-size: 15px; }}
-.rank {{ font-size: 14px; fill: {BLACK}; }}
-.red {{ fill: {RED}; }}
-.black {{ fill: {BLACK}; }}
-.void {{ font-size: 14px; fill: #777; }}
-.value {{ font-size: 11px; fill: #0b5cad; font-weight: bold; }}
-.note {{ font-size: 12px; fill: #333; }}
-.face {{ fill: #fff; stroke: #555; stroke-width: 1; }}
-.slot {{ fill: none; stroke: #0b5cad; stroke-width: 1; stroke-dasharray: 3 2; }}
-.card .hit {{ fill: transparent; }}
-.card[data-legal="true"] .hit {{ fill: #0b5cad; fill-opacity: 0.07; }}
-"""
+BLUE = "#0b5cad"
+GREEN = "#1a7f37"
+#: How each kind of element looks, as SVG presentation attributes (not only CSS: a notebook may
+#: strip an SVG's <style>, and the colours must survive). An element of several classes takes
+#: each one's attributes, the later class winning.
+LOOK = {
+    "headline": {"font-size": "14", "font-weight": "bold", "fill": BLACK},
+    "title": {"font-size": "13", "fill": "#444"},
+    "seat-name": {"font-size": "13", "font-weight": "bold", "fill": "#333"},
+    "now": {"fill": BLUE},
+    "to-move-mark": {"fill": BLUE},
+    "suit": {"font-size": "15"},
+    "suit-small": {"font-size": "13"},
+    "rank": {"font-size": "14", "fill": BLACK},
+    "red": {"fill": RED},
+    "black": {"fill": BLACK},
+    "void": {"font-size": "14", "fill": "#777"},
+    "value": {"font-size": "11", "font-weight": "bold", "fill": BLUE},
+    "best": {"fill": GREEN},
+    "note": {"font-size": "12", "fill": "#333"},
+    "caption": {"font-size": "13", "font-weight": "bold", "fill": BLACK},
+    "face": {"fill": "#fff", "stroke": "#555", "stroke-width": "1"},
+    "slot": {"fill": "none", "stroke": BLUE, "stroke-width": "1", "stroke-dasharray": "3 2"},
+    "hit": {"fill": "#fff", "fill-opacity": "0"},
+    "legal": {"fill": BLUE, "fill-opacity": "0.08"},
+}
+
+
+def _look(classes: str) -> str:
+    """``class="…"`` and the presentation attributes of those classes."""
+    attributes: dict[str, str] = {}
+    for name in classes.split():
+        attributes.update(LOOK.get(name, {}))
+    return f'class="{classes}"' + "".join(f' {key}="{value}"' for key, value in attributes.items())
+
 
 
 @dataclass
@@ -83,7 +99,8 @@ class _Canvas:
 
 def layout_svg(layout: Layout, *, values: Mapping[Move | Card, object] | None = None,
                style: str = "symbols", legal: Iterable[Move | Card] | bool | None = None,
-               title: bool = True) -> str:
+               title: bool = True, headline: str | None = None, mark_to_move: bool = True,
+               caption: Sequence[str] = (), scale: float = 1.0, best: Iterable[Move | Card] = ()) -> str:
     """``layout`` as an SVG document (a string): the diagram, the headline (contract, who is to
     lead or play), the trick in progress, the talon and discard.
 
@@ -91,31 +108,44 @@ def layout_svg(layout: Layout, *, values: Mapping[Move | Card, object] | None = 
     ``cards`` holds them (tricks or points; a declaring lead ``Kh+`` under its king, after a
     ``+``). ``legal``: the moves to mark playable; None marks the player to move's legal moves,
     False none. ``style``: how ranks are written (``symbols``: 10, ``letters``: T, ``russian``:
-    Т К Д В). ``title``: show the layout's title above the headline.
+    Т К Д В). ``title``: show the layout's title above the headline. ``headline``: a text in place
+    of the contract and who is to play (a table of a whole deal; "" for none: a puzzle sheet says
+    it under the diagram).
+    ``mark_to_move``: mark the seat to move. ``caption``: lines of text under the diagram (a
+    verdict). ``scale``: the size it is shown at (its width and height; the drawing is the same).
+    ``best``: the moves whose value is the best play's, their values marked (green).
     """
     moves = _legal_moves(layout, legal)
     shown = _values_by_move(values)
+    best_moves = {item if isinstance(item, Move) else Move(item) for item in best}
     canvas = _Canvas()
     y = PAD
     if title and layout.title:
         y += 14
-        canvas.add(f'<text class="title" x="{PAD}" y="{y}">{escape(layout.title)}</text>',
+        canvas.add(f'<text {_look("title")} x="{PAD}" y="{y}">{_coloured(layout.title)}</text>',
                    PAD + _text_width(layout.title, 7), y)
         y += 6
-    y += 16
-    head = headline(layout)
-    canvas.add(f'<text class="headline" x="{PAD}" y="{y}">{escape(head)}</text>',
-               PAD + _text_width(head, 8.2), y)
+    head = describe(layout) if headline is None else headline
+    canvas.add(f"<title>{escape(' - '.join(filter(None, (layout.title, head))))}</title>")
+    if head:
+        y += 16
+        canvas.add(f'<text {_look("headline")} x="{PAD}" y="{y}">{_coloured(head)}</text>',
+                   PAD + _text_width(head, 8.2), y)
     top = y + 12
     row = ROW + (VALUE_ROW if shown else 0)
-    hands = {seat: _Hand(layout, seat, style, moves, shown, row) for seat in layout.seats}
+    hands = {seat: _Hand(layout, seat, style, moves, shown, row, mark_to_move, best_moves) for seat in layout.seats}
     width = max(max(hand.width for hand in hands.values()), 110)
     height = LABEL + row * len(layout.rules.deck.suits)
     if "N" in layout.seats:
         _four_hands(canvas, layout, hands, width, height, top, style)
     else:
         _three_hands(canvas, layout, hands, width, height, top, style)
-    return _document(canvas)
+    y = canvas.height + 6
+    for line in caption:
+        y += 18
+        canvas.add(f'<text {_look("caption")} x="{PAD}" y="{y}">{_coloured(line)}</text>',
+                   PAD + _text_width(line, 8.2), y + 4)
+    return _document(canvas, scale)
 
 
 def _legal_moves(layout: Layout, legal: Iterable[Move | Card] | bool | None) -> set[Move]:
@@ -145,9 +175,10 @@ class _Hand:
     """One seat's hand as suit rows, measured before it is placed."""
 
     def __init__(self, layout: Layout, seat: str, style: str, moves: set[Move],
-                 values: dict[Move, str], row: float) -> None:
-        self.layout, self.seat, self.style, self.moves, self.values, self.row = (
-            layout, seat, style, moves, values, row)
+                 values: dict[Move, str], row: float, mark_to_move: bool, best: set[Move]) -> None:
+        self.layout, self.seat, self.style, self.moves, self.values, self.row, self.best = (
+            layout, seat, style, moves, values, row, best)
+        self.to_move = mark_to_move and seat == layout.to_move and layout.tricks_left > 0
         deck = layout.rules.deck
         hand = layout.hands[seat]
         self.rows = [(suit, hand.cards_of_suit(number)) for number, suit in deck.display_suits()]
@@ -156,7 +187,10 @@ class _Hand:
         self.width = max(self.width, _text_width(name, 8) + 16)
 
     def _chip(self, card: Card) -> float:
-        return TEN_CHIP if len(format_rank(card, self.style)) > 1 else CHIP
+        """The width of a card in its row: its rank's, or the widest value printed under it."""
+        width = TEN_CHIP if len(format_rank(card, self.style)) > 1 else CHIP
+        shown = [self.values.get(Move(card), ""), "+" + self.values.get(Move(card, True), "")]
+        return max(width, *(7 * len(text) + 6 for text in shown))
 
     def label(self) -> str:
         layout = self.layout
@@ -166,49 +200,52 @@ class _Hand:
         return name
 
     def draw(self, canvas: _Canvas, x: float, y: float) -> None:
-        layout, seat = self.layout, self.seat
-        to_move = seat == layout.to_move and layout.tricks_left > 0
+        seat, to_move = self.seat, self.to_move
         out = [f'<g class="seat{" to-move" if to_move else ""}" data-seat="{seat}">']
         label_x = x
         if to_move:
-            out.append(f'<path class="to-move-mark" d="M{x} {y + 4}l8 5-8 5z"/>')
+            out.append(f'<path {_look("to-move-mark")} d="M{x} {y + 4}l8 5-8 5z"/>')
             label_x += 12
-        out.append(f'<text class="seat-name" x="{label_x}" y="{y + 14}">{escape(self.label())}</text>')
+        name = _look("seat-name now" if to_move else "seat-name")
+        out.append(f'<text {name} x="{label_x}" y="{y + 14}">{escape(self.label())}</text>')
         right = x + self.width
         for i, (suit, cards) in enumerate(self.rows):
             base = y + LABEL + i * self.row + 15
             colour = "red" if suit.letter in RED_SUITS else "black"
-            out.append(f'<text class="suit {colour}" x="{x}" y="{base}">{suit.symbol}</text>')
+            out.append(f'<text {_look(f"suit {colour}")} x="{x}" y="{base}">{suit.symbol}</text>')
             cx = x + SUIT_COLUMN
             if not cards:
-                out.append(f'<text class="void" x="{cx}" y="{base}">–</text>')
+                out.append(f'<text {_look("void")} x="{cx}" y="{base}">–</text>')
             for card in cards:
                 chip = self._chip(card)
                 out.append(_card_in_row(card, seat, cx, base, chip, self.style, self.moves, self.values,
-                                        self.row))
+                                        self.row, self.best))
                 cx += chip
         out.append("</g>")
         canvas.add("".join(out), right, y + LABEL + self.row * len(self.rows))
 
 
 def _card_in_row(card: Card, seat: str, x: float, base: float, chip: float, style: str,
-                 moves: set[Move], values: dict[Move, str], row: float) -> str:
+                 moves: set[Move], values: dict[Move, str], row: float, best: set[Move]) -> str:
     plain, declaring = Move(card), Move(card, True)
     attributes = f'class="card" data-card="{card.code}" data-seat="{seat}"'
     if plain in moves:
         attributes += f' data-legal="true" data-move="{plain.code}"'
     parts = [f"<g {attributes}>",
-             f'<rect class="hit" x="{x - 2}" y="{base - 15}" width="{chip}" height="{row - 1}" rx="3"/>',
-             f'<text class="rank" x="{x + (chip - 4) / 2}" y="{base}" text-anchor="middle">'
+             f'<rect {_look("hit legal" if plain in moves else "hit")} x="{x - 1}" y="{base - 15}" '
+             f'width="{chip - 2}" height="{row - 2}" rx="3"/>',
+             f'<text {_look("rank")} x="{x + (chip - 4) / 2}" y="{base}" text-anchor="middle">'
              f"{escape(format_rank(card, style))}</text>"]
     if plain in values:
-        parts.append(f'<text class="value" x="{x + (chip - 4) / 2}" y="{base + VALUE_ROW}" '
+        parts.append(f'<text {_look("value best" if plain in best else "value")} x="{x + (chip - 4) / 2}" '
+                     f'y="{base + VALUE_ROW}" '
                      f'text-anchor="middle">{escape(values[plain])}</text>')
     if declaring in moves or declaring in values:
         legal = ' data-legal="true"' if declaring in moves else ""
         text = "+" + values.get(declaring, "")
         parts.append(f'<g class="move" data-move="{declaring.code}"{legal}>'
-                     f'<text class="value" x="{x + (chip - 4) / 2}" y="{base + VALUE_ROW + 11}" '
+                     f'<text {_look("value best" if declaring in best else "value")} x="{x + (chip - 4) / 2}" '
+                     f'y="{base + VALUE_ROW + 11}" '
                      f'text-anchor="middle">{escape(text)}</text></g>')
     parts.append("</g>")
     return "".join(parts)
@@ -218,10 +255,10 @@ def _face(card: Card, seat: str, x: float, y: float, style: str) -> str:
     """A small card face (the trick in progress), top left corner at (x, y)."""
     colour = _suit_class(card)
     return (f'<g class="card played" data-card="{card.code}" data-seat="{seat}">'
-            f'<rect class="face" x="{x}" y="{y}" width="{FACE_W}" height="{FACE_H}" rx="3"/>'
-            f'<text class="rank" x="{x + FACE_W / 2}" y="{y + 17}" text-anchor="middle">'
+            f'<rect {_look("face")} x="{x}" y="{y}" width="{FACE_W}" height="{FACE_H}" rx="3"/>'
+            f'<text {_look("rank")} x="{x + FACE_W / 2}" y="{y + 17}" text-anchor="middle">'
             f"{escape(format_rank(card, style))}</text>"
-            f'<text class="suit {colour}" x="{x + FACE_W / 2}" y="{y + 34}" text-anchor="middle">'
+            f'<text {_look(f"suit {colour}")} x="{x + FACE_W / 2}" y="{y + 34}" text-anchor="middle">'
             f"{card.suit.symbol}</text></g>")
 
 
@@ -233,14 +270,19 @@ def _trick(canvas: _Canvas, layout: Layout, spots: dict[str, tuple[float, float]
         canvas.add(_face(card, seat, x, y, style), x + FACE_W, y + FACE_H)
     if layout.played and layout.tricks_left:
         x, y = spots[layout.to_move]
-        canvas.add(f'<rect class="slot" x="{x}" y="{y}" width="{FACE_W}" height="{FACE_H}" rx="3"/>',
+        canvas.add(f'<rect {_look("slot")} x="{x}" y="{y}" width="{FACE_W}" height="{FACE_H}" rx="3"/>',
                    x + FACE_W, y + FACE_H)
+
+
+def _middle(layout: Layout) -> float:
+    """The room between West and East: the trick in progress, or a narrow gap."""
+    return 3 * FACE_W + 4 * GAP if layout.played else 3 * GAP
 
 
 def _three_hands(canvas: _Canvas, layout: Layout, hands: dict[str, _Hand], width: float,
                  height: float, top: float, style: str) -> None:
     """West top left, East top right, South below in the middle; the trick between them."""
-    middle = max(3 * FACE_W + 2 * GAP, 120)
+    middle = _middle(layout)
     west_x, east_x = PAD, PAD + width + middle
     hands["W"].draw(canvas, west_x, top)
     hands["E"].draw(canvas, east_x, top)
@@ -248,18 +290,17 @@ def _three_hands(canvas: _Canvas, layout: Layout, hands: dict[str, _Hand], width
     south_y = top + height + GAP
     hands["S"].draw(canvas, centre_x - hands["S"].width / 2, south_y)
     trick_y = top + height / 2 - FACE_H / 2
-    spots = {"W": (centre_x - FACE_W * 1.5 - 4, trick_y), "E": (centre_x + FACE_W / 2 + 4, trick_y),
-             "S": (centre_x - FACE_W / 2, trick_y + FACE_H / 2 + 8)}
+    spots = {"W": (centre_x - FACE_W * 1.5 - 8, trick_y), "E": (centre_x + FACE_W / 2 + 8, trick_y),
+             "S": (centre_x - FACE_W / 2, trick_y + FACE_H * 0.6)}
     _trick(canvas, layout, spots, style)
-    notes_right = centre_x - hands["S"].width / 2 - GAP
-    _notes(canvas, layout, PAD, south_y, style, notes_right)
+    _notes(canvas, layout, centre_x - hands["S"].width / 2, centre_x + hands["S"].width / 2, south_y, style)
     canvas.width = max(canvas.width, east_x + width)
 
 
 def _four_hands(canvas: _Canvas, layout: Layout, hands: dict[str, _Hand], width: float,
                 height: float, top: float, style: str) -> None:
     """Whist: North above, West and East beside the trick, South below."""
-    middle = max(3 * FACE_W + 2 * GAP, 120)
+    middle = max(_middle(layout), 100)
     centre_x = PAD + width + middle / 2
     hands["N"].draw(canvas, centre_x - hands["N"].width / 2, top)
     side_y = top + height + GAP / 2
@@ -272,57 +313,64 @@ def _four_hands(canvas: _Canvas, layout: Layout, hands: dict[str, _Hand], width:
              "W": (centre_x - FACE_W * 1.5 - 6, mid_y - FACE_H / 2),
              "E": (centre_x + FACE_W / 2 + 6, mid_y - FACE_H / 2)}
     _trick(canvas, layout, spots, style)
-    _notes(canvas, layout, PAD, south_y, style, centre_x - hands["S"].width / 2 - GAP)
+    _notes(canvas, layout, centre_x - hands["S"].width / 2, centre_x + hands["S"].width / 2, south_y, style)
     canvas.width = max(canvas.width, PAD + 2 * width + middle)
 
 
-def _notes(canvas: _Canvas, layout: Layout, x: float, y: float, style: str, right: float) -> None:
-    """The talon and discard (a card lying there that is in no hand is a card element), and a
-    points game's state: the trump now, the cards given in the exchange, the points so far."""
+def _notes(canvas: _Canvas, layout: Layout, south_left: float, south_right: float, y: float,
+           style: str) -> None:
+    """Beside South (left of him when they fit there, else right): the talon and discard (a card
+    lying there that is in no hand is a card element), and a points game's state: the trump now,
+    the cards given in the exchange, the points so far (one item a line when they are long)."""
     rules = layout.rules
     held = {card for hand in layout.hands.values() for card in hand} | set(layout.played)
-    lines: list[tuple[str, list[tuple[Card, str | None]]]] = []
+    card_lines: list[tuple[str, list[tuple[Card, str | None]]]] = []
     if layout.talon:
-        lines.append(("Talon", [(card, None if card in held or card in layout.discard else "talon")
-                                for card in layout.talon]))
+        card_lines.append(("Talon:", [(card, None if card in held or card in layout.discard else "talon")
+                                      for card in layout.talon]))
     if layout.discard:
-        lines.append(("Discard", [(card, "discard") for card in layout.discard]))
-    texts = []
+        card_lines.append(("Discard:", [(card, "discard") for card in layout.discard]))
+    items: list[tuple[str, list[str]]] = []
     if rules.counts_points:
         trump = layout.current_trump
-        texts.append(f"Trump: {trump.symbol if trump else 'none yet'}")
+        items.append(("Trump:", [trump.symbol if trump else "none yet"]))
         if layout.gave:
-            texts.append("Gave: " + ", ".join(f"{rules.seat_name(s)} {_plain(layout.gave[s], style)}"
-                                              for s in layout.seats if s in layout.gave))
+            items.append(("Gave:", [f"{rules.seat_name(s)} {_plain(layout.gave[s], style)}"
+                                    for s in layout.seats if s in layout.gave]))
         if layout.scored:
-            texts.append("Points: " + ", ".join(f"{rules.seat_name(s)} {layout.scored[s]}"
-                                                for s in layout.seats if s in layout.scored))
-    if not lines and not texts:
+            items.append(("Points:", [f"{rules.seat_name(s)} {layout.scored[s]}"
+                                      for s in layout.seats if s in layout.scored]))
+    if not card_lines and not items:
         return
-    # Beside South when there is room, else under everything.
-    needed = max([_text_width(t, 7) for t in texts] + [60 + 34 * len(cards) for _, cards in lines] + [0])
-    if x + needed > right:
-        y = canvas.height + GAP
+    label_width = max(_text_width(label, 7) for label, _ in [*card_lines, *items]) + 6
+    text_lines = [(label if i == 0 else "", part + ("," if i < len(parts) - 1 else ""))
+                  for label, parts in items
+                  for i, part in enumerate(parts if len(", ".join(parts)) > 14 else [", ".join(parts)])]
+    widths = [sum(22 + 9 * len(format_rank(card, style)) for card, _ in cards) for _, cards in card_lines]
+    widths += [_text_width(text, 7) for _, text in text_lines]
+    needed = label_width + max(widths)
+    x = PAD if PAD + needed <= south_left - GAP else south_right + GAP
     out = ['<g class="notes">']
-    for label, cards in lines:
+    for label, cards in card_lines:
         y += 18
-        out.append(f'<text class="note" x="{x}" y="{y}">{label}:</text>')
-        cx = x + 56
+        out.append(f'<text {_look("note")} x="{x}" y="{y}">{label}</text>')
+        cx = x + label_width
         for card, place in cards:
             rank = escape(format_rank(card, style))
-            suit = f'<tspan class="{_suit_class(card)}">{card.suit.symbol}</tspan>'
-            if place is None:  # also in a hand or played: shown here only as a note
-                out.append(f'<g class="talon-card" data-talon="{card.code}">'
-                           f'<text class="rank" x="{cx}" y="{y}">{suit}{rank}</text></g>')
+            face = (f'<text {_look("rank")} x="{cx}" y="{y}"><tspan {_look(f"suit-small {_suit_class(card)}")}>'
+                    f'{card.suit.symbol}</tspan>{rank}</text>')
+            if place is None:  # also in a hand or played: shown here as a note, not a second card
+                out.append(f'<g class="talon-card" data-talon="{card.code}">{face}</g>')
             else:
-                out.append(f'<g class="card" data-card="{card.code}" data-seat="{place}">'
-                           f'<text class="rank" x="{cx}" y="{y}">{suit}{rank}</text></g>')
-            cx += 32
+                out.append(f'<g class="card" data-card="{card.code}" data-seat="{place}">{face}</g>')
+            cx += 22 + 9 * len(rank)
         canvas.add("", cx, y + 4)
-    for text in texts:
-        y += 18
-        out.append(f'<text class="note" x="{x}" y="{y}">{_coloured(text)}</text>')
-        canvas.add("", x + _text_width(text, 7), y + 4)
+    for label, text in text_lines:
+        y += 16
+        if label:
+            out.append(f'<text {_look("note")} x="{x}" y="{y}">{label}</text>')
+        out.append(f'<text {_look("note")} x="{x + label_width}" y="{y}">{_coloured(text)}</text>')
+        canvas.add("", x + label_width + _text_width(text, 7), y + 4)
     out.append("</g>")
     canvas.add("".join(out))
 
@@ -335,17 +383,21 @@ def _coloured(text: str) -> str:
     """``text`` escaped, its red suit symbols in red."""
     out = escape(text)
     for symbol in "♦♥":
-        out = out.replace(symbol, f'<tspan class="red">{symbol}</tspan>')
+        out = out.replace(symbol, f'<tspan {_look("red")}>{symbol}</tspan>')
     return out
 
 
-def _document(canvas: _Canvas) -> str:
+def _document(canvas: _Canvas, scale: float) -> str:
     width = round(canvas.width + PAD)
     height = round(canvas.height + PAD)
     body = "".join(part for part in canvas.parts if part)
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="diagram" width="{width}" height="{height}" '
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="diagram" width="{round(width * scale)}" '
+            f'height="{round(height * scale)}" '
+            f'font-family="{FONT}" '
             f'viewBox="0 0 {width} {height}" role="img">'
-            f"<style>{STYLE}</style>"
             f'<rect x="0" y="0" width="{width}" height="{height}" fill="#fff"/>'
             f"{body}</svg>")
 
+
+# Layouts draw themselves in notebooks (Layout._repr_svg_) with this renderer.
+draw_layouts_with(layout_svg)
