@@ -152,14 +152,21 @@ function renderSeatSelects() {
     select.value = [...select.options].some((o) => o.value === previous) ? previous : "S";
   }
   $("contract-label").textContent = state.game === "thousand" ? "Bid" : state.game === "whist" ? "Trump (s h d c n)" : "Contract";
+  refreshAnalyses();
+}
+
+/** Offer the analyses that apply to the game and contract in the fields. */
+function refreshAnalyses() {
+  const contract = $("contract").value.trim().toLowerCase();
+  const kind = state.game !== "preferans" ? state.game
+    : contract === "misere" ? "misere" : contract === "allpass" ? "allpass" : "tricks";
   for (const button of document.querySelectorAll("#analyses button")) {
     const wanted = button.dataset.for;
-    button.hidden = !(wanted === "odds" ? state.game !== "whist"
-      : wanted === "whist" || wanted === "thousand" ? state.game === wanted : state.game === "preferans");
+    button.hidden = wanted === "odds" ? !["misere", "tricks", "thousand"].includes(kind) : wanted !== kind;
   }
-  $("talon-option").hidden = state.game !== "preferans";
-  $("talon-rule-option").hidden = state.game !== "preferans";
-  $("gave-option").hidden = state.game !== "thousand";
+  $("talon-option").hidden = kind !== "misere" && kind !== "tricks";
+  $("talon-rule-option").hidden = kind !== "allpass";
+  $("gave-option").hidden = kind !== "thousand";
 }
 
 function setGame(game) {
@@ -265,7 +272,8 @@ async function solveCurrent() {
     const misere = position.contract === "misere";
     const solution = await api(misere ? "/api/misere" : "/api/solve", { layout: position.one_line });
     state.solution = solution;
-    state.line = solution.line || [];
+    // All-pass has no one best line: step through the one holding the player to move to his minimum.
+    state.line = solution.line || (solution.lines && solution.lines[solution.to_move]) || [];
     state.step = 0;
     await drawPosition(state.moves, solution.cards || undefined);
     // The verdict last: once it shows, the diagram and the line are those of this answer.
@@ -356,7 +364,7 @@ function renderAnalysis(title, data) {
       [SEAT_NAMES[seat], row.s ?? "–", row.h ?? "–", row.d ?? "–", row.c ?? "–", row.n ?? "–"]));
   }
   if (data.guaranteed) {
-    html += table(["Player", "Guaranteed at most", "Self-interested split"], Object.entries(data.guaranteed).map(
+    html += table(["Player", "Can hold himself to (tricks)", "Self-interested split"], Object.entries(data.guaranteed).map(
       ([seat, n]) => [SEAT_NAMES[seat], n, data.split ? data.split[seat] ?? "–" : "–"]));
   }
   if (data.histogram) html += oddsHtml(data);
@@ -511,6 +519,7 @@ async function loadText(text, moves = []) {
 function wire() {
   $("game").addEventListener("change", () => { state.text = null; setGame($("game").value); });
   for (const id of ["contract", "declarer", "lead"]) $(id).addEventListener("change", () => { state.text = null; });
+  $("contract").addEventListener("input", refreshAnalyses);
   $("clear").addEventListener("click", () => {
     state.owners = new Map();
     state.text = null;
