@@ -307,3 +307,48 @@ def test_pref_serve_answers_and_stops_cleanly_on_sigterm():
             process.wait()
     assert process.returncode == 0, rest
     assert "pref: server stopped" in rest and "Traceback" not in rest
+
+
+class BlockingEngine:
+    """An engine whose searches wait until the pool stops them, then end as a stopped search does."""
+
+    def __init__(self, stopped: threading.Event) -> None:
+        self.stopped = stopped
+        self.name, self.nodes = "blocking", 0
+
+    def solve(self, position):
+        assert self.stopped.wait(60), "the time limit never stopped the search"
+        raise KeyboardInterrupt
+
+
+def test_an_analysis_over_the_time_limit_is_stopped_with_503(monkeypatch):
+    """Deterministic: the search runs until the limit stops it, however fast the machine."""
+    from pyanalyzer.web import pool as pool_module
+
+    stopped = threading.Event()
+    monkeypatch.setattr(pool_module, "stop_running_searches", stopped.set)
+    app = create_app(workers=1, waiting=0, time_limit=0.2, make_engine=lambda: BlockingEngine(stopped))
+    with TestClient(app) as test_client:
+        answer = test_client.post("/api/solve", json={"layout": SEVEN_CLUBS})
+        assert answer.status_code == 503
+        assert answer.json() == {"error": "the solve analysis was stopped at the server's time limit of 0.2 s"}
+        assert stopped.is_set()
+        assert test_client.app.state.pool.busy == 0  # the worker is free again
+
+
+class BrokenEngine:
+    name, nodes = "broken", 0
+
+    def solve(self, position):
+        raise RuntimeError("a bug: /secret/path/engine.c line 12")
+
+
+def test_an_unexpected_error_is_500_with_a_short_message_and_logged(caplog):
+    with TestClient(create_app(workers=1, make_engine=BrokenEngine)) as test_client:
+        with caplog.at_level("ERROR", logger="pyanalyzer.web"):
+            answer = test_client.post("/api/solve", json={"layout": SEVEN_CLUBS})
+    assert answer.status_code == 500
+    assert answer.json() == {"error": "internal error in the solve analysis (RuntimeError); the details are in "
+                                      "the server's log"}
+    assert "/secret/path" not in answer.text  # nothing of the internals goes out ...
+    assert "a bug: /secret/path/engine.c" in caplog.text and "Traceback" in caplog.text  # ... it is logged
