@@ -352,3 +352,14 @@ def test_an_unexpected_error_is_500_with_a_short_message_and_logged(caplog):
                                       "the server's log"}
     assert "/secret/path" not in answer.text  # nothing of the internals goes out ...
     assert "a bug: /secret/path/engine.c" in caplog.text and "Traceback" in caplog.text  # ... it is logged
+
+
+def test_an_engine_that_cannot_be_built_is_said_at_start():
+    """(e.g. no memory for its table): the pool refuses to start instead of hanging requests."""
+    from pyanalyzer.web.pool import EnginePool
+
+    def no_memory():
+        raise MemoryError("no room for the table")
+
+    with pytest.raises(MemoryError, match="no room"):
+        EnginePool(no_memory, workers=2)

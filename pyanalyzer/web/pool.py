@@ -125,9 +125,13 @@ class EnginePool:
         self._threads = [threading.Thread(target=self._serve, name=f"pref-web-worker-{n}", daemon=True)
                          for n in range(workers)]
         self._ready = threading.Barrier(workers + 1)
+        self._start_errors: list[BaseException] = []
         for thread in self._threads:
             thread.start()
         self._ready.wait()
+        if self._start_errors:  # e.g. no memory for an engine's table: say so at start, not on a request
+            self.close()
+            raise self._start_errors[0]
 
     @property
     def busy(self) -> int:
@@ -150,8 +154,12 @@ class EnginePool:
         engine = None
         try:
             engine = self._make_engine()
-        finally:
-            self._ready.wait()
+        except BaseException as error:  # noqa: BLE001 - handed to the constructor, which raises it
+            self._start_errors.append(error)
+        self._ready.wait()
+        if self._start_errors:
+            self._queue.get()  # the closing sentinel
+            return
         while True:
             job = self._queue.get()
             if job is None:
