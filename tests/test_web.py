@@ -104,8 +104,11 @@ def test_position_after_moves_has_the_diagram_and_the_legal_moves(client):
     svg = data["svg"]
     assert svg.startswith("<svg") and '<g class="seat to-move" data-seat="S">' in svg
     assert 'data-card="7d" data-seat="S" data-legal="true"' in svg
-    # The position's one-line form solves as it stands (what the page does after "play a card").
+    # The position's one-line form solves as it stands (what the page does after "play a card"),
+    # and the values solved for the diagram are the command's.
     assert client.post("/api/solve", json={"layout": data["one_line"]}).status_code == 200
+    solved = client.post("/api/position", json={"layout": KOVALEVSKAYA, "moves": ["Td"], "values": "solve"}).json()
+    assert solved["cards"] == cli_json("solve", data["one_line"])["cards"]
 
 
 def test_the_page_and_its_files_are_served(client):

@@ -48,9 +48,11 @@ def read_layout_text(text: str) -> Layout:
     return parse_layout(text)
 
 
-def position(text: str, moves: list[str] | None = None, values: Mapping[str, object] | None = None) -> dict:
+def position(text: str, moves: list[str] | None = None, values: Mapping[str, object] | str | None = None,
+             engine=None) -> dict:
     """The layout after ``moves`` (card or move codes, in order): its JSON form (``pref show
-    --json``), the SVG diagram (the cards it may play marked, ``values`` printed under them)."""
+    --json``), the SVG diagram (the cards it may play marked, ``values`` printed under them).
+    ``values="solve"``: each legal card's value solved here on ``engine`` (also as ``cards``)."""
     layout = read_layout_text(text)
     for number, code in enumerate(moves or [], start=1):
         if layout.tricks_left == 0:
@@ -60,9 +62,14 @@ def position(text: str, moves: list[str] | None = None, values: Mapping[str, obj
             raise LayoutError(f"move {number}: give one card, not {shorten(str(code))!r}", str(code))
         layout = layout.play(played[0])
     shown = None
-    if values:
+    if values == "solve":
+        if layout.tricks_left:
+            shown = solve(layout, engine, cards=True, line=False).cards
+    elif values:
         shown = {parse_moves(str(code), layout.rules.deck)[0]: value for code, value in values.items()}
     data = layout_to_dict(layout)
+    if values == "solve":
+        data["cards"] = {move.code: value for move, value in (shown or {}).items()}
     data["moves"] = [move.code for move in layout.moves()] if layout.tricks_left else []
     data["svg"] = layout_svg(layout, values=shown)
     return data

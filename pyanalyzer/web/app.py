@@ -6,7 +6,8 @@ API (every body is JSON, at most ``max_body`` bytes; every answer is JSON):
   likewise ``/api/misere`` (``talon``), ``/api/contract``, ``/api/allpass`` (``talon_rule``),
   ``/api/table`` (a PBN deal or a Whist layout), ``/api/thousand``.
 * ``POST /api/position`` ``{"layout": .., "moves": ["Td", ..], "values": {"Td": 1}}`` -> the layout
-  after the moves (``pref show --json``), its legal ``moves`` and its ``svg`` diagram.
+  after the moves (``pref show --json``), its legal ``moves`` and its ``svg`` diagram (``"values":
+  "solve"``: each legal card's value solved, under the card and as ``cards``).
 * ``POST /api/jobs`` ``{"analysis": "odds", "hand": "S=..", ...}`` -> 202 and the job's status;
   ``GET /api/jobs/ID`` -> its state, ``done`` / ``total`` and, once finished, ``result`` (the
   command's ``--json``; a cancelled job keeps what it finished, marked partial);
@@ -166,10 +167,9 @@ def create_app(workers: int = 2, tt_mb: int = 64, waiting: int = 32, max_body: i
         values = data.get("values") or None
         if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
             raise RequestError(400, "moves must be a list of card codes, e.g. [\"Td\", \"7d\"]")
-        if values is not None and not isinstance(values, dict):
-            raise RequestError(400, "values must be an object, e.g. {\"Td\": 1}")
-        # Drawing needs no engine but is work all the same: it runs in the pool too.
-        job = submit(request, lambda _engine, _job: analyses.position(text, moves, values), "position")
+        if values is not None and not isinstance(values, dict) and values != "solve":
+            raise RequestError(400, "values must be an object, e.g. {\"Td\": 1}, or \"solve\"")
+        job = submit(request, lambda engine, _job: analyses.position(text, moves, values, engine), "position")
         await wait(job, time_limit)
         return JSONResponse(job.result) if job.state == "done" else failure(job)
 

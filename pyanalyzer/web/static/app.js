@@ -296,7 +296,8 @@ function verdictOf(solution) {
 async function stepTo(step) {
   step = Math.max(0, Math.min(state.line.length, step));
   await busy(async () => {
-    const values = step === 0 && state.solution ? state.solution.cards || undefined : undefined;
+    // The values of the first position are the solution's; further on they are solved as drawn.
+    const values = step === 0 && state.solution ? state.solution.cards || undefined : "solve";
     await drawPosition(state.moves.concat(state.line.slice(0, step)), values);
     state.step = step;
     renderLine();
