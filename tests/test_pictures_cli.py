@@ -83,3 +83,12 @@ def test_a_bad_file_name_is_one_line_before_the_run(tmp_path, option):
     assert_error(run("solve", KOVALEVSKAYA, option, missing), option, "no such folder")
     assert_error(run("solve", KOVALEVSKAYA, option, str(tmp_path)), option, "is a folder")
     assert_error(run("solve", "--batch", "-", option, str(tmp_path / "k.out")), option, "--batch")
+
+
+def test_the_pictures_write_cards_in_the_notation_asked_for(tmp_path):
+    svg, html = tmp_path / "k.svg", tmp_path / "k.html"
+    assert run("solve", KOVALEVSKAYA, "--notation", "russian", "--svg", str(svg), "--html", str(html)).exit_code == 0
+    ranks = [t.text for t in ET.fromstring(svg.read_text(encoding="utf-8")).iter(f"{SVG}text")
+             if t.get("class") == "rank"]
+    assert ranks.count("Т") == 3 and "A" not in ranks  # West's three aces, in Russian (Т: туз)
+    assert "Т" in html.read_text(encoding="utf-8").split("Best play:")[1]  # the line too

@@ -118,6 +118,7 @@ def contract_command(layout, hand_text, discard_text, contract_text, lead_text, 
                                 samples, seed, threads, plot_path, engine, progress)
         write_pictures(result, svg_path, html_path, notation)
     _emit(result, as_json, notation)
+    exit_if_interrupted(result)
 
 
 def _layout_mode(argument: str, engine: str):
@@ -203,4 +204,3 @@ def _hand_mode(hand_text, discard_text, contract_text, lead_text, declarer_text,
         except OSError as error:
             raise LayoutError(f"cannot write --plot {plot_path!r}: {error.strerror or error}", "--plot") from None
     return result
-    exit_if_interrupted(result)

@@ -57,7 +57,7 @@ def write_pictures(result, svg_path: str | None, html_path: str | None, style: s
                    layout: Layout | None = None) -> None:
     """Write ``result`` to the files asked for (an unwritable file: one-line error, status 2);
     ``layout``: the layout analysed, drawn when the result holds none (Thousand's exchange)."""
-    parts = result.html_parts()
+    parts = result.html_parts(style)
     if parts.get("layout") is None and layout is not None:
         parts["layout"] = layout
     if svg_path:

@@ -51,15 +51,16 @@ def table_html(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
 
 def result_html(*, layout: Layout | None = None, values: Mapping[Move | Card, object] | None = None,
                 verdict: str | None = None, text: str = "", table: str = "",
-                headline: str | None = None, best: Sequence[Move | Card] = ()) -> str:
+                headline: str | None = None, best: Sequence[Move | Card] = (), style: str = "symbols") -> str:
     """One result: its diagram (with ``values`` under the cards), the verdict in bold, a table
     (HTML, from :func:`table_html`) and the rest of its text, preformatted. ``headline``: the
     diagram's headline in place of the contract and who is to play (the seat to move unmarked).
-    ``best``: the moves whose values are marked as best play's."""
+    ``best``: the moves whose values are marked as best play's; ``style``: how the diagram writes
+    ranks (the text comes written already)."""
     parts = [f'<div class="pref-result" style="font-family:{FONT}">']
     if layout is not None:
         drawing = layout_svg(layout, values=values, legal=False, headline=headline, mark_to_move=headline is None,
-                             best=best)
+                             best=best, style=style)
         parts.append(f'<div class="pref-diagram">{drawing}</div>')
     if verdict:
         parts.append(f'<p class="pref-verdict" style="font-weight:bold;font-size:15px;margin:6px 0">'
@@ -82,13 +83,14 @@ class HtmlView:
         (None: nothing marked)."""
         return None
 
-    def html_parts(self) -> dict:
-        """The arguments of :func:`result_html` for this result, read from what it has."""
+    def html_parts(self, style: str = "symbols") -> dict:
+        """The arguments of :func:`result_html` for this result, read from what it has, cards
+        written in ``style``."""
         layout = getattr(self, "layout", None)
         values = getattr(self, "cards", None) if layout is not None else None
         top = self.best_card_value()
         best = [move for move, value in (values or {}).items() if top is not None and value == top]
-        text = self.format() if callable(getattr(self, "format", None)) else str(self)
+        text = self.format(style) if callable(getattr(self, "format", None)) else str(self)
         verdict = self.verdict() if callable(getattr(self, "verdict", None)) else None
         if isinstance(verdict, list):  # a verdict of several sentences, one a line
             verdict = "\n".join(verdict)
@@ -96,7 +98,8 @@ class HtmlView:
             verdict, _, text = text.partition("\n")
         elif text.startswith(verdict):
             text = text[len(verdict):]
-        return {"layout": layout, "values": values, "verdict": verdict, "text": text, "best": best}
+        return {"layout": layout, "values": values, "verdict": verdict, "text": text, "best": best,
+                "style": style}
 
     def _repr_html_(self) -> str:
         return result_html(**self.html_parts())

@@ -30,7 +30,7 @@ from pyanalyzer.model.move import Move
 from pyanalyzer.model.notation import format_rank
 from pyanalyzer.render.diagram import headline as describe
 
-#: Suit colours of the four-colour-free book convention: red diamonds and hearts.
+#: The books' two colours: red diamonds and hearts, black spades and clubs.
 RED = "#c8102e"
 BLACK = "#111111"
 RED_SUITS = frozenset("dh")
@@ -42,6 +42,7 @@ TEN_CHIP = 25           # ... of a two-letter rank (10)
 SUIT_COLUMN = 18        # the suit symbol before a row
 ROW = 21                # height of a suit row without values
 VALUE_ROW = 14          # added under a row when values are shown
+DECLARE_ROW = 12        # ... and when a lead may declare a marriage (its own line, "+value")
 LABEL = 20              # the seat's name above its hand
 GAP = 16                # between hands
 FACE_W, FACE_H = 30, 40  # a card face of the trick in progress
@@ -82,7 +83,6 @@ def _look(classes: str) -> str:
     return f'class="{classes}"' + "".join(f' {key}="{value}"' for key, value in attributes.items())
 
 
-
 @dataclass
 class _Canvas:
     """The SVG elements drawn so far and the extent they cover."""
@@ -110,8 +110,7 @@ def layout_svg(layout: Layout, *, values: Mapping[Move | Card, object] | None = 
     False none. ``style``: how ranks are written (``symbols``: 10, ``letters``: T, ``russian``:
     Т К Д В). ``title``: show the layout's title above the headline. ``headline``: a text in place
     of the contract and who is to play (a table of a whole deal; "" for none: a puzzle sheet says
-    it under the diagram).
-    ``mark_to_move``: mark the seat to move. ``caption``: lines of text under the diagram (a
+    it under the diagram). ``mark_to_move``: mark the seat to move. ``caption``: lines of text under the diagram (a
     verdict). ``scale``: the size it is shown at (its width and height; the drawing is the same).
     ``best``: the moves whose value is the best play's, their values marked (green).
     """
@@ -132,7 +131,8 @@ def layout_svg(layout: Layout, *, values: Mapping[Move | Card, object] | None = 
         canvas.add(f'<text {_look("headline")} x="{PAD}" y="{y}">{_coloured(head)}</text>',
                    PAD + _text_width(head, 8.2), y)
     top = y + 12
-    row = ROW + (VALUE_ROW if shown else 0)
+    declares = any(move.declare for move in (*moves, *shown))
+    row = ROW + (VALUE_ROW if shown else 0) + (DECLARE_ROW if declares else 0)
     hands = {seat: _Hand(layout, seat, style, moves, shown, row, mark_to_move, best_moves) for seat in layout.seats}
     width = max(max(hand.width for hand in hands.values()), 110)
     height = LABEL + row * len(layout.rules.deck.suits)
@@ -245,7 +245,7 @@ def _card_in_row(card: Card, seat: str, x: float, base: float, chip: float, styl
         text = "+" + values.get(declaring, "")
         parts.append(f'<g class="move" data-move="{declaring.code}"{legal}>'
                      f'<text {_look("value best" if declaring in best else "value")} x="{x + (chip - 4) / 2}" '
-                     f'y="{base + VALUE_ROW + 11}" '
+                     f'y="{base + (VALUE_ROW if values else 0) + DECLARE_ROW}" '
                      f'text-anchor="middle">{escape(text)}</text></g>')
     parts.append("</g>")
     return "".join(parts)

@@ -69,14 +69,14 @@ class DDTable(HtmlView):
             lines.append(f"PARTIAL (interrupted): {done} of 20 entries searched, - for the others")
         return "\n".join(lines)
 
-    def html_parts(self) -> dict:
+    def html_parts(self, style: str = "symbols") -> dict:
         """For notebooks: the deal's diagram and the table as an HTML table."""
         heads = ["NT" if d == "n" else next(s.symbol for s in WHIST.suits if s.letter == d) for d in COLUMNS]
         rows = [[seat, *(self.tricks[seat][d] for d in COLUMNS)] for seat in ROWS]
         text = str(self).splitlines()[-1] if self.interrupted else ""
         return {"layout": whist_layout(self.deal), "headline": "Double-dummy tricks of each declarer",
                 "verdict": "Tricks the declarer's side takes, by declarer and denomination:",
-                "table": table_html(["", *heads], rows), "text": text}
+                "table": table_html(["", *heads], rows), "text": text, "style": style}
 
     def to_dict(self) -> dict:
         """The JSON object of ``pref table --json``."""
