@@ -52,7 +52,8 @@ def position(text: str, moves: list[str] | None = None, values: Mapping[str, obj
              engine=None) -> dict:
     """The layout after ``moves`` (card or move codes, in order): its JSON form (``pref show
     --json``), the SVG diagram (the cards it may play marked, ``values`` printed under them).
-    ``values="solve"``: each legal card's value solved here on ``engine`` (also as ``cards``)."""
+    ``values="solve"``: each legal card's value solved here on ``engine`` (also as ``cards``), best
+    play's marked."""
     layout = read_layout_text(text)
     for number, code in enumerate(moves or [], start=1):
         if layout.tricks_left == 0:
@@ -61,17 +62,19 @@ def position(text: str, moves: list[str] | None = None, values: Mapping[str, obj
         if len(played) != 1:
             raise LayoutError(f"move {number}: give one card, not {shorten(str(code))!r}", str(code))
         layout = layout.play(played[0])
-    shown = None
+    shown, best = None, []
     if values == "solve":
         if layout.tricks_left:
-            shown = solve(layout, engine, cards=True, line=False).cards
+            solution = solve(layout, engine, cards=True, line=False)
+            shown = solution.cards
+            best = [move for move, value in shown.items() if value == solution.best_card_value()]
     elif values:
         shown = {parse_moves(str(code), layout.rules.deck)[0]: value for code, value in values.items()}
     data = layout_to_dict(layout)
     if values == "solve":
         data["cards"] = {move.code: value for move, value in (shown or {}).items()}
     data["moves"] = [move.code for move in layout.moves()] if layout.tricks_left else []
-    data["svg"] = layout_svg(layout, values=shown)
+    data["svg"] = layout_svg(layout, values=shown, best=best)
     return data
 
 

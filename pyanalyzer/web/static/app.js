@@ -275,7 +275,7 @@ async function solveCurrent() {
     // All-pass has no one best line: step through the one holding the player to move to his minimum.
     state.line = solution.line || (solution.lines && solution.lines[solution.to_move]) || [];
     state.step = 0;
-    await drawPosition(state.moves, solution.cards || undefined);
+    await drawPosition(state.moves, solution.cards ? "solve" : undefined);
     // The verdict last: once it shows, the diagram and the line are those of this answer.
     renderLine();
     $("verdict").textContent = verdictOf(solution);
@@ -296,9 +296,8 @@ function verdictOf(solution) {
 async function stepTo(step) {
   step = Math.max(0, Math.min(state.line.length, step));
   await busy(async () => {
-    // The values of the first position are the solution's; further on they are solved as drawn.
-    const values = step === 0 && state.solution ? state.solution.cards || undefined : "solve";
-    await drawPosition(state.moves.concat(state.line.slice(0, step)), values);
+    // Each position's values are solved as it is drawn (best play's marked).
+    await drawPosition(state.moves.concat(state.line.slice(0, step)), "solve");
     state.step = step;
     renderLine();
     updateAddress();
