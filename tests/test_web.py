@@ -37,6 +37,10 @@ ALLPASS = format_one_line(read_layout(str(REPO / "layouts" / "allpass.txt")))
 THOUSAND = format_one_line(read_layout(str(REPO / "layouts" / "thousand-deal.txt")))
 #: A Whist ending: three cards each, small enough for a table in well under a second.
 WHIST_ENDING = "game=whist contract=n declarer=N lead=E N=As,Ks,Ah E=Qs,Js,Kh S=Ts,9s,Qh W=8s,7s,Jh"
+#: Thousand before the exchange (pref thousand --help's example): the ranking of the gives.
+THOUSAND_BEFORE_EXCHANGE = "game=thousand declarer=S lead=S talon=Kh,Qh,9c S=As,Ah W=Ts,Tc E=Ac,Ad"
+#: A PBN ending (three cards each).
+PBN = "N:AK..A. QJ..K. T9..Q. 87..J."
 #: Timing fields: the server's engine keeps its table from one request to the next.
 TIMING = {"nodes", "seconds"}
 
@@ -69,7 +73,12 @@ def without_timing(data):
     return data
 
 
-@pytest.mark.parametrize("layout", [KOVALEVSKAYA, SEVEN_CLUBS, ALLPASS, THOUSAND, WHIST_ENDING])
+#: A layout file's text, pasted as it is.
+KOVALEVSKAYA_FILE_TEXT = (REPO / "layouts" / "kovalevskaya.txt").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("layout", [KOVALEVSKAYA, KOVALEVSKAYA_FILE_TEXT, SEVEN_CLUBS, ALLPASS, THOUSAND,
+                                    WHIST_ENDING])
 def test_api_solve_answers_what_pref_solve_json_prints(client, layout):
     answer = client.post("/api/solve", json={"layout": layout})
     assert answer.status_code == 200, answer.text
@@ -83,6 +92,8 @@ def test_api_solve_answers_what_pref_solve_json_prints(client, layout):
     ("/api/allpass", {"layout": ALLPASS, "talon_rule": "rostov"}, ["allpass", ALLPASS, "--talon-rule", "rostov"]),
     ("/api/table", {"layout": WHIST_ENDING}, ["table", WHIST_ENDING]),
     ("/api/thousand", {"layout": THOUSAND}, ["thousand", THOUSAND]),
+    ("/api/thousand", {"layout": THOUSAND_BEFORE_EXCHANGE}, ["thousand", THOUSAND_BEFORE_EXCHANGE]),
+    ("/api/table", {"deal": PBN}, ["table", PBN]),
 ])
 def test_each_analysis_answers_its_commands_json(client, path, body, command):
     answer = client.post(path, json=body)

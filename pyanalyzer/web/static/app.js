@@ -20,7 +20,8 @@ const state = {
   game: "preferans",
   owners: new Map(),   // card code -> seat or "talon" / "discard"
   target: "S",
-  text: null,          // the deal as loaded or composed (one-line form): the start of the play
+  entered: null,       // the deal as loaded or composed (one-line form)
+  text: null,          // the start of the play: the deal, with the discard or exchange solve made
   moves: [],           // the cards played from it by clicking
   line: [],            // the best line from the position after the moves
   step: 0,             // how many cards of the line are shown played
@@ -138,7 +139,7 @@ function renderDeck() {
 function pick(code) {
   if (state.owners.get(code) === state.target) state.owners.delete(code);
   else state.owners.set(code, state.target);
-  state.text = null;  // the deal is now the picker's
+  state.text = state.entered = null;  // the deal is now the picker's
   renderTargets();
   renderDeck();
 }
@@ -230,8 +231,10 @@ function fillFrom(layout) {
 
 function updateAddress() {
   const params = new URLSearchParams();
-  if (state.text) params.set("layout", state.text);
   const played = state.moves.concat(state.line.slice(0, state.step));
+  // The moves are played from the start of the play (the deal with solve's discard or exchange).
+  const layout = played.length ? state.text : state.entered;
+  if (layout) params.set("layout", layout);
   if (played.length) params.set("moves", played.join(","));
   const query = params.toString();
   history.replaceState(null, "", query ? `?${query}` : location.pathname);
@@ -240,8 +243,14 @@ function updateAddress() {
 // -- solving and stepping ---------------------------------------------------------------------
 
 function currentText() {
-  if (!state.text) state.text = compose();
+  if (!state.text) state.text = state.entered = compose();
   return state.text;
+}
+
+/** The deal as entered (the analyses of the whole deal start from it). */
+function enteredText() {
+  currentText();
+  return state.entered || state.text;
 }
 
 async function drawPosition(moves, values) {
@@ -271,6 +280,12 @@ async function solveCurrent() {
     $("summary").textContent = "";
     const misere = position.contract === "misere";
     const solution = await api(misere ? "/api/misere" : "/api/solve", { layout: position.one_line });
+    if (!state.moves.length && solution.layout && solution.layout !== position.one_line) {
+      // Solve made the discard (Preferans) or the exchange (Thousand) it found best: the line
+      // starts from that layout (the picker keeps the deal as entered).
+      state.text = solution.layout;
+      state.position = await api("/api/position", { layout: state.text });
+    }
     state.solution = solution;
     // All-pass has no one best line: step through the one holding the player to move to his minimum.
     state.line = solution.line || (solution.lines && solution.lines[solution.to_move]) || [];
@@ -367,24 +382,27 @@ function renderAnalysis(title, data) {
     html += table(["Player", "Can hold himself to (tricks)", "Self-interested split"], Object.entries(data.guaranteed).map(
       ([seat, n]) => [SEAT_NAMES[seat], n, data.split ? data.split[seat] ?? "–" : "–"]));
   }
-  if (data.histogram) html += oddsHtml(data);
+  if (data.histogram || data.distribution) html += oddsHtml(data);
   if (data.declarer_tricks !== undefined && data.whist_obligation !== undefined) {
     html += `<p>Declarer ${data.declarer_tricks}, defenders ${data.defender_tricks}; whist obligation ${data.whist_obligation}.</p>`;
   }
-  if (Array.isArray(data.exchanges)) {
-    html += table(["Gives", "Points"], data.exchanges.slice(0, 10).map((e) =>
-      [Object.entries(e.gave || {}).map(([s, c]) => `${s}: ${cards([c])}`).join(", "), e.points ?? e.value ?? "–"]));
+  if (data.view === "exchange" && Array.isArray(data.gives)) {
+    html += `<p>Best exchange: ${data.best_points} points with open cards; the highest bid made: ${data.highest_bid}.</p>`;
+    html += table(["Gives", "Keeps", "Points", "Highest bid made"], data.gives.slice(0, 12).map((give) => [
+      Object.entries(give.gave).map(([seat, code]) => `${SEAT_NAMES[seat]} ${cards([code])}`).join(", "),
+      cards(give.kept), give.points, give.highest_bid ?? "none"]));
+    if (data.gives.length > 12) html += `<p>… and ${data.gives.length - 12} more (all in the JSON below).</p>`;
   }
   html += `<details><summary>The answer as JSON (what the command prints with --json)</summary><pre>${escapeHtml(JSON.stringify(data, null, 1))}</pre></details>`;
   $("analysis").innerHTML = html;
 }
 
 function oddsHtml(data) {
-  const rows = [];
-  const total = data.histogram.reduce((a, b) => a + b, 0) || 1;
-  data.histogram.forEach((count, value) => {
-    if (count) rows.push([value, count.toLocaleString(), percent(count / total)]);
-  });
+  // Tricks: a histogram by value; Thousand's points: [points, splits] pairs.
+  const pairs = data.histogram ? data.histogram.map((count, value) => [value, count]) : data.distribution;
+  const total = pairs.reduce((sum, [, count]) => sum + count, 0) || 1;
+  const rows = pairs.filter(([, count]) => count).map(([value, count]) =>
+    [value, count.toLocaleString(), percent(count / total)]);
   let html = "";
   if (data.interrupted || data.partial) {
     html += `<p><strong>Partial:</strong> stopped after ${data.splits.toLocaleString()} of ${data.total.toLocaleString()} splits; the figures cover those only.</p>`;
@@ -402,7 +420,14 @@ function oddsHtml(data) {
   if (data.expected_tricks !== undefined && data.expected_tricks !== null) {
     html += `<p>Expected tricks: ${data.expected_tricks}.</p>`;
   }
-  return html + table([data.game === "thousand" ? "Points" : "Tricks", "Splits", "Share"], rows);
+  if (data.expected_points !== undefined && data.expected_points !== null) {
+    html += `<p>Expected points: ${Number(data.expected_points).toFixed(1)}.</p>`;
+  }
+  if (data.p_caught !== undefined && data.p_caught !== null) {
+    html += `<p>Probability the misère is caught: <strong>${percent(data.p_caught)}</strong>.</p>`;
+  }
+  return html + table([data.game === "thousand" ? "Points" : data.contract === "misere" ? "Tricks forced" : "Tricks",
+    data.method === "sample" ? "Samples" : "Splits", "Share"], rows);
 }
 
 function escapeHtml(text) {
@@ -416,11 +441,11 @@ async function runAnalysis(kind) {
     const layout = position.one_line;
     const requests = {
       "misere-unknown": ["Misère with the discard unknown", "/api/misere",
-        { layout: currentText(), talon: $("talon").value.trim() || (position.discard || []).join(",") }],
+        { layout: enteredText(), talon: $("talon").value.trim() || (position.discard || []).join(",") }],
       contract: ["Defence and whist", "/api/contract", { layout }],
       allpass: ["All-pass guarantees", "/api/allpass", { layout, talon_rule: $("talon-rule").value }],
-      table: ["Double-dummy table", "/api/table", { layout: currentText() }],
-      thousand: ["Thousand", "/api/thousand", { layout: currentText() }],
+      table: ["Double-dummy table", "/api/table", { layout: enteredText() }],
+      thousand: ["Thousand", "/api/thousand", { layout: enteredText() }],
     };
     const [title, path, body] = requests[kind];
     $("analysis").innerHTML = `<h3>${title}</h3><p>Working…</p>`;
@@ -432,7 +457,7 @@ async function runAnalysis(kind) {
 
 async function startOdds() {
   await busy(async () => {
-    const start = await api("/api/position", { layout: currentText(), moves: [] });
+    const start = await api("/api/position", { layout: enteredText(), moves: [] });
     const declarer = start.declarer;
     if (!declarer) throw new Error("the declarer's odds need a declarer (not all-pass)");
     const body = { analysis: "odds", game: start.game, hand: `${declarer}=${start.hands[declarer].join(",")}`, lead: start.lead };
@@ -507,7 +532,7 @@ async function cancelJob() {
 // -- start ------------------------------------------------------------------------------------
 
 async function loadText(text, moves = []) {
-  state.text = text.trim();
+  state.text = state.entered = text.trim();
   state.moves = moves;
   state.line = [];
   state.step = 0;
@@ -517,16 +542,19 @@ async function loadText(text, moves = []) {
 }
 
 function wire() {
-  $("game").addEventListener("change", () => { state.text = null; setGame($("game").value); });
-  for (const id of ["contract", "declarer", "lead"]) $(id).addEventListener("change", () => { state.text = null; });
+  $("game").addEventListener("change", () => { state.text = state.entered = null; setGame($("game").value); });
+  for (const id of ["contract", "declarer", "lead"]) {
+    $(id).addEventListener("change", () => { state.text = state.entered = null; });
+  }
   $("contract").addEventListener("input", refreshAnalyses);
   $("clear").addEventListener("click", () => {
     state.owners = new Map();
-    state.text = null;
+    state.text = state.entered = null;
     renderTargets();
     renderDeck();
   });
   $("solve").addEventListener("click", () => {
+    state.text = state.entered;  // from the deal as entered (null: the picker's, composed)
     state.moves = [];
     state.position = null;
     $("analysis").innerHTML = "";
