@@ -212,6 +212,7 @@ def odds_task(params: Mapping[str, object]) -> Callable[[object, object], object
                           f"discarded (got {len(hand)} and {len(discard)})", "--hand")
 
     def task(engine, job):
+        job.stops_between_blocks()
         return declarer_view(hand, seat, discard, chosen, lead, rules, threads=1, progress=job.progress,
                              stop_when=job.stop_requested, backends=[engine])
     return task
@@ -244,6 +245,7 @@ def _thousand_odds_task(params: Mapping[str, object]) -> Callable[[object, objec
         rules.check_bid(bid, "--bid")
 
     def task(engine, job):
+        job.stops_between_blocks()
         return thousand_declarer_view(kept, gave, rules, seat, bid, threads=1, progress=job.progress,
                                       stop_when=job.stop_requested, backends=[engine])
     return task

@@ -4,13 +4,14 @@ transposition table kept from one request to the next), and a bounded waiting li
 * ``submit(task)`` hands ``task(engine, job)`` to the pool and returns the :class:`Job` at once;
   when every worker is busy and the waiting line is full it raises :class:`PoolFull` (the
   server answers 503).
-* A job can be cancelled (:meth:`Job.cancel`): a job not started never runs; a job under way
-  sees ``job.cancelled`` (long jobs poll it, or the pool stops the engine searches). Its
-  worker is free again as soon as the task returns.
+* A job can be cancelled (:meth:`Job.cancel`): a job not started never runs; an enumeration
+  under way stops after its block of searches (it asks :meth:`Job.stop_requested` between
+  blocks); any other job has its search stopped. Its worker is free again as soon as the task
+  returns.
 * The engine's stop is process-wide (``pref_engine.stop_searches`` stops every search under
-  way, as Ctrl-C does): a search of another job stopped by it raises KeyboardInterrupt
-  although that job was not cancelled, and is run again from the start (the stopped engine
-  has cleared its table, so the rerun is exact).
+  way, as Ctrl-C does): a search of another job stopped by it raises KeyboardInterrupt (an
+  enumeration returns cut short) although that job was not cancelled, and is run again from
+  the start (the stopped engine has cleared its table, so the rerun is exact).
 * :meth:`close` stops everything (jobs cancelled, searches stopped) and joins the workers.
 """
 
@@ -96,6 +97,12 @@ class Job:
         """The analyzers' progress callback: records the count."""
         self.done, self.total = done, total
 
+    def stops_between_blocks(self) -> None:
+        """For a task that checks :meth:`stop_requested` between short blocks of searches (the
+        enumerations): a cancel waits for the block under way instead of stopping every search
+        in the process, so other jobs' searches are not cut short and run again."""
+        self.on_cancel = _no_stop
+
     def stop_requested(self, _histogram=None) -> bool:
         """The enumerations' ``stop_when``: true once the job is cancelled (no new block starts;
         the search under way is stopped by :meth:`cancel`), so what finished is kept, marked
@@ -107,6 +114,10 @@ class Job:
         if self.reason:
             out["reason"] = self.reason
         return out
+
+
+def _no_stop() -> None:
+    """The cancel of a job that stops itself between blocks: nothing to interrupt."""
 
 
 class EnginePool:
