@@ -68,6 +68,15 @@ def test_misere_contract_and_thousand_write_pictures_of_a_layout(tmp_path):
     assert "7♣ makes" in (tmp_path / "contract.html").read_text(encoding="utf-8")
 
 
+def test_show_draws_a_layout_without_analysing_it(tmp_path):
+    svg, html = tmp_path / "w.svg", tmp_path / "w.html"
+    result = run("show", str(LAYOUTS / "whist-deal.txt"), "--svg", str(svg), "--html", str(html))
+    assert result.exit_code == 0 and "North" in result.stdout  # the text diagram still printed
+    assert len(card_values(svg.read_text(encoding="utf-8"))) == 52
+    assert not [v for v in card_values(svg.read_text(encoding="utf-8")).values() if v]
+    assert "Hearts trump" in html.read_text(encoding="utf-8")
+
+
 def test_a_hand_alone_has_a_page_but_no_diagram(tmp_path):
     hand = ["--hand", "S=7s,8s,9s,Ts,8c,7d,8d,9d,8h,9h", "--lead", "E", "--samples", "3", "--seed", "1"]
     assert_error(run("misere", *hand, "--svg", str(tmp_path / "x.svg")), "--svg", "LAYOUT")
