@@ -53,6 +53,7 @@ def test_solve_writes_the_svg_and_the_page_and_still_prints_the_analysis(tmp_pat
     page = html.read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html>") and "<svg" in page and "@media print" in page
     assert "The defenders catch South&#x27;s misère for 1 trick." in page and "Best play:" in page
+    assert "Source: classic Preferans study" in page
     assert "http" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")  # nothing fetched
 
 
