@@ -547,8 +547,8 @@ SHARED_OPTIONS = {
     "--threads": {"misere", "contract", "table", "thousand"},
     "--seed": {"misere", "contract", "puzzles", "thousand"},
     "--tt-mb": {"solve", "allpass", "table", "thousand", "serve"},
-    "--svg": {"solve", "misere", "contract", "thousand"},
-    "--html": {"solve", "misere", "contract", "thousand"},
+    "--svg": {"show", "solve", "misere", "contract", "thousand"},
+    "--html": {"show", "solve", "misere", "contract", "thousand"},
 }
 
 

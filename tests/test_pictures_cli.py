@@ -53,6 +53,7 @@ def test_solve_writes_the_svg_and_the_page_and_still_prints_the_analysis(tmp_pat
     page = html.read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html>") and "<svg" in page and "@media print" in page
     assert "The defenders catch South&#x27;s misère for 1 trick." in page and "Best play:" in page
+    assert "Source: classic Preferans study" in page
     assert "http" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")  # nothing fetched
 
 
@@ -66,6 +67,15 @@ def test_misere_contract_and_thousand_write_pictures_of_a_layout(tmp_path):
         assert len(card_values(svg.read_text(encoding="utf-8"))) == cards, command
         assert "<svg" in html.read_text(encoding="utf-8")
     assert "7♣ makes" in (tmp_path / "contract.html").read_text(encoding="utf-8")
+
+
+def test_show_draws_a_layout_without_analysing_it(tmp_path):
+    svg, html = tmp_path / "w.svg", tmp_path / "w.html"
+    result = run("show", str(LAYOUTS / "whist-deal.txt"), "--svg", str(svg), "--html", str(html))
+    assert result.exit_code == 0 and "North" in result.stdout  # the text diagram still printed
+    assert len(card_values(svg.read_text(encoding="utf-8"))) == 52
+    assert not [v for v in card_values(svg.read_text(encoding="utf-8")).values() if v]
+    assert "Hearts trump" in html.read_text(encoding="utf-8")
 
 
 def test_a_hand_alone_has_a_page_but_no_diagram(tmp_path):

@@ -170,3 +170,38 @@ def test_a_title_is_escaped():
     layout = parse_layout('contract=6s declarer=S lead=W S=As,Ks W=7h,8h E=7d,8d title="<A & B>"')
     root = parsed(layout_svg(layout))
     assert "<A & B>" in texts(root)
+
+
+def test_random_positions_of_every_game_draw_each_card_once_and_mark_the_legal_moves():
+    """Random layouts (Preferans contracts, misère, all-pass with a talon), Whist deals and a
+    Thousand deal, each after 0 to 7 random moves: valid XML, every card once at its place,
+    the legal moves (a declaring lead too) marked and nothing else."""
+    import random
+
+    from positions import play_random_cards, random_layout
+
+    from pyanalyzer.whist.deal import random_deal, whist_layout
+
+    rng = random.Random(19)
+    thousand = read("thousand-deal.txt")
+    layouts = []
+    for _ in range(30):
+        contract = rng.choice(["6s", "7n", "misere", "allpass"])
+        layout = random_layout(rng, rng.randint(2, 10), contract, talon_cards=2 if contract == "allpass" else 0)
+        layouts.append(play_random_cards(rng, layout, rng.randint(0, 7), keep_last_trick=True))
+        deal = whist_layout(random_deal(rng), trump=rng.choice(["s", "h", None]))
+        layouts.append(play_random_cards(rng, deal, rng.randint(0, 7)))
+        moves = thousand
+        for _ in range(rng.randint(0, 7)):
+            moves = moves.play(rng.choice(moves.moves()))
+        layouts.append(moves)
+    for layout in layouts:
+        root = parsed(layout_svg(layout))
+        drawn = cards(root)
+        assert sorted(g.get("data-card") for g in drawn) == all_cards(layout)
+        where = {g.get("data-card"): g.get("data-seat") for g in drawn}
+        assert all(where[card.code] == seat for seat in layout.seats for card in layout.hands[seat])
+        assert all(where[card.code] == seat for seat, card in zip(layout.played_by(), layout.played))
+        marked = {g.get("data-move") for g in root.iter("{http://www.w3.org/2000/svg}g")
+                  if g.get("data-legal") == "true"}
+        assert marked == {move.code for move in layout.moves()}

@@ -14,7 +14,7 @@ import click
 from pyanalyzer.analysis.solve import solve
 from pyanalyzer.cli.batch import BATCH_EXIT_HELP, run_batch
 from pyanalyzer.cli.options import NO_LINE_OPTION, cards_option, marriage_options, tt_mb_option, with_marriage_options
-from pyanalyzer.cli.pictures import picture_options, write_pictures
+from pyanalyzer.cli.pictures import picture_options, write_layout_pictures, write_pictures
 from pyanalyzer.cli.support import ENGINE_OPTION, NOTATION_OPTION, exit_interrupted, fail
 from pyanalyzer.engines.registry import check_table_memory, make_backend
 from pyanalyzer.errors import PrefInputError
@@ -35,7 +35,9 @@ def main() -> None:
 @click.option("--json", "as_json", is_flag=True,
               help="Print the layout as one JSON object (hands, contract, talon, ..., one_line).")
 @NOTATION_OPTION
-def show_command(layout: str, one_line: bool, file_format: bool, as_json: bool, notation: str) -> None:
+@picture_options
+def show_command(layout: str, one_line: bool, file_format: bool, as_json: bool, notation: str,
+                 svg_path: str | None, html_path: str | None) -> None:
     """Check LAYOUT and print it: as a diagram, or converted to the other text format.
 
     \b
@@ -43,6 +45,7 @@ def show_command(layout: str, one_line: bool, file_format: bool, as_json: bool, 
       pref show layouts/kovalevskaya.txt --one-line
       pref show "contract=7c declarer=S lead=S S=As,7c W=Ts,Jc E=9s,Tc" --file-format
       pref show layouts/seven-clubs.txt --json
+      pref show layouts/whist-deal.txt --svg whist-deal.svg
     """
     if one_line and file_format:
         fail("give --one-line or --file-format, not both")
@@ -52,6 +55,7 @@ def show_command(layout: str, one_line: bool, file_format: bool, as_json: bool, 
         parsed = read_layout(layout)
     except PrefInputError as error:
         fail(str(error))
+    write_layout_pictures(parsed, svg_path, html_path, notation)
     if as_json:
         click.echo(json.dumps(layout_to_dict(parsed), ensure_ascii=False))
     elif one_line:

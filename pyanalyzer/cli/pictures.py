@@ -38,7 +38,7 @@ class OutputFile(click.ParamType):
 
 
 def picture_options(command):
-    """``--svg FILE`` and ``--html FILE`` on a command that analyses one layout."""
+    """``--svg FILE`` and ``--html FILE`` on a command that shows or analyses one layout."""
     command = click.option(
         "--html", "html_path", type=OutputFile(), metavar="FILE",
         help="Also write the analysis as an HTML page (diagram, verdict, line; prints well).")(command)
@@ -70,6 +70,15 @@ def write_pictures(result, svg_path: str | None, html_path: str | None, style: s
         layout = parts.get("layout")
         title = (layout.title if layout is not None and layout.title else None) or parts.get("verdict") or "pref"
         _write(html_path, "--html", page(title, result_html(**parts)))
+
+
+def write_layout_pictures(layout: Layout, svg_path: str | None, html_path: str | None,
+                          style: str = "symbols") -> None:
+    """``pref show``: the layout alone, its legal cards unmarked."""
+    if svg_path:
+        _write(svg_path, "--svg", layout_svg(layout, style=style, legal=False))
+    if html_path:
+        _write(html_path, "--html", page(layout.title or "pref", result_html(layout=layout, style=style)))
 
 
 def _write(path: str, option: str, text: str) -> None:

@@ -62,6 +62,9 @@ def result_html(*, layout: Layout | None = None, values: Mapping[Move | Card, ob
         drawing = layout_svg(layout, values=values, legal=False, headline=headline, mark_to_move=headline is None,
                              best=best, style=style)
         parts.append(f'<div class="pref-diagram">{drawing}</div>')
+        if layout.source:
+            parts.append(f'<p class="pref-source" style="font-size:12px;color:#555;margin:2px 0">'
+                         f"Source: {coloured(layout.source)}</p>")
     if verdict:
         parts.append(f'<p class="pref-verdict" style="font-weight:bold;font-size:15px;margin:6px 0">'
                      f"{coloured(verdict).replace(chr(10), '<br>')}</p>")
