@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import random
 import signal
 import subprocess
@@ -318,18 +319,30 @@ def test_pref_serve_answers_and_stops_cleanly_on_sigterm():
 
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     process = subprocess.Popen([sys.executable, "-m", "pyanalyzer", "serve", "--port", "0", "--tt-mb", "16"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+    lines: queue.Queue[str] = queue.Queue()
+
+    def read_errors() -> None:
+        for line in process.stderr:
+            lines.put(line)
+        lines.put("")  # the end
+
+    reader = threading.Thread(target=read_errors, daemon=True)
+    reader.start()
     try:
         url = None
-        for line in process.stderr:  # uvicorn says where it listens
+        while url is None:  # uvicorn says where it listens (bounded: a minute)
+            line = lines.get(timeout=60)
+            assert line, "pref serve ended before it listened"
             if "Uvicorn running on " in line:
                 url = line.split("Uvicorn running on ", 1)[1].split()[0]
-                break
-        assert url is not None and url.startswith("http://127.0.0.1:")
+        assert url.startswith("http://127.0.0.1:")
         answer = httpx.post(f"{url}/api/solve", json={"layout": SEVEN_CLUBS}, timeout=60)
         assert answer.json()["declarer_tricks"] == 7  # the published answer (layouts/seven-clubs.txt)
         process.send_signal(signal.SIGTERM)
-        _, rest = process.communicate(timeout=60)
+        process.wait(timeout=60)
+        reader.join(60)
+        rest = "".join(iter(lines.get_nowait, ""))
     finally:
         if process.poll() is None:
             process.kill()
