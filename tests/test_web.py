@@ -259,11 +259,20 @@ def test_a_cancelled_job_frees_its_worker_and_keeps_what_finished(monkeypatch):
         assert test_client.post("/api/solve", json={"layout": SEVEN_CLUBS}).status_code == 200
 
 
-def test_an_odds_job_reports_progress_and_its_result(client):
-    """Thousand's declarer's view over all 3,432 splits (the CLI's --help example), compared
-    with the command's own --json."""
-    params = {"analysis": "odds", "game": "thousand", "hand": "S=As,Ts,Ah,Kh,Qh,Ac,Kc,9d",
-              "gave": "W:9s,E:Jd", "bid": "120"}
+@pytest.mark.parametrize("params, command", [
+    ({"game": "thousand", "hand": "S=As,Ts,Ah,Kh,Qh,Ac,Kc,9d", "gave": "W:9s,E:Jd", "bid": "120",
+      "samples": "200", "seed": "1"},
+     ["thousand", "--hand", "S=As,Ts,Ah,Kh,Qh,Ac,Kc,9d", "--gave", "W:9s,E:Jd", "--bid", "120",
+      "--samples", "200", "--seed", "1"]),
+    ({"hand": "S=As,7c,8c,9c,Ac,Jd,Kd,Th,Kh,Ah", "discard": "8s,7s", "contract": "7c", "lead": "S",
+      "samples": 300, "seed": 2},
+     ["contract", "--hand", "S=As,7c,8c,9c,Ac,Jd,Kd,Th,Kh,Ah", "--discard", "8s,7s", "--contract", "7c",
+      "--lead", "S", "--samples", "300", "--seed", "2"]),
+])
+def test_an_odds_job_reports_progress_and_the_commands_result(client, params, command):
+    """The declarer's view (the commands' --help examples, sampled with a seed: cheap and
+    reproducible), compared with the command's own --json."""
+    params = {"analysis": "odds", **params}
     job = client.post("/api/jobs", json=params).json()
     pool = client.app.state.pool
     assert pool is not None
@@ -275,9 +284,15 @@ def test_an_odds_job_reports_progress_and_its_result(client):
             break
         threading.Event().wait(0.05)
     assert finished is not None and finished["state"] == "done"
-    assert finished["done"] == finished["total"] == 3432
-    expected = cli_json("thousand", "--hand", "S=As,Ts,Ah,Kh,Qh,Ac,Kc,9d", "--gave", "W:9s,E:Jd", "--bid", "120")
-    assert without_timing(finished["result"]) == without_timing(expected)
+    assert finished["done"] == finished["total"] == int(params["samples"])
+    assert without_timing(finished["result"]) == without_timing(cli_json(*command))
+
+
+def test_bad_sampling_parameters_are_refused(client):
+    answer = client.post("/api/jobs", json={"analysis": "odds", "hand": "S=As,7c,8c,9c,Ac,Jd,Kd,Th,Kh,Ah",
+                                            "discard": "8s,7s", "contract": "7c", "lead": "S", "samples": "1e9"})
+    assert answer.status_code == 400
+    assert answer.json() == {"error": "--samples takes a whole number from 1 to 100,000,000, not '1e9'"}
 
 
 def random_ending(rng: random.Random) -> str:

@@ -181,6 +181,23 @@ def _seat_cards(text: str, option: str, rules) -> tuple[str, list[Card]]:
     return rules.seat(seat.strip()), parse_cards(cards, rules.deck)
 
 
+#: Bounds of the sampling parameters (as the command line's --samples and --seed).
+MAX_SAMPLES = 100_000_000
+MAX_SEED = 2**64 - 1
+
+
+def _whole_number(params: Mapping[str, object], name: str, low: int, high: int) -> int | None:
+    """``params[name]`` as a whole number from ``low`` to ``high`` (None when not given)."""
+    value = params.get(name)
+    if value in (None, ""):
+        return None
+    text = str(value).strip()
+    if not re.fullmatch(r"[0-9]{1,20}", text) or not low <= int(text) <= high:
+        raise LayoutError(f"--{name} takes a whole number from {low:,} to {high:,}, not {shorten(str(value))!r}",
+                          f"--{name}")
+    return int(text)
+
+
 def odds_task(params: Mapping[str, object]) -> Callable[[object, object], object]:
     """The declarer's odds over every split, as a pool task ``task(engine, job)`` returning the
     result object (its ``to_dict()`` is the command's ``--json``). The parameters are checked
@@ -190,10 +207,14 @@ def odds_task(params: Mapping[str, object]) -> Callable[[object, object], object
       ``hand`` (10 cards), ``discard``, ``contract``, ``lead``;
     * Thousand (``pref thousand --hand S=.. --gave W:..,E:.. [--bid N]``): ``game="thousand"``,
       ``hand`` (8 cards), ``gave``, optional ``bid``.
+
+    Optional for both: ``samples`` (random layouts instead of all) and ``seed``.
     """
     game = str(params.get("game") or "preferans")
+    samples = _whole_number(params, "samples", 1, MAX_SAMPLES)
+    seed = _whole_number(params, "seed", 0, MAX_SEED)
     if game == "thousand":
-        return _thousand_odds_task(params)
+        return _thousand_odds_task(params, samples, seed)
     if game != "preferans":
         raise LayoutError(f"the declarer's odds are for preferans or thousand, not {shorten(game)!r}", game)
     rules = PREFERANS_RULES
@@ -213,12 +234,14 @@ def odds_task(params: Mapping[str, object]) -> Callable[[object, object], object
 
     def task(engine, job):
         job.stops_between_blocks()
-        return declarer_view(hand, seat, discard, chosen, lead, rules, threads=1, progress=job.progress,
+        return declarer_view(hand, seat, discard, chosen, lead, rules, threads=1, samples=samples, seed=seed,
+                             progress=job.progress,
                              stop_when=job.stop_requested, backends=[engine])
     return task
 
 
-def _thousand_odds_task(params: Mapping[str, object]) -> Callable[[object, object], object]:
+def _thousand_odds_task(params: Mapping[str, object], samples: int | None,
+                        seed: int | None) -> Callable[[object, object], object]:
     rules = THOUSAND_RULES
     seat, kept = _seat_cards(params.get("hand") or "", "--hand", rules)
     gave: dict[str, Card] = {}
@@ -246,7 +269,8 @@ def _thousand_odds_task(params: Mapping[str, object]) -> Callable[[object, objec
 
     def task(engine, job):
         job.stops_between_blocks()
-        return thousand_declarer_view(kept, gave, rules, seat, bid, threads=1, progress=job.progress,
+        return thousand_declarer_view(kept, gave, rules, seat, bid, threads=1, samples=samples, seed=seed,
+                                      progress=job.progress,
                                       stop_when=job.stop_requested, backends=[engine])
     return task
 
