@@ -65,6 +65,7 @@ def __getattr__(name: str):
     if module is None:
         raise AttributeError(f"module 'pyanalyzer' has no attribute {name!r}")
     value = getattr(importlib.import_module(module), name)
+    import pyanalyzer.render.svg  # noqa: F401  (registers the drawing of layouts in notebooks)
     globals()[name] = value
     return value
 

@@ -162,7 +162,7 @@ def test_every_package_is_installed():
 #: The stages of the pipeline (ARCHITECTURE.md): a module imports only its own stage and those
 #: below. ``render`` draws from the model alone, so the analyzers (puzzle sheets) may use it.
 STAGES = {"errors": 0, "model": 0, "engines": 1, "render": 1, "analysis": 2, "preferans": 2, "whist": 2,
-          "scoring": 2, "thousand": 2, "cli": 3, "__main__": 4}
+          "scoring": 2, "thousand": 2, "web": 3, "cli": 4, "__main__": 5}
 
 
 def test_each_stage_imports_only_the_stages_below_it():

@@ -8,8 +8,9 @@ import pytest
 
 import pyanalyzer
 
+#: Every module, in the subpackages too (iter_modules alone saw only the top level).
 MODULES = sorted(
-    name for _, name, _ in pkgutil.iter_modules(pyanalyzer.__path__, "pyanalyzer.")
+    name for _, name, _ in pkgutil.walk_packages(pyanalyzer.__path__, "pyanalyzer.")
     if name != "pyanalyzer.__main__"
 )
 

@@ -259,6 +259,12 @@ def test_help_example_runs(example, tmp_path, monkeypatch):
     for name, target in PLACEHOLDER_LINKS.items():
         (tmp_path / name).symlink_to(REPO / target)
     monkeypatch.chdir(tmp_path)
+    if example.startswith("pref serve "):
+        # The server's examples run up to the point where it would listen and wait for ever
+        # (the server itself is tested in tests/test_web.py).
+        import uvicorn
+
+        monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
     result = _run_example(example, tmp_path)
     assert result.exit_code == 0, (example, result.output)
     assert "Traceback" not in result.output and "error" not in result.stderr
@@ -540,7 +546,9 @@ SHARED_OPTIONS = {
     "--engine": {"solve", "allpass", "misere", "contract", "table", "thousand"},
     "--threads": {"misere", "contract", "table", "thousand"},
     "--seed": {"misere", "contract", "puzzles", "thousand"},
-    "--tt-mb": {"solve", "allpass", "table", "thousand"},
+    "--tt-mb": {"solve", "allpass", "table", "thousand", "serve"},
+    "--svg": {"show", "solve", "misere", "contract", "thousand"},
+    "--html": {"show", "solve", "misere", "contract", "thousand"},
     "--color": set(),  # on the group (pref --color never solve ...), for every command at once
 }
 

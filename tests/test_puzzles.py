@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import itertools
 import json
 import os
@@ -34,6 +33,7 @@ from pyanalyzer.preferans.puzzles import (
     misere_like,
     parse_constraint,
 )
+from pyanalyzer.render.html import coloured
 from pyanalyzer.thousand.puzzles import THOUSAND_KINDS
 
 
@@ -490,8 +490,10 @@ def test_discard_puzzles_say_who_leads_everywhere(tmp_path):
         first_line = (out / record["file"]).read_text(encoding="utf-8").splitlines()[0]
         assert first_line == f"# {record['question']}"
         assert f"Q{record['number']}. {record['question']}" in sheet
-        assert html.escape(record["question"]) in page
+        # Under the diagram, its suit symbols red as in the hands.
+        assert f"<b>Q{record['number']}.</b> {coloured(record['question'])}</p>" in page
     assert page.count(" to lead</p>") == len(records)   # each diagram's headline names the leader
+    assert '<span style="color:#c8102e">' in page
 
 
 @pytest.mark.parametrize("kind", ["misere", "contract", "allpass"])

@@ -23,6 +23,7 @@ from pyanalyzer.errors import IllegalPlayError
 from pyanalyzer.model.cards import Card
 from pyanalyzer.model.layout import Layout
 from pyanalyzer.model.notation import format_card
+from pyanalyzer.render.html import HtmlView
 
 
 @dataclass
@@ -71,7 +72,7 @@ class PlayStep:
 
 
 @dataclass
-class PlayCheck:
+class PlayCheck(HtmlView):
     """The replay of a record: each card with its result, and the mistakes."""
 
     layout: Layout

@@ -28,12 +28,13 @@ from pyanalyzer.model.move import Move
 from pyanalyzer.model.notation import format_card
 from pyanalyzer.preferans.allpass import AllPassSolution, analyse_allpass
 from pyanalyzer.preferans.makeable import best_discard, discard_still_open
+from pyanalyzer.render.html import HtmlView
 from pyanalyzer.thousand.exchange import best_exchange
 from pyanalyzer.thousand.solution import PointsSolution, line_to_points_tricks
 
 
 @dataclass
-class Solution(TrickCounts):
+class Solution(TrickCounts, HtmlView):
     """The result of :func:`solve` for a trick contract or misère."""
 
     layout: Layout
@@ -47,6 +48,10 @@ class Solution(TrickCounts):
     #: The discard was still open (talon in no hand, no discard): each discard class's value;
     #: ``layout`` then holds the best one.
     discards: dict[tuple[Card, ...], int] | None = None
+
+    def best_card_value(self) -> int:
+        """Best play's value (each card after which it stays is marked best)."""
+        return self.declarer_tricks
 
     def verdict(self) -> str:
         """One plain sentence with the answer."""

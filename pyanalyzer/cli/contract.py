@@ -7,6 +7,7 @@ import json
 import click
 
 from pyanalyzer.analysis.playcheck import check_play
+from pyanalyzer.cli.pictures import check_svg_has_a_layout, picture_options, write_pictures
 from pyanalyzer.cli.progress import ProgressLine
 from pyanalyzer.cli.support import (
     ENGINE_OPTION,
@@ -76,8 +77,9 @@ def _emit(result, as_json: bool, notation: str) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @ENGINE_OPTION
 @NOTATION_OPTION
+@picture_options
 def contract_command(layout, hand_text, discard_text, contract_text, lead_text, declarer_text, known_text,
-                     samples, seed, threads, plot_path, as_json, engine, notation) -> None:
+                     samples, seed, threads, plot_path, as_json, engine, notation, svg_path, html_path) -> None:
     """Trick contracts: whist tricks, the talon's best discard, mistakes, and odds.
 
     \b
@@ -109,14 +111,18 @@ def contract_command(layout, hand_text, discard_text, contract_text, lead_text, 
         fail(PLOT_NEEDS_ODDS)
     progress = ProgressLine("splits")
     with command_errors(progress):
+        check_svg_has_a_layout(svg_path, layout is not None)
         if layout is not None:
-            _layout_mode(layout, as_json, notation, engine)
-            return
-        _hand_mode(hand_text, discard_text, contract_text, lead_text, declarer_text, known_text,
-                   samples, seed, threads, plot_path, as_json, engine, notation, progress)
+            result = _layout_mode(layout, engine)
+        else:
+            result = _hand_mode(hand_text, discard_text, contract_text, lead_text, declarer_text, known_text,
+                                samples, seed, threads, plot_path, engine, progress)
+        write_pictures(result, svg_path, html_path, notation)
+    _emit(result, as_json, notation)
+    exit_if_interrupted(result)
 
 
-def _layout_mode(argument: str, as_json: bool, notation: str, engine: str) -> None:
+def _layout_mode(argument: str, engine: str):
     layout, record = parse_layout_with_record(read_text(argument))
     backend = make_backend(engine)
     if record:
@@ -131,11 +137,11 @@ def _layout_mode(argument: str, as_json: bool, notation: str, engine: str) -> No
         command = "pref misere" if layout.contract.is_misere else "pref allpass"
         raise LayoutError(f"pref contract analyses trick contracts; for {layout.contract} use "
                           f"{command} (or give played= to check a play record)", layout.contract.code)
-    _emit(result, as_json, notation)
+    return result
 
 
 def _hand_mode(hand_text, discard_text, contract_text, lead_text, declarer_text, known_text, samples,
-               seed, threads, plot_path, as_json, engine, notation, progress) -> None:
+               seed, threads, plot_path, engine, progress):
     rules = PREFERANS_RULES
     if engine == "fast":
         check_table_memory(DEFAULT_TT_MB, threads, advice="lower --threads")
@@ -198,5 +204,4 @@ def _hand_mode(hand_text, discard_text, contract_text, lead_text, declarer_text,
             plot_histogram(odds, plot_path)
         except OSError as error:
             raise LayoutError(f"cannot write --plot {plot_path!r}: {error.strerror or error}", "--plot") from None
-    _emit(result, as_json, notation)
-    exit_if_interrupted(result)
+    return result

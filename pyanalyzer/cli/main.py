@@ -6,6 +6,7 @@ standard error, and exit status 2.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import click
@@ -13,6 +14,7 @@ import click
 from pyanalyzer.analysis.solve import solve
 from pyanalyzer.cli.batch import BATCH_EXIT_HELP, run_batch
 from pyanalyzer.cli.options import NO_LINE_OPTION, cards_option, marriage_options, tt_mb_option, with_marriage_options
+from pyanalyzer.cli.pictures import picture_options, write_layout_pictures, write_pictures
 from pyanalyzer.cli.support import ENGINE_OPTION, NOTATION_OPTION, exit_interrupted, fail
 from pyanalyzer.cli.terminal import COLOR_CHOICES, echo_text, set_color
 from pyanalyzer.engines.registry import check_table_memory, make_backend
@@ -27,7 +29,7 @@ from pyanalyzer.render.diagram import diagram
               show_default=True, show_envvar=True,
               help="Red ♦ ♥ in the output: auto (on a terminal, unless NO_COLOR is set), always, never.")
 def main(color: str) -> None:
-    """Exact double-dummy analysis of Preferans (and Whist) layouts."""
+    """Exact double-dummy analysis of Preferans, Whist and Thousand layouts."""
     set_color(color)
 
 
@@ -38,7 +40,9 @@ def main(color: str) -> None:
 @click.option("--json", "as_json", is_flag=True,
               help="Print the layout as one JSON object (hands, contract, talon, ..., one_line).")
 @NOTATION_OPTION
-def show_command(layout: str, one_line: bool, file_format: bool, as_json: bool, notation: str) -> None:
+@picture_options
+def show_command(layout: str, one_line: bool, file_format: bool, as_json: bool, notation: str,
+                 svg_path: str | None, html_path: str | None) -> None:
     """Check LAYOUT and print it: as a diagram, or converted to the other text format.
 
     \b
@@ -46,6 +50,7 @@ def show_command(layout: str, one_line: bool, file_format: bool, as_json: bool, 
       pref show layouts/kovalevskaya.txt --one-line
       pref show "contract=7c declarer=S lead=S S=As,7c W=Ts,Jc E=9s,Tc" --file-format
       pref show layouts/seven-clubs.txt --json
+      pref show layouts/whist-deal.txt --svg whist-deal.svg
     """
     if one_line and file_format:
         fail("give --one-line or --file-format, not both")
@@ -55,6 +60,7 @@ def show_command(layout: str, one_line: bool, file_format: bool, as_json: bool, 
         parsed = read_layout(layout)
     except PrefInputError as error:
         fail(str(error))
+    write_layout_pictures(parsed, svg_path, html_path, notation)
     if as_json:
         click.echo(json.dumps(layout_to_dict(parsed), ensure_ascii=False))
     elif one_line:
@@ -77,9 +83,10 @@ def show_command(layout: str, one_line: bool, file_format: bool, as_json: bool, 
 @NOTATION_OPTION
 @tt_mb_option(default=64)
 @marriage_options
+@picture_options
 def solve_command(layout: str | None, show_cards: bool, as_json: bool, batch_file: str | None,
                   engine: str, no_line: bool, notation: str, tt_mb: int, ace_marriage: bool,
-                  declare_first_lead: bool) -> None:
+                  declare_first_lead: bool, svg_path: str | None, html_path: str | None) -> None:
     """Solve LAYOUT: a layout file, or a one-line layout in quotes.
 
     \b
@@ -87,9 +94,12 @@ def solve_command(layout: str | None, show_cards: bool, as_json: bool, batch_fil
       pref solve layouts/kovalevskaya.txt
       pref solve "contract=6s declarer=S lead=W S=As,7d W=7h,8h E=Ad,Kh" --cards
       pref solve --batch deals.txt --json > results.jsonl
+      pref solve layouts/kovalevskaya.txt --html kovalevskaya.html --svg kovalevskaya.svg
     """
     if (layout is None) == (batch_file is None):
         fail("give either a LAYOUT or --batch FILE")
+    if batch_file is not None and (svg_path or html_path):
+        fail(f"{'--svg' if svg_path else '--html'} draws one analysis: give a LAYOUT, not --batch")
     try:
         if engine == "fast":
             check_table_memory(tt_mb, 1)
@@ -110,11 +120,15 @@ def solve_command(layout: str | None, show_cards: bool, as_json: bool, batch_fil
     except PrefInputError as error:
         fail(str(error))
     try:
-        result = solve(parsed, backend, cards=show_cards or as_json, line=not no_line)
+        pictures = bool(svg_path or html_path)  # they show each card's value
+        result = solve(parsed, backend, cards=show_cards or as_json or pictures, line=not no_line)
     except PrefInputError as error:  # e.g. a deal too large for the reference engine
         fail(str(error))
     except KeyboardInterrupt:
         exit_interrupted()
+    write_pictures(result, svg_path, html_path, notation)
+    if pictures and not (show_cards or as_json):  # the text stays as asked: no card list
+        result = dataclasses.replace(result, cards=None)
     if as_json:
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
         return
@@ -131,6 +145,7 @@ from pyanalyzer.cli.contract import contract_command  # noqa: E402
 from pyanalyzer.cli.misere import misere_command  # noqa: E402
 from pyanalyzer.cli.puzzles import puzzle_command  # noqa: E402
 from pyanalyzer.cli.scoring import score_command, settle_command  # noqa: E402
+from pyanalyzer.cli.serve import serve_command  # noqa: E402
 from pyanalyzer.cli.thousand import thousand_command  # noqa: E402
 from pyanalyzer.cli.whist import table_command  # noqa: E402
 
@@ -139,6 +154,7 @@ main.add_command(contract_command)
 main.add_command(misere_command)
 main.add_command(puzzle_command)
 main.add_command(score_command)
+main.add_command(serve_command)
 main.add_command(settle_command)
 main.add_command(table_command)
 main.add_command(thousand_command)

@@ -8,6 +8,7 @@ import click
 
 from pyanalyzer.analysis.solve import Solution
 from pyanalyzer.cli.options import NO_LINE_OPTION, cards_option
+from pyanalyzer.cli.pictures import check_svg_has_a_layout, picture_options, write_pictures
 from pyanalyzer.cli.progress import ProgressLine
 from pyanalyzer.cli.support import (
     ENGINE_OPTION,
@@ -52,8 +53,9 @@ from pyanalyzer.render.diagram import diagram
 @NO_LINE_OPTION
 @ENGINE_OPTION
 @NOTATION_OPTION
+@picture_options
 def misere_command(layout, talon_text, hand_text, discard_text, lead_text, samples, seed, threads, top,
-                   plot_path, as_json, show_cards, no_line, engine, notation) -> None:
+                   plot_path, as_json, show_cards, no_line, engine, notation, svg_path, html_path) -> None:
     """Misère: forced tricks, catching line, unknown discard, catch odds, best discard.
 
     \b
@@ -69,6 +71,7 @@ def misere_command(layout, talon_text, hand_text, discard_text, lead_text, sampl
       pref misere layouts/kovalevskaya.txt --talon Kc,Ac
       pref misere --hand S=7s,8s,9s,Ts,8c,7d,8d,9d,8h,9h --discard Kc,Ac --lead E
       pref misere --hand S=7s,8s,9s,Ts,8c,7d,8d,9d,8h,9h --lead E --samples 20 --seed 1
+      pref misere layouts/kovalevskaya.txt --html kovalevskaya.html
     """
     if (layout is None) == (hand_text is None):
         fail("give either a LAYOUT or --hand SEAT=CARDS")
@@ -76,6 +79,7 @@ def misere_command(layout, talon_text, hand_text, discard_text, lead_text, sampl
         fail("--plot draws the catch distribution: use it with --hand and --discard")
     progress = ProgressLine("splits")
     with command_errors(progress):
+        check_svg_has_a_layout(svg_path, layout is not None)
         if layout is not None:
             result = _layout_mode(layout, talon_text, engine, show_cards, not no_line)
         else:
@@ -91,6 +95,7 @@ def misere_command(layout, talon_text, hand_text, discard_text, lead_text, sampl
             except OSError as error:
                 raise LayoutError(f"cannot write --plot {plot_path!r}: {error.strerror or error}",
                                   "--plot") from None
+        write_pictures(result, svg_path, html_path, notation)
     if as_json:
         data = result.to_dict()
         if isinstance(result, Solution):  # the open layout: add the catching verdict

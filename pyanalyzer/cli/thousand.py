@@ -8,6 +8,7 @@ import click
 
 from pyanalyzer.analysis.solve import solve
 from pyanalyzer.cli.options import marriage_options, tt_mb_option, with_marriage_options
+from pyanalyzer.cli.pictures import check_svg_has_a_layout, picture_options, write_pictures
 from pyanalyzer.cli.progress import ProgressLine
 from pyanalyzer.cli.support import (
     ENGINE_OPTION,
@@ -83,8 +84,9 @@ def _gave(text: str, rules: Rules, declarer: str) -> dict[str, Card]:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @ENGINE_OPTION
 @NOTATION_OPTION
+@picture_options
 def thousand_command(layout, hand_text, gave_text, bid, samples, seed, threads, tt_mb, ace_marriage,
-                     declare_first_lead, as_json, engine, notation) -> None:
+                     declare_first_lead, as_json, engine, notation, svg_path, html_path) -> None:
     """Thousand: the exchange with open cards, a layout in points, and the declarer's odds.
 
     \b
@@ -111,6 +113,7 @@ def thousand_command(layout, hand_text, gave_text, bid, samples, seed, threads, 
       pref thousand "game=thousand declarer=S lead=S talon=Kh,Qh,9c S=As,Ah W=Ts,Tc E=Ac,Ad"
       pref thousand --hand S=As,Ts,Ah,Kh,Qh,Ac,Kc,9d --gave W:9s,E:Jd --bid 120 --samples 200 --seed 1
       pref thousand --hand S=As,Ts,Ah,Kh,Qh,Ac,Kc --bid 120 --samples 20 --seed 1
+      pref thousand layouts/thousand-deal.txt --html deal.html --svg deal.svg
     """
     progress = ProgressLine("splits")
     with command_errors(progress):
@@ -118,6 +121,7 @@ def thousand_command(layout, hand_text, gave_text, bid, samples, seed, threads, 
             raise LayoutError("give either a LAYOUT or --hand SEAT=CARDS", "--hand")
         if engine == "fast":
             check_table_memory(tt_mb, threads)
+        check_svg_has_a_layout(svg_path, layout is not None)
         if layout is not None:
             for option, value in (("--gave", gave_text), ("--samples", samples), ("--seed", seed)):
                 if value is not None:
@@ -125,14 +129,16 @@ def thousand_command(layout, hand_text, gave_text, bid, samples, seed, threads, 
                                       option)
             if bid is not None:
                 raise LayoutError("--bid goes with --hand; write the bid in the layout (bid=120)", "--bid")
-            _layout_mode(layout, ace_marriage, declare_first_lead, engine, threads, tt_mb, as_json, notation)
+            _layout_mode(layout, ace_marriage, declare_first_lead, engine, threads, tt_mb, as_json, notation,
+                         svg_path, html_path)
             return
         if engine != "fast":
             raise LayoutError("--hand solves thousands of layouts, too many for the reference engine (the plain "
                               "minimax, for single small endings): use --engine fast", "--engine")
         result = _hand_mode(_rules(ace_marriage, declare_first_lead), hand_text, gave_text, bid, samples, seed,
                             threads, tt_mb, progress)
-    progress.close()
+        progress.close()
+        write_pictures(result, None, html_path, notation)
     if as_json:
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
     else:
@@ -140,8 +146,12 @@ def thousand_command(layout, hand_text, gave_text, bid, samples, seed, threads, 
     exit_if_interrupted(result)
 
 
-def _layout_mode(text, ace_marriage, declare_first_lead, engine, threads, tt_mb, as_json, notation) -> None:
+def _layout_mode(text, ace_marriage, declare_first_lead, engine, threads, tt_mb, as_json, notation,
+                 svg_path, html_path) -> None:
     if has_play_record(text):  # a deal with its play: was the bid makeable, who changed the result
+        if svg_path or html_path:
+            raise LayoutError(f"{'--svg' if svg_path else '--html'} draws an open layout or an exchange, "
+                              "not a play record", "--svg" if svg_path else "--html")
         review = review_command_text(text, as_json, notation, engine, rules_change=lambda layout:
                                      with_marriage_options(layout, ace_marriage, declare_first_lead))
         if as_json:
@@ -156,12 +166,14 @@ def _layout_mode(text, ace_marriage, declare_first_lead, engine, threads, tt_mb,
     backends = engine_list(engine, threads, tt_mb)
     if layout.exchange_pending:
         result = rank_exchange(layout, backends)
+        write_pictures(result, svg_path, html_path, notation, layout=layout)
         if as_json:
             click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
         else:
             echo_text(result.format(notation))
         return
     result = solve(layout, backends[0], cards=True, line=True)
+    write_pictures(result, svg_path, html_path, notation)
     if as_json:
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
         return

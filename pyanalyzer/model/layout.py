@@ -13,7 +13,7 @@ the tricks left.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
@@ -26,6 +26,17 @@ from pyanalyzer.model.move import Move
 from pyanalyzer.model.play import TrickRules
 from pyanalyzer.model.position import Position
 from pyanalyzer.model.rules import GAMES, PREFERANS_RULES, MarriageRules, Rules, with_allpass, with_marriage_rules
+
+#: Draws a layout as SVG for notebooks. The renderer (``pyanalyzer.render.svg``) is a later stage,
+#: which the model may not import: it registers itself here when it is imported (the package's
+#: public names and every analyzer import it).
+_svg_drawer: Callable[[Layout], str] | None = None
+
+
+def draw_layouts_with(drawer: Callable[[Layout], str]) -> None:
+    """Make ``drawer`` draw layouts in notebooks (``Layout._repr_svg_``)."""
+    global _svg_drawer
+    _svg_drawer = drawer
 
 
 @dataclass(frozen=True, eq=False)
@@ -433,6 +444,10 @@ class Layout:
         legal = self.trick_rules().legal_moves(hand.mask, [c.index for c in self.played],
                                                self._talon_card())
         return [card for card in hand if legal >> card.index & 1]
+
+    def _repr_svg_(self) -> str | None:
+        """The diagram as SVG, for Jupyter and IPython (None: no renderer loaded, the repr is shown)."""
+        return None if _svg_drawer is None else _svg_drawer(self)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Layout):

@@ -41,12 +41,13 @@ from pyanalyzer.model.cards import Card
 from pyanalyzer.model.layout import Layout
 from pyanalyzer.model.notation import format_card
 from pyanalyzer.model.rules import AllPassRules, with_allpass
+from pyanalyzer.render.html import HtmlView
 
 TIE_RULE = ("ties go to the first card in the order ♠ ♣ ♦ ♥, low to high")
 
 
 @dataclass
-class AllPassSolution:
+class AllPassSolution(HtmlView):
     """Guaranteed minima (with their lines), card values and the self-interested line."""
 
     layout: Layout
@@ -68,6 +69,10 @@ class AllPassSolution:
     @property
     def talon_rule(self) -> str:
         return "open" if self.layout.talon_tricks else "closed"
+
+    def best_card_value(self) -> int:
+        """Best play's value (each card after which it stays is marked best)."""
+        return self.guaranteed[self.layout.to_move]
 
     def verdict(self, style: str = "symbols") -> str:
         names = self.layout.rules.seat_name

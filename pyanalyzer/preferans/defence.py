@@ -25,6 +25,7 @@ from pyanalyzer.model.cards import Card
 from pyanalyzer.model.layout import Layout
 from pyanalyzer.model.play import TrickRules
 from pyanalyzer.model.position import Position
+from pyanalyzer.render.html import HtmlView
 from pyanalyzer.scoring.conventions import Conventions
 
 #: The conventions whose whist obligations the analyses report: the defaults (the
@@ -38,7 +39,7 @@ def whist_obligation(level: int) -> int:
 
 
 @dataclass
-class DefenceResult(TrickCounts):
+class DefenceResult(TrickCounts, HtmlView):
     """The answer of :func:`analyse_defence`."""
 
     layout: Layout

@@ -30,6 +30,7 @@ from pyanalyzer.model.contract import TRICKS, Contract
 from pyanalyzer.model.hand import Hand
 from pyanalyzer.model.layout import Layout
 from pyanalyzer.model.notation import format_card
+from pyanalyzer.render.html import HtmlView
 
 #: Denominations in the order of bidding seniority: ♠ < ♣ < ♦ < ♥ < no-trump.
 DENOMINATIONS = ("s", "c", "d", "h", "n")
@@ -119,7 +120,7 @@ class DenominationResult:
 
 
 @dataclass
-class MakeableTable:
+class MakeableTable(HtmlView):
     """The answer of :func:`analyse_makeable`."""
 
     layout: Layout

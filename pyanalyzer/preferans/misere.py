@@ -38,6 +38,7 @@ from pyanalyzer.model.play import TrickRules
 from pyanalyzer.model.position import Position, iter_bits
 from pyanalyzer.preferans.makeable import discard_classes
 from pyanalyzer.preferans.odds import tidy_json
+from pyanalyzer.render.html import HtmlView
 
 
 def analyse_open(layout: Layout, engine: str | object = "fast", cards: bool = True,
@@ -72,7 +73,7 @@ class DiscardOutcome:
 
 
 @dataclass
-class UnknownDiscardResult:
+class UnknownDiscardResult(HtmlView):
     """The answer of :func:`analyse_unknown_discard`."""
 
     layout: Layout
@@ -300,7 +301,7 @@ class MisereDiscard:
 
 
 @dataclass
-class MisereDiscardRanking:
+class MisereDiscardRanking(HtmlView):
     """The discards of a twelve-card misère hand, best first."""
 
     twelve: list[Card]

@@ -40,6 +40,7 @@ from pyanalyzer.model.position import Position
 from pyanalyzer.model.rules import PREFERANS_RULES, Rules
 from pyanalyzer.preferans.defence import whist_obligation
 from pyanalyzer.preferans.makeable import DENOMINATIONS, discard_classes
+from pyanalyzer.render.html import HtmlView
 
 #: Above this many layouts the whister's view samples instead of enumerating.
 EXACT_LIMIT = 250_000
@@ -115,7 +116,7 @@ def symmetry_note(tally) -> str:
     return "each solved: no interchangeable suits"
 
 @dataclass
-class TrickOdds:
+class TrickOdds(HtmlView):
     """A distribution of the declarer's tricks over unseen layouts, with what it means."""
 
     contract: Contract
@@ -387,7 +388,7 @@ class DiscardChoice:
 
 
 @dataclass
-class DiscardRanking:
+class DiscardRanking(HtmlView):
     """The best discards and contracts for a twelve-card hand."""
 
     twelve: list[Card]
@@ -540,7 +541,7 @@ def rank_discards(twelve: Sequence[Card], declarer: str, lead: str, contract: Co
 
 
 @dataclass
-class TalonEstimate:
+class TalonEstimate(HtmlView):
     """Monte Carlo estimate of making a contract before seeing the talon."""
 
     hand: Hand

@@ -69,7 +69,8 @@ from pyanalyzer.model.notation import format_card
 from pyanalyzer.model.rules import PREFERANS_RULES
 from pyanalyzer.preferans.defence import distinct_cards
 from pyanalyzer.preferans.makeable import discard_classes
-from pyanalyzer.render.diagram import diagram, headline
+from pyanalyzer.render.diagram import diagram
+from pyanalyzer.render.sheet import SheetPuzzle, puzzle_sheet
 
 KINDS = ("misere", "contract", "defend", "allpass", "discard")
 BANDS = ("easy", "medium", "hard")
@@ -998,41 +999,10 @@ def solutions_text(records: list[dict]) -> str:
 
 
 def html_sheet(records: list[dict]) -> str:
-    """A printable HTML sheet: one diagram and question a puzzle, the solutions on a new page."""
-    import html
-
-    def hand_html(layout: Layout, seat: str) -> str:
-        rows = []
-        for number, suit in enumerate(layout.rules.deck.suits):
-            ranks = " ".join(format_card(c)[1:] for c in layout.hands[seat].cards_of_suit(number))
-            colour = "red" if suit.letter in "dh" else "black"
-            rows.append(f'<div><span class="{colour}">{suit.symbol}</span> {ranks or "—"}</div>')
-        name = layout.rules.seat_name(seat)
-        return f'<div class="hand"><b>{name}</b>{"".join(rows)}</div>'
-
-    parts = []
-    for record in records:
-        layout = parse_layout(record["layout"])
-        extra = ""
-        if layout.talon:
-            extra = "<p>Talon: " + " ".join(html.escape(format_card(c)) for c in layout.talon) + "</p>"
-        parts.append(
-            f'<section class="puzzle"><h2>{html.escape(layout.title or str(record["number"]))}</h2>'
-            f'<p class="headline">{html.escape(headline(layout))}</p>'
-            f'<div class="table"><div class="row">{hand_html(layout, "W")}{hand_html(layout, "E")}'
-            f'</div><div class="row south">{hand_html(layout, "S")}</div></div>{extra}'
-            f'<p class="question">{html.escape(record["question"])}</p>'
-            f'<p class="band">{record["rating"]["band"]}</p></section>')
-    solutions = "".join(f"<li>{html.escape(line.split('. ', 1)[1])}</li>"
-                        for line in solutions_text(records).splitlines() if line)
+    """A printable HTML sheet (:mod:`pyanalyzer.render.sheet`): the diagrams two per row with who
+    leads and what is asked, the solutions on a page of their own."""
+    puzzles = [SheetPuzzle(record["number"], parse_layout(record["layout"]), record["question"],
+                           record["rating"]["band"]) for record in records]
     games = {REGISTERED_KINDS[r["kind"]].game if r["kind"] in REGISTERED_KINDS else "Preferans" for r in records}
     name = "Puzzles" if len(games) > 1 else f"{games.pop() if games else 'Preferans'} puzzles"
-    return (
-        f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{name}</title><style>"
-        "body{font-family:sans-serif}.puzzle{break-inside:avoid;border-bottom:1px solid #999;"
-        "padding:8px}.row{display:flex;gap:80px}.south{margin-left:90px}.hand{min-width:120px}"
-        ".red{color:#c00}.black{color:#000}.question{font-weight:bold}"
-        ".solutions{break-before:page;page-break-before:always}</style></head><body>"
-        f"<h1>{name}</h1>" + "".join(parts) +
-        f"<section class='solutions'><h1>Solutions</h1><ol>{solutions}</ol></section>"
-        "</body></html>\n")
+    return puzzle_sheet(name, puzzles, solutions_text(records).splitlines())

@@ -35,6 +35,7 @@ from pyanalyzer.model.layout import Layout
 from pyanalyzer.model.notation import format_card
 from pyanalyzer.model.position import Position
 from pyanalyzer.model.rules import Rules
+from pyanalyzer.render.html import HtmlView
 
 
 def cards_mask(cards) -> int:
@@ -119,7 +120,7 @@ class Give:
 
 
 @dataclass
-class ExchangeRanking:
+class ExchangeRanking(HtmlView):
     """Every give of an exchange, best first (most points; card order on a tie)."""
 
     rules: Rules

@@ -39,6 +39,7 @@ from pyanalyzer.model.cards import Card
 from pyanalyzer.model.notation import format_card
 from pyanalyzer.model.rules import THOUSAND_RULES, Rules
 from pyanalyzer.preferans.odds import run_seed, symmetry_note, tidy_json
+from pyanalyzer.render.html import HtmlView
 from pyanalyzer.thousand.exchange import (
     bid_limit,
     cards_mask,
@@ -108,7 +109,7 @@ def text_levels(levels: list[int], always) -> tuple[list[int], int | None]:
 
 
 @dataclass
-class PointsOdds:
+class PointsOdds(HtmlView):
     """The declarer's points for the deal over the layouts he cannot see."""
 
     rules: Rules
@@ -319,7 +320,7 @@ class GiveOdds:
 
 
 @dataclass
-class GiveRanking:
+class GiveRanking(HtmlView):
     """Every give of a ten-card hand by P(make) over all splits, best first."""
 
     rules: Rules
@@ -507,7 +508,7 @@ def rank_gives_by_odds(ten: Sequence[Card], bid: int, rules: Rules = THOUSAND_RU
 
 
 @dataclass
-class TalonOdds:
+class TalonOdds(HtmlView):
     """Monte Carlo odds of each bid before the talon is seen (optimistic: see the module)."""
 
     rules: Rules

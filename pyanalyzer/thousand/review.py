@@ -37,6 +37,7 @@ from pyanalyzer.model.cards import Card
 from pyanalyzer.model.layout import Layout
 from pyanalyzer.model.move import Move
 from pyanalyzer.model.notation import format_card, format_move
+from pyanalyzer.render.html import HtmlView
 from pyanalyzer.thousand.exchange import layout_given
 
 
@@ -86,7 +87,7 @@ class ReviewStep:
 
 
 @dataclass
-class DealReview:
+class DealReview(HtmlView):
     """The answer of :func:`review_deal` (see the module docstring)."""
 
     layout: Layout

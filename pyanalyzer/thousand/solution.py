@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pyanalyzer.model.layout import Layout
 from pyanalyzer.model.move import Move
 from pyanalyzer.model.notation import format_card, format_move
+from pyanalyzer.render.html import HtmlView
 
 
 @dataclass
@@ -40,7 +41,7 @@ class PointsTrick:
 
 
 @dataclass
-class PointsSolution:
+class PointsSolution(HtmlView):
     """The result of :func:`pyanalyzer.analysis.solve.solve` for a card points layout (Thousand)."""
 
     layout: Layout
@@ -82,6 +83,10 @@ class PointsSolution:
     @property
     def is_full_deal(self) -> bool:
         return self.tricks_left == self.layout.rules.hand_size and not self.layout.played
+
+    def best_card_value(self) -> int:
+        """Best play's value (each card after which it stays is marked best)."""
+        return self.declarer_points
 
     def verdict(self) -> str:
         layout = self.layout

@@ -39,6 +39,7 @@ from pyanalyzer.model.cards import WHIST, Suit
 from pyanalyzer.model.hand import Hand
 from pyanalyzer.model.position import Position
 from pyanalyzer.model.rules import WHIST_RULES
+from pyanalyzer.render.html import HtmlView
 from pyanalyzer.whist.deal import SEATS, _trump_suit, lho
 from pyanalyzer.whist.pbn import PBN_SEATS, _parse_hand, format_hand
 
@@ -143,7 +144,7 @@ def bid_whist_position(deal: BidWhistDeal, trump: Suit | None, ranking: str, dec
 
 
 @dataclass
-class BidWhistResult:
+class BidWhistResult(HtmlView):
     """The declarer side's tricks in play (``tricks``); ``with_kitty`` adds the kitty's trick."""
 
     deal: BidWhistDeal

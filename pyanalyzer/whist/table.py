@@ -30,6 +30,7 @@ from pyanalyzer.engines.executor import Executor
 from pyanalyzer.engines.registry import make_backend
 from pyanalyzer.model.cards import WHIST
 from pyanalyzer.model.rules import WHIST_RULES
+from pyanalyzer.render.html import HtmlView, table_html
 from pyanalyzer.whist.deal import SEATS, Deal, whist_layout
 
 #: Denominations in DDS's strain order (its ``resTable``): spades, hearts, diamonds, clubs,
@@ -44,7 +45,7 @@ ROWS = ("N", "S", "E", "W")
 
 
 @dataclass
-class DDTable:
+class DDTable(HtmlView):
     """``tricks[declarer][denomination]``: the declarer side's tricks with best play."""
 
     deal: Deal
@@ -67,6 +68,15 @@ class DDTable:
             done = sum(v is not None for row in self.tricks.values() for v in row.values())
             lines.append(f"PARTIAL (interrupted): {done} of 20 entries searched, - for the others")
         return "\n".join(lines)
+
+    def html_parts(self, style: str = "symbols") -> dict:
+        """For notebooks: the deal's diagram and the table as an HTML table."""
+        heads = ["NT" if d == "n" else next(s.symbol for s in WHIST.suits if s.letter == d) for d in COLUMNS]
+        rows = [[seat, *(self.tricks[seat][d] for d in COLUMNS)] for seat in ROWS]
+        text = str(self).splitlines()[-1] if self.interrupted else ""
+        return {"layout": whist_layout(self.deal), "headline": "Double-dummy tricks of each declarer",
+                "verdict": "Tricks the declarer's side takes, by declarer and denomination:",
+                "table": table_html(["", *heads], rows), "text": text, "style": style}
 
     def to_dict(self) -> dict:
         """The JSON object of ``pref table --json``."""

@@ -1,0 +1,582 @@
+// The web analyzer's page: the card picker, the calls to the JSON API, stepping through the line.
+// Every diagram is the server's SVG (pyanalyzer/render/svg.py); this file draws none.
+
+const $ = (id) => document.getElementById(id);
+
+const SUITS = [["s", "♠"], ["c", "♣"], ["d", "♦"], ["h", "♥"]];
+// The suits' order in the deck, as in the diagrams (Whist: bridge's ♠ ♥ ♦ ♣).
+const SUIT_ORDER = { preferans: "scdh", thousand: "scdh", whist: "shdc" };
+const RANKS = {
+  preferans: ["A", "K", "Q", "J", "T", "9", "8", "7"],
+  thousand: ["A", "T", "K", "Q", "J", "9"],
+  whist: ["A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3", "2"],
+};
+const SEATS = { preferans: ["W", "E", "S"], thousand: ["W", "E", "S"], whist: ["N", "E", "S", "W"] };
+const EXTRA_TARGETS = { preferans: ["talon", "discard"], thousand: ["talon"], whist: [] };
+const SEAT_NAMES = { N: "North", E: "East", S: "South", W: "West", talon: "Talon", discard: "Discard" };
+const DEFAULT_CONTRACT = { preferans: "6s", whist: "n", thousand: "100" };
+
+const state = {
+  game: "preferans",
+  owners: new Map(),   // card code -> seat or "talon" / "discard"
+  target: "S",
+  entered: null,       // the deal as loaded or composed (one-line form)
+  text: null,          // the start of the play: the deal, with the discard or exchange solve made
+  moves: [],           // the cards played from it by clicking
+  line: [],            // the best line from the position after the moves
+  step: 0,             // how many cards of the line are shown played
+  solution: null,
+  position: null,      // the position after the moves (the API's layout object)
+  job: null,
+  busy: 0,
+};
+
+// -- the API ----------------------------------------------------------------------------------
+
+async function api(path, body, method = "POST") {
+  const options = { method, headers: {} };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, options);
+  let data;
+  try {
+    data = await response.json();
+  } catch {
+    throw new Error(`the server answered ${response.status} without JSON`);
+  }
+  if (!response.ok) throw new Error(data.error || `the server answered ${response.status}`);
+  return data;
+}
+
+function showError(error) {
+  const box = $("message");
+  box.textContent = String(error.message || error);
+  box.hidden = false;
+}
+
+function clearError() {
+  $("message").hidden = true;
+  $("message").textContent = "";
+}
+
+async function busy(work) {
+  state.busy += 1;
+  document.body.classList.add("busy");
+  try {
+    clearError();
+    return await work();
+  } catch (error) {
+    showError(error);
+    return null;
+  } finally {
+    state.busy -= 1;
+    if (!state.busy) document.body.classList.remove("busy");
+  }
+}
+
+// -- the card picker --------------------------------------------------------------------------
+
+const isRed = (suit) => suit === "d" || suit === "h";
+const rankLabel = (rank) => (rank === "T" ? "10" : rank);
+const suitSign = (suit) => SUITS.find(([s]) => s === suit)[1];
+
+function cardHtml(code) {
+  const rank = code.slice(0, -1), suit = code.slice(-1);
+  return `<span class="card${isRed(suit) ? " red" : ""}">${suitSign(suit)}${rankLabel(rank)}</span>`;
+}
+
+function targets() {
+  return [...SEATS[state.game], ...EXTRA_TARGETS[state.game]];
+}
+
+function renderTargets() {
+  const box = $("targets");
+  box.innerHTML = "";
+  for (const target of targets()) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.setAttribute("role", "radio");
+    button.dataset.target = target;
+    button.setAttribute("aria-checked", String(target === state.target));
+    const count = [...state.owners.values()].filter((owner) => owner === target).length;
+    button.innerHTML = `${SEAT_NAMES[target]}<span class="count">${count}</span>`;
+    button.addEventListener("click", () => {
+      state.target = target;
+      renderTargets();
+      renderDeck();
+    });
+    box.append(button);
+  }
+}
+
+function renderDeck() {
+  const deck = $("deck");
+  deck.innerHTML = "";
+  deck.className = `deck ${state.game}`;
+  for (const suit of SUIT_ORDER[state.game]) {
+    const sign = suitSign(suit);
+    const row = document.createElement("div");
+    row.className = "suit-row";
+    row.innerHTML = `<span class="suit-sign${isRed(suit) ? " red" : ""}">${sign}</span>`;
+    for (const rank of RANKS[state.game]) {
+      const code = rank + suit;
+      const owner = state.owners.get(code);
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = `pick${isRed(suit) ? " red" : ""}${owner ? " taken" : ""}${owner === state.target ? " here" : ""}`;
+      button.dataset.card = code;
+      button.title = owner ? `${sign}${rankLabel(rank)}: ${SEAT_NAMES[owner]}` : `${sign}${rankLabel(rank)}`;
+      button.innerHTML = `${rankLabel(rank)}${owner ? `<span class="owner">${owner === "talon" ? "T" : owner === "discard" ? "D" : owner}</span>` : ""}`;
+      button.addEventListener("click", () => pick(code));
+      row.append(button);
+    }
+    deck.append(row);
+  }
+}
+
+function pick(code) {
+  if (state.owners.get(code) === state.target) state.owners.delete(code);
+  else state.owners.set(code, state.target);
+  state.text = state.entered = null;  // the deal is now the picker's
+  renderTargets();
+  renderDeck();
+}
+
+function renderSeatSelects() {
+  for (const id of ["declarer", "lead"]) {
+    const select = $(id), previous = select.value;
+    select.innerHTML = "";
+    if (id === "declarer" && state.game === "preferans") select.append(new Option("— (all-pass)", ""));
+    for (const seat of SEATS[state.game]) select.append(new Option(SEAT_NAMES[seat], seat));
+    select.value = [...select.options].some((o) => o.value === previous) ? previous : "S";
+  }
+  $("contract-label").textContent = state.game === "thousand" ? "Bid" : state.game === "whist" ? "Trump (s h d c n)" : "Contract";
+  refreshAnalyses();
+}
+
+/** Offer the analyses that apply to the game and contract in the fields. */
+function refreshAnalyses() {
+  const contract = $("contract").value.trim().toLowerCase();
+  const kind = state.game !== "preferans" ? state.game
+    : contract === "misere" ? "misere" : contract === "allpass" ? "allpass" : "tricks";
+  for (const button of document.querySelectorAll("#analyses button")) {
+    const wanted = button.dataset.for;
+    button.hidden = wanted === "odds" ? !["misere", "tricks", "thousand"].includes(kind) : wanted !== kind;
+  }
+  $("talon-option").hidden = kind !== "misere" && kind !== "tricks";
+  $("talon-rule-option").hidden = kind !== "allpass";
+  $("gave-option").hidden = kind !== "thousand";
+}
+
+function setGame(game) {
+  if (game !== state.game) {
+    state.game = game;
+    $("game").value = game;
+    state.owners = new Map();
+    state.target = "S";
+    $("contract").value = DEFAULT_CONTRACT[game];
+  }
+  renderSeatSelects();
+  renderTargets();
+  renderDeck();
+}
+
+function cardsOf(target) {
+  const order = (code) => {
+    const suit = SUIT_ORDER[state.game].indexOf(code.slice(-1));
+    return suit * 20 + RANKS[state.game].indexOf(code.slice(0, -1));
+  };
+  return [...state.owners].filter(([, owner]) => owner === target).map(([code]) => code).sort((a, b) => order(a) - order(b));
+}
+
+/** The one-line layout the picker and the fields describe. */
+function compose() {
+  const words = [];
+  const contract = $("contract").value.trim();
+  const declarer = $("declarer").value;
+  if (state.game !== "preferans") words.push(`game=${state.game}`);
+  if (state.game === "thousand") words.push(`bid=${contract || "100"}`);
+  else words.push(`contract=${contract || DEFAULT_CONTRACT[state.game]}`);
+  if (declarer && contract !== "allpass") words.push(`declarer=${declarer}`);
+  words.push(`lead=${$("lead").value}`);
+  for (const target of targets()) {
+    const cards = cardsOf(target);
+    if (cards.length) words.push(`${target}=${cards.join(",")}`);
+  }
+  return words.join(" ");
+}
+
+/** Fill the picker and the fields from a layout object of the API. */
+function fillFrom(layout) {
+  setGame(layout.game);
+  state.owners = new Map();
+  for (const [seat, cards] of Object.entries(layout.hands)) for (const code of cards) state.owners.set(code, seat);
+  for (const code of layout.discard || []) state.owners.set(code, "discard");
+  for (const code of layout.talon || []) if (!state.owners.has(code)) state.owners.set(code, "talon");
+  for (const code of layout.played || []) state.owners.delete(code);
+  $("contract").value = layout.game === "thousand" ? String(layout.bid ?? "") : layout.contract;
+  renderSeatSelects();
+  $("declarer").value = layout.declarer || "";
+  $("lead").value = layout.lead;
+  if (layout.gave && Object.keys(layout.gave).length) {
+    $("gave").value = Object.entries(layout.gave).map(([seat, code]) => `${seat}:${code}`).join(",");
+  }
+  renderTargets();
+  renderDeck();
+}
+
+// -- the address ------------------------------------------------------------------------------
+
+function updateAddress() {
+  const params = new URLSearchParams();
+  const played = state.moves.concat(state.line.slice(0, state.step));
+  // The moves are played from the start of the play (the deal with solve's discard or exchange).
+  const layout = played.length ? state.text : state.entered;
+  if (layout) params.set("layout", layout);
+  if (played.length) params.set("moves", played.join(","));
+  const query = params.toString();
+  history.replaceState(null, "", query ? `?${query}` : location.pathname);
+}
+
+// -- solving and stepping ---------------------------------------------------------------------
+
+function currentText() {
+  if (!state.text) state.text = state.entered = compose();
+  return state.text;
+}
+
+/** The deal as entered (the analyses of the whole deal start from it). */
+function enteredText() {
+  currentText();
+  return state.entered || state.text;
+}
+
+async function drawPosition(moves, values) {
+  const position = await api("/api/position", { layout: currentText(), moves, values });
+  $("diagram").innerHTML = position.svg;
+  return position;
+}
+
+/** Solve the position after the clicked moves: verdict, card values, the best line. */
+async function solveCurrent() {
+  await busy(async () => {
+    const position = await api("/api/position", { layout: currentText(), moves: state.moves });
+    state.position = position;
+    if (state.moves.length === 0) fillFrom(position);
+    if (!position.tricks_left) {
+      state.solution = null;
+      state.line = [];
+      state.step = 0;
+      $("diagram").innerHTML = position.svg;
+      $("verdict").textContent = "The hands are played out.";
+      $("summary").textContent = "";
+      renderLine();
+      updateAddress();
+      return;
+    }
+    $("verdict").textContent = "";
+    $("summary").textContent = "";
+    const misere = position.contract === "misere";
+    const solution = await api(misere ? "/api/misere" : "/api/solve", { layout: position.one_line });
+    if (!state.moves.length && solution.layout && solution.layout !== position.one_line) {
+      // Solve made the discard (Preferans) or the exchange (Thousand) it found best: the line
+      // starts from that layout (the picker keeps the deal as entered).
+      state.text = solution.layout;
+      state.position = await api("/api/position", { layout: state.text });
+    }
+    state.solution = solution;
+    // All-pass has no one best line: step through the one holding the player to move to his minimum.
+    state.line = solution.line || (solution.lines && solution.lines[solution.to_move]) || [];
+    state.step = 0;
+    await drawPosition(state.moves, solution.cards ? "solve" : undefined);
+    // The verdict last: once it shows, the diagram and the line are those of this answer.
+    renderLine();
+    $("verdict").textContent = verdictOf(solution);
+    $("summary").textContent = misere ? solution.summary : "";
+    updateAddress();
+  });
+}
+
+function verdictOf(solution) {
+  if (solution.verdict) return solution.verdict;
+  if (solution.guaranteed) {
+    return "All-pass: each player can hold himself to " + Object.entries(solution.guaranteed)
+      .map(([seat, tricks]) => `${SEAT_NAMES[seat]} ${tricks}`).join(", ") + " tricks.";
+  }
+  return "";
+}
+
+async function stepTo(step) {
+  step = Math.max(0, Math.min(state.line.length, step));
+  await busy(async () => {
+    // Each position's values are solved as it is drawn (best play's marked).
+    await drawPosition(state.moves.concat(state.line.slice(0, step)), "solve");
+    state.step = step;
+    renderLine();
+    updateAddress();
+  });
+}
+
+function renderLine() {
+  const box = $("line-box"), list = $("line");
+  box.hidden = state.line.length === 0 && state.moves.length === 0;
+  list.innerHTML = "";
+  const seats = SEATS[state.game].length;
+  const inTrick = state.position ? (state.position.played || []).length : 0;
+  let trick = null, filled = seats;
+  state.line.forEach((code, index) => {
+    if (filled === seats || (index === 0 && inTrick)) {
+      trick = document.createElement("li");
+      list.append(trick);
+      filled = index === 0 ? inTrick : 0;
+    }
+    const span = document.createElement("span");
+    span.innerHTML = cardHtml(code.replace("+", ""));
+    const card = span.firstChild;
+    if (code.endsWith("+")) card.textContent += "+";
+    card.classList.add(index < state.step ? "past" : index === state.step ? "now" : "future");
+    trick.append(card, " ");
+    filled += 1;
+  });
+  $("step-text").textContent = `card ${state.step} of ${state.line.length}`;
+  $("first").disabled = $("back").disabled = state.step === 0;
+  $("forward").disabled = $("last").disabled = state.step >= state.line.length;
+  $("undo").hidden = state.moves.length === 0;
+}
+
+function playClicked(event) {
+  const target = event.target.closest("g.move[data-move], g.card[data-legal='true']");
+  if (!target || state.busy) return;
+  const move = target.dataset.move || target.dataset.card;
+  state.moves = state.moves.concat(state.line.slice(0, state.step), [move]);
+  solveCurrent();
+}
+
+// -- the other analyses -----------------------------------------------------------------------
+
+function table(headers, rows) {
+  const head = headers.map((h) => `<th>${h}</th>`).join("");
+  const body = rows.map((row) => `<tr>${row.map((cell) => `<td>${cell}</td>`).join("")}</tr>`).join("");
+  return `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
+}
+
+const cards = (codes) => (codes || []).map((c) => cardHtml(c.replace("+", ""))).join(" ");
+const percent = (x) => (x === null || x === undefined ? "–" : `${(100 * x).toFixed(1)}%`);
+
+function renderAnalysis(title, data) {
+  let html = `<h3>${title}</h3>`;
+  if (data.verdict) html += `<p>${data.verdict}</p>`;
+  if (data.summary) html += `<p>${data.summary}</p>`;
+  if (Array.isArray(data.discards)) {
+    html += table(["Discard", "Forced", "Catching leads"],
+      data.discards.map((d) => [cards(d.discard), d.forced, cards(d.catching_cards)]));
+  }
+  if (data.table && data.deal) {
+    html += `<p>${data.deal}</p>`;
+    html += table(["Declarer", "♠", "♥", "♦", "♣", "NT"], Object.entries(data.table).map(([seat, row]) =>
+      [SEAT_NAMES[seat], row.s ?? "–", row.h ?? "–", row.d ?? "–", row.c ?? "–", row.n ?? "–"]));
+  }
+  if (data.guaranteed) {
+    html += table(["Player", "Can hold himself to (tricks)", "Self-interested split"], Object.entries(data.guaranteed).map(
+      ([seat, n]) => [SEAT_NAMES[seat], n, data.split ? data.split[seat] ?? "–" : "–"]));
+  }
+  if (data.histogram || data.distribution) html += oddsHtml(data);
+  if (data.declarer_tricks !== undefined && data.whist_obligation !== undefined) {
+    html += `<p>Declarer ${data.declarer_tricks}, defenders ${data.defender_tricks}; whist obligation ${data.whist_obligation}.</p>`;
+  }
+  if (data.view === "exchange" && Array.isArray(data.gives)) {
+    html += `<p>Best exchange: ${data.best_points} points with open cards; the highest bid made: ${data.highest_bid}.</p>`;
+    html += table(["Gives", "Keeps", "Points", "Highest bid made"], data.gives.slice(0, 12).map((give) => [
+      Object.entries(give.gave).map(([seat, code]) => `${SEAT_NAMES[seat]} ${cards([code])}`).join(", "),
+      cards(give.kept), give.points, give.highest_bid ?? "none"]));
+    if (data.gives.length > 12) html += `<p>… and ${data.gives.length - 12} more (all in the JSON below).</p>`;
+  }
+  html += `<details><summary>The answer as JSON (what the command prints with --json)</summary><pre>${escapeHtml(JSON.stringify(data, null, 1))}</pre></details>`;
+  $("analysis").innerHTML = html;
+}
+
+function oddsHtml(data) {
+  // Tricks: a histogram by value; Thousand's points: [points, splits] pairs.
+  const pairs = data.histogram ? data.histogram.map((count, value) => [value, count]) : data.distribution;
+  const total = pairs.reduce((sum, [, count]) => sum + count, 0) || 1;
+  const rows = pairs.filter(([, count]) => count).map(([value, count]) =>
+    [value, count.toLocaleString(), percent(count / total)]);
+  let html = "";
+  if (data.interrupted || data.partial) {
+    html += `<p><strong>Partial:</strong> stopped after ${data.splits.toLocaleString()} of ${data.total.toLocaleString()} splits; the figures cover those only.</p>`;
+  }
+  if (data.p_make !== undefined && data.p_make !== null) {
+    html += `<p>Probability of making it: <strong>${percent(data.p_make)}</strong>.</p>`;
+  }
+  for (const [key, bounds] of Object.entries(data)) {  // a partial enumeration proves bounds only
+    if (key.endsWith("_bounds") && Array.isArray(bounds)) {
+      const name = key.replace(/_bounds$/, "").replace(/^p_/, "P(").replace(/^(P\(.*)$/, "$1)").replaceAll("_", " ");
+      const shown = key.startsWith("p_") ? bounds.map(percent) : bounds;
+      html += `<p>${name}: between ${shown[0]} and ${shown[1]} (proven bounds).</p>`;
+    }
+  }
+  if (data.expected_tricks !== undefined && data.expected_tricks !== null) {
+    html += `<p>Expected tricks: ${data.expected_tricks}.</p>`;
+  }
+  if (data.expected_points !== undefined && data.expected_points !== null) {
+    html += `<p>Expected points: ${Number(data.expected_points).toFixed(1)}.</p>`;
+  }
+  if (data.p_caught !== undefined && data.p_caught !== null) {
+    html += `<p>Probability the misère is caught: <strong>${percent(data.p_caught)}</strong>.</p>`;
+  }
+  return html + table([data.game === "thousand" ? "Points" : data.contract === "misere" ? "Tricks forced" : "Tricks",
+    data.method === "sample" ? "Samples" : "Splits", "Share"], rows);
+}
+
+function escapeHtml(text) {
+  return text.replace(/[&<>]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;" })[c]);
+}
+
+async function runAnalysis(kind) {
+  if (kind === "odds") return startOdds();
+  await busy(async () => {
+    const position = state.position || await api("/api/position", { layout: currentText(), moves: state.moves });
+    const layout = position.one_line;
+    const requests = {
+      "misere-unknown": ["Misère with the discard unknown", "/api/misere",
+        { layout: enteredText(), talon: $("talon").value.trim() || (position.discard || []).join(",") }],
+      contract: ["Defence and whist", "/api/contract", { layout }],
+      allpass: ["All-pass guarantees", "/api/allpass", { layout, talon_rule: $("talon-rule").value }],
+      table: ["Double-dummy table", "/api/table", { layout: enteredText() }],
+      thousand: ["Thousand", "/api/thousand", { layout: enteredText() }],
+    };
+    const [title, path, body] = requests[kind];
+    $("analysis").innerHTML = `<h3>${title}</h3><p>Working…</p>`;
+    renderAnalysis(title, await api(path, body));
+  });
+}
+
+// -- the declarer's odds: a job with a progress bar -------------------------------------------
+
+async function startOdds() {
+  await busy(async () => {
+    const start = await api("/api/position", { layout: enteredText(), moves: [] });
+    const declarer = start.declarer;
+    if (!declarer) throw new Error("the declarer's odds need a declarer (not all-pass)");
+    const body = { analysis: "odds", game: start.game, hand: `${declarer}=${start.hands[declarer].join(",")}`, lead: start.lead };
+    if (start.game === "thousand") {
+      body.gave = $("gave").value.trim() || Object.entries(start.gave || {}).map(([s, c]) => `${s}:${c}`).join(",");
+      if (start.bid) body.bid = String(start.bid);
+    } else {
+      body.discard = $("talon").value.trim() || (start.discard || []).join(",");
+      body.contract = start.contract;
+    }
+    const job = await api("/api/jobs", body);
+    state.job = job.id;
+    $("job").hidden = false;
+    $("cancel").disabled = false;
+    $("job-title").textContent = "Declarer's odds over every split of the unseen cards";
+    showJob(job);
+    pollJob(job.id);
+  });
+}
+
+function showJob(job) {
+  const bar = $("job-bar");
+  bar.max = job.total || 1;
+  bar.value = job.done || 0;
+  const share = job.total ? ` (${Math.floor((100 * job.done) / job.total)}%)` : "";
+  const what = { queued: "Waiting for a free worker…", running: "Running", done: "Finished",
+    cancelled: "Cancelled", failed: "Failed" }[job.state] || job.state;
+  $("job-text").textContent = `${what}: ${job.done.toLocaleString()} of ${job.total.toLocaleString()} splits${share}`
+    + (job.reason && job.state === "cancelled" && job.reason !== "cancelled" ? ` — ${job.reason}` : "");
+  $("job").dataset.state = job.state;
+}
+
+async function pollJob(id) {
+  while (state.job === id) {
+    let job;
+    try {
+      job = await api(`/api/jobs/${id}`, undefined, "GET");
+    } catch (error) {
+      showError(error);
+      return;
+    }
+    if (state.job !== id) return;
+    showJob(job);
+    if (!["queued", "running"].includes(job.state)) {
+      finishJob(job);
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+}
+
+function finishJob(job) {
+  state.job = null;
+  $("cancel").disabled = true;
+  if (job.error) showError(new Error(job.error));
+  if (job.result) renderAnalysis(job.state === "cancelled" ? "Declarer's odds (cancelled: partial)" : "Declarer's odds", job.result);
+}
+
+async function cancelJob() {
+  const id = state.job;
+  if (!id) return;
+  $("cancel").disabled = true;
+  try {
+    const job = await api(`/api/jobs/${id}`, undefined, "DELETE");
+    showJob(job);
+    if (!["queued", "running"].includes(job.state)) finishJob(job);
+  } catch (error) {
+    showError(error);
+  }
+}
+
+// -- start ------------------------------------------------------------------------------------
+
+async function loadText(text, moves = []) {
+  state.text = state.entered = text.trim();
+  state.moves = moves;
+  state.line = [];
+  state.step = 0;
+  state.position = null;
+  $("analysis").innerHTML = "";
+  await solveCurrent();
+}
+
+function wire() {
+  $("game").addEventListener("change", () => { state.text = state.entered = null; setGame($("game").value); });
+  for (const id of ["contract", "declarer", "lead"]) {
+    $(id).addEventListener("change", () => { state.text = state.entered = null; });
+  }
+  $("contract").addEventListener("input", refreshAnalyses);
+  $("clear").addEventListener("click", () => {
+    state.owners = new Map();
+    state.text = state.entered = null;
+    renderTargets();
+    renderDeck();
+  });
+  $("solve").addEventListener("click", () => {
+    state.text = state.entered;  // from the deal as entered (null: the picker's, composed)
+    state.moves = [];
+    state.position = null;
+    $("analysis").innerHTML = "";
+    solveCurrent();
+  });
+  $("load").addEventListener("click", () => loadText($("paste").value));
+  $("first").addEventListener("click", () => stepTo(0));
+  $("back").addEventListener("click", () => stepTo(state.step - 1));
+  $("forward").addEventListener("click", () => stepTo(state.step + 1));
+  $("last").addEventListener("click", () => stepTo(state.line.length));
+  $("undo").addEventListener("click", () => { state.moves = []; solveCurrent(); });
+  $("diagram").addEventListener("click", playClicked);
+  $("cancel").addEventListener("click", cancelJob);
+  for (const button of document.querySelectorAll("#analyses button")) {
+    button.addEventListener("click", () => runAnalysis(button.dataset.analysis));
+  }
+}
+
+wire();
+setGame("preferans");
+const params = new URLSearchParams(location.search);
+if (params.get("layout")) {
+  const moves = (params.get("moves") || "").split(",").filter(Boolean);
+  loadText(params.get("layout"), moves);
+}
