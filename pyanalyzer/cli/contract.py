@@ -8,6 +8,7 @@ import click
 
 from pyanalyzer.analysis.playcheck import check_play
 from pyanalyzer.cli.progress import ProgressLine
+from pyanalyzer.cli.scheduler import SCHEDULER_OPTION, on_scheduler, scheduler_for
 from pyanalyzer.cli.support import (
     ENGINE_OPTION,
     NOTATION_OPTION,
@@ -75,8 +76,9 @@ def _emit(result, as_json: bool, notation: str) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @ENGINE_OPTION
 @NOTATION_OPTION
+@SCHEDULER_OPTION
 def contract_command(layout, hand_text, discard_text, contract_text, lead_text, declarer_text, known_text,
-                     samples, seed, threads, plot_path, as_json, engine, notation) -> None:
+                     samples, seed, threads, plot_path, as_json, engine, notation, scheduler) -> None:
     """Trick contracts: whist tricks, the talon's best discard, mistakes, and odds.
 
     \b
@@ -106,13 +108,16 @@ def contract_command(layout, hand_text, discard_text, contract_text, lead_text, 
         fail("give either a LAYOUT or --hand SEAT=CARDS")
     if plot_path and layout is not None:
         fail(PLOT_NEEDS_ODDS)
+    scheduler = scheduler_for(scheduler, hand_text is not None,
+                              "it goes with --hand (a LAYOUT is analysed here)")
     progress = ProgressLine("splits")
     with command_errors(progress):
         if layout is not None:
             _layout_mode(layout, as_json, notation, engine)
             return
-        _hand_mode(hand_text, discard_text, contract_text, lead_text, declarer_text, known_text,
-                   samples, seed, threads, plot_path, as_json, engine, notation, progress)
+        with on_scheduler(scheduler):
+            _hand_mode(hand_text, discard_text, contract_text, lead_text, declarer_text, known_text,
+                       samples, seed, threads, plot_path, as_json, engine, notation, progress)
 
 
 def _layout_mode(argument: str, as_json: bool, notation: str, engine: str) -> None:

@@ -7,14 +7,16 @@ standard error, and exit status 2.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 
 import click
 
 from pyanalyzer.analysis.solve import solve
 from pyanalyzer.cli.batch import BATCH_EXIT_HELP, run_batch
 from pyanalyzer.cli.options import NO_LINE_OPTION, cards_option, marriage_options, tt_mb_option, with_marriage_options
+from pyanalyzer.cli.scheduler import SCHEDULER_OPTION, on_scheduler, scheduler_for
 from pyanalyzer.cli.support import ENGINE_OPTION, NOTATION_OPTION, exit_interrupted, fail
-from pyanalyzer.engines.registry import check_table_memory, make_backend
+from pyanalyzer.engines.registry import WarmEngine, check_table_memory, make_backend
 from pyanalyzer.errors import PrefInputError
 from pyanalyzer.model.layout_io import format_layout_file, format_one_line, layout_to_dict, parse_one_line, read_layout
 from pyanalyzer.render.diagram import diagram
@@ -72,9 +74,10 @@ def show_command(layout: str, one_line: bool, file_format: bool, as_json: bool, 
 @NOTATION_OPTION
 @tt_mb_option(default=64)
 @marriage_options
+@SCHEDULER_OPTION
 def solve_command(layout: str | None, show_cards: bool, as_json: bool, batch_file: str | None,
                   engine: str, no_line: bool, notation: str, tt_mb: int, ace_marriage: bool,
-                  declare_first_lead: bool) -> None:
+                  declare_first_lead: bool, scheduler: str | None) -> None:
     """Solve LAYOUT: a layout file, or a one-line layout in quotes.
 
     \b
@@ -82,9 +85,11 @@ def solve_command(layout: str | None, show_cards: bool, as_json: bool, batch_fil
       pref solve layouts/kovalevskaya.txt
       pref solve "contract=6s declarer=S lead=W S=As,7d W=7h,8h E=Ad,Kh" --cards
       pref solve --batch deals.txt --json > results.jsonl
+      pref solve --batch deals.txt --json --scheduler tcp://10.0.0.5:8786
     """
     if (layout is None) == (batch_file is None):
         fail("give either a LAYOUT or --batch FILE")
+    scheduler = scheduler_for(scheduler, batch_file is not None, "it goes with --batch (one layout is solved here)")
     try:
         if engine == "fast":
             check_table_memory(tt_mb, 1)
@@ -92,13 +97,10 @@ def solve_command(layout: str | None, show_cards: bool, as_json: bool, batch_fil
     except PrefInputError as error:
         fail(str(error))
     if batch_file is not None:
-        cards, line = show_cards or as_json, not no_line
-        def solve_line(text: str):
-            parsed = with_marriage_options(parse_one_line(text), ace_marriage, declare_first_lead)
-            return solve(parsed, backend, cards=cards, line=line)
-
-        run_batch(batch_file, solve_line,
-                  verdict=None if as_json else (lambda result: result.verdict()))
+        answer = SolveLine(show_cards or as_json, not no_line, ace_marriage, declare_first_lead)
+        with on_scheduler(scheduler):
+            run_batch(batch_file, answer, backend, verdict=None if as_json else solution_verdict,
+                      remote=WarmEngine(engine, tt_mb))
         return
     try:
         parsed = with_marriage_options(read_layout(layout), ace_marriage, declare_first_lead)
@@ -118,6 +120,24 @@ def solve_command(layout: str | None, show_cards: bool, as_json: bool, batch_fil
     click.echo(result.format(notation))
     click.echo("")
     click.echo(f"[{result.engine} engine: {result.nodes:,} nodes, {result.seconds:.3f} s]")
+
+
+@dataclass(frozen=True)
+class SolveLine:
+    """``pref solve --batch``: one line's solution (picklable: a cluster worker runs it)."""
+
+    cards: bool
+    line: bool
+    ace_marriage: bool
+    declare_first_lead: bool
+
+    def __call__(self, backend, text: str):
+        parsed = with_marriage_options(parse_one_line(text), self.ace_marriage, self.declare_first_lead)
+        return solve(parsed, backend, cards=self.cards, line=self.line)
+
+
+def solution_verdict(result) -> str:
+    return result.verdict()
 
 
 # Commands that live with their analyzers.

@@ -9,6 +9,7 @@ import click
 from pyanalyzer.analysis.solve import solve
 from pyanalyzer.cli.options import marriage_options, tt_mb_option, with_marriage_options
 from pyanalyzer.cli.progress import ProgressLine
+from pyanalyzer.cli.scheduler import SCHEDULER_OPTION, on_scheduler, scheduler_for
 from pyanalyzer.cli.support import (
     ENGINE_OPTION,
     NOTATION_OPTION,
@@ -82,8 +83,9 @@ def _gave(text: str, rules: Rules, declarer: str) -> dict[str, Card]:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @ENGINE_OPTION
 @NOTATION_OPTION
+@SCHEDULER_OPTION
 def thousand_command(layout, hand_text, gave_text, bid, samples, seed, threads, tt_mb, ace_marriage,
-                     declare_first_lead, as_json, engine, notation) -> None:
+                     declare_first_lead, as_json, engine, notation, scheduler) -> None:
     """Thousand: the exchange with open cards, a layout in points, and the declarer's odds.
 
     \b
@@ -115,6 +117,8 @@ def thousand_command(layout, hand_text, gave_text, bid, samples, seed, threads, 
     with command_errors(progress):
         if (layout is None) == (hand_text is None):
             raise LayoutError("give either a LAYOUT or --hand SEAT=CARDS", "--hand")
+        scheduler = scheduler_for(scheduler, hand_text is not None,
+                                  "it goes with --hand (a LAYOUT is analysed here)")
         if engine == "fast":
             check_table_memory(tt_mb, threads)
         if layout is not None:
@@ -129,8 +133,9 @@ def thousand_command(layout, hand_text, gave_text, bid, samples, seed, threads, 
         if engine != "fast":
             raise LayoutError("--hand solves thousands of layouts, too many for the reference engine (the plain "
                               "minimax, for single small endings): use --engine fast", "--engine")
-        result = _hand_mode(_rules(ace_marriage, declare_first_lead), hand_text, gave_text, bid, samples, seed,
-                            threads, tt_mb, progress)
+        with on_scheduler(scheduler):
+            result = _hand_mode(_rules(ace_marriage, declare_first_lead), hand_text, gave_text, bid, samples,
+                                seed, threads, tt_mb, progress)
     progress.close()
     click.echo(json.dumps(result.to_dict(), ensure_ascii=False) if as_json else result.format(notation))
     exit_if_interrupted(result)
