@@ -541,6 +541,7 @@ SHARED_OPTIONS = {
     "--threads": {"misere", "contract", "table", "thousand"},
     "--seed": {"misere", "contract", "puzzles", "thousand"},
     "--tt-mb": {"solve", "allpass", "table", "thousand"},
+    "--scheduler": {"solve", "allpass", "table", "misere", "contract", "thousand", "puzzles"},
 }
 
 

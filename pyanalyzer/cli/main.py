@@ -85,7 +85,6 @@ def solve_command(layout: str | None, show_cards: bool, as_json: bool, batch_fil
       pref solve layouts/kovalevskaya.txt
       pref solve "contract=6s declarer=S lead=W S=As,7d W=7h,8h E=Ad,Kh" --cards
       pref solve --batch deals.txt --json > results.jsonl
-      pref solve --batch deals.txt --json --scheduler tcp://10.0.0.5:8786
     """
     if (layout is None) == (batch_file is None):
         fail("give either a LAYOUT or --batch FILE")

@@ -45,6 +45,8 @@ def on_scheduler(address: str | None) -> Iterator[None]:
         fail("--scheduler needs Dask's distributed: pip install 'pref-solver[cluster]'")
     from pyanalyzer.engines.executor import ClusterLost, use_cluster
 
+    _quiet_dask_logs()
+
     try:
         cluster = DaskCluster(address)
     except ClusterLost as error:
@@ -54,3 +56,13 @@ def on_scheduler(address: str | None) -> Iterator[None]:
             yield
     finally:
         cluster.close()
+
+
+def _quiet_dask_logs() -> None:
+    """Dask's client logs its reconnection attempts with tracebacks: a command says what
+    happened in its own one line instead."""
+    import logging
+
+    for name in ["distributed", *logging.root.manager.loggerDict]:
+        if name == "distributed" or name.startswith("distributed."):
+            logging.getLogger(name).setLevel(logging.CRITICAL + 1)

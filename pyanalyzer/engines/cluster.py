@@ -9,9 +9,9 @@ without it the package never imports Dask. Used through :mod:`pyanalyzer.engines
 What a run on the cluster does (the executor's contract; ordering, signals, errors and
 progress stay in :class:`pyanalyzer.engines.executor.Run`):
 
-* **Warm state per worker.** A worker plugin (:class:`WarmStates`) keeps, in each worker
-  thread, the state a run names (a :class:`pyanalyzer.engines.registry.WarmEngine`: the
-  engine and its table), built on first use and reused by every later task and run.
+* **Warm state per worker.** Each worker process keeps, per worker thread, the state a run
+  names (a :class:`pyanalyzer.engines.registry.WarmEngine`: the engine and its table),
+  built on its first task and reused by every later task and run.
 * **Chunked tasks.** Consecutive units go out together as one task, as many as take about
   :data:`TASK_SECONDS` by the time per unit measured so far (one unit per task at first), so
   that the scheduler's cost per task (a few milliseconds) stays a small share of the work.
@@ -25,6 +25,7 @@ progress stay in :class:`pyanalyzer.engines.executor.Run`):
 
 from __future__ import annotations
 
+import asyncio
 import queue
 import signal
 import threading
@@ -33,8 +34,11 @@ import uuid
 from collections import deque
 from collections.abc import Iterable
 
-from distributed import Client, WorkerPlugin, get_worker
+import dask
+from dask.utils import parse_timedelta
+from distributed import Client
 from distributed.comm import resolve_address
+from distributed.core import rpc
 
 from pyanalyzer.engines.executor import DONE, ERROR, ITEM, ClusterLost
 
@@ -44,47 +48,27 @@ TASK_SECONDS = 0.5
 MAX_UNITS_PER_TASK = 10_000
 #: Tasks out at once per worker thread: one running, one queued behind it.
 TASKS_PER_THREAD = 2
-#: The name the worker plugin is registered under.
-PLUGIN_NAME = "pref-warm-states"
 
 
-class WarmStates(WorkerPlugin):
-    """Keeps each worker thread's states (engines and their tables) between tasks and runs."""
-
-    name = PLUGIN_NAME
-
-    def setup(self, worker) -> None:
-        self.states: dict = {}
-        self.lock = threading.Lock()
-
-    def state(self, factory):
-        key = (threading.get_ident(), factory)
-        with self.lock:
-            state = self.states.get(key)
-        if state is None:
-            state = factory()
-            with self.lock:
-                self.states[key] = state
-        return state
-
-    def teardown(self, worker) -> None:
-        self.states.clear()
-
-
-#: States of a worker on which the plugin was not registered (a worker started by hand
-#: after the client connected, before the scheduler passed the plugin on).
-_fallback = WarmStates()
-_fallback.setup(None)
+#: The states each worker process keeps between tasks and runs: ``(thread, factory) -> state``.
+#: (A module-level cache rather than a registered worker plugin: registering one waits for
+#: every worker's answer, so one hung worker would hold up every command at its start.)
+_warm: dict = {}
+_warm_lock = threading.Lock()
 
 
 def _warm_state(factory):
+    """This worker thread's state for ``factory``: built on first use, then kept."""
     if factory is None:
         return None
-    try:
-        plugin = get_worker().plugins.get(PLUGIN_NAME)
-    except ValueError:   # not on a worker (a task run in the client's process)
-        plugin = None
-    return (plugin or _fallback).state(factory)
+    key = (threading.get_ident(), factory)
+    with _warm_lock:
+        state = _warm.get(key)
+    if state is None:
+        state = factory()
+        with _warm_lock:
+            _warm[key] = state
+    return state
 
 
 def run_units(work, factory, streams: bool, units: list) -> tuple[list, float]:
@@ -126,6 +110,18 @@ class DaskCluster:
                               "write e.g. tcp://10.0.0.5:8786") from None
         except OSError as error:
             raise ClusterLost(f"cannot reach the Dask scheduler at {address}: {_reason(error)}") from None
+        if timeout is None:
+            timeout = parse_timedelta(dask.config.get("distributed.comm.timeouts.connect"), "s")
+        # Asked who it is before a client is made: a client that fails to connect (another
+        # service at the address, garbage for an answer) lingers and hangs the exit.
+        try:
+            identity = asyncio.run(_identity(address, timeout))
+        except Exception as error:  # noqa: BLE001 (whatever answered, or did not: one line)
+            reason = _reason(error) if not isinstance(error, TimeoutError) else f"no answer in {timeout:g} s"
+            raise ClusterLost(f"cannot reach the Dask scheduler at {address}: {reason}") from None
+        if not isinstance(identity, dict) or identity.get("type") != "Scheduler":
+            raise ClusterLost(f"{address} is not a Dask scheduler (it says it is a "
+                              f"{identity.get('type') if isinstance(identity, dict) else 'something else'})")
         # The client's event loop thread starts now: with the stop signals blocked, so that
         # Ctrl-C and SIGTERM stay with the calling thread (where a run takes them).
         stop_signals = {getattr(signal, name) for name in ("SIGINT", "SIGTERM") if hasattr(signal, name)}
@@ -139,7 +135,6 @@ class DaskCluster:
         finally:
             if masked:
                 signal.pthread_sigmask(signal.SIG_SETMASK, previous)
-        self.client.register_plugin(WarmStates(), name=PLUGIN_NAME)
         #: Tasks whose results came back, the units in them and the seconds the workers spent
         #: on them (for the overhead per task, benchmarks/cluster.py).
         self.tasks = self.units = 0
@@ -170,6 +165,14 @@ class DaskCluster:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+async def _identity(address: str, timeout: float) -> dict:
+    scheduler = rpc(address, timeout=timeout)
+    try:
+        return await asyncio.wait_for(scheduler.identity(), timeout)
+    finally:
+        await scheduler.close_rpc()
 
 
 def _reason(error: BaseException) -> str:
