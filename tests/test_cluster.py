@@ -204,3 +204,36 @@ def test_a_scheduler_given_where_nothing_runs_remotely_is_refused():
     assert result.exit_code == 2
     assert result.stderr == ("pref: error: --scheduler 'tcp://127.0.0.1:8786': it goes with --batch "
                              "(one layout is solved here)\n")
+
+
+@pytest.mark.slow   # a scheduler and a worker of its own, as processes (about 10 s)
+def test_a_scheduler_lost_during_a_batch_ends_it_with_one_line_keeping_the_lines_written(batch, local_records):
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "env": child_environment()}
+    scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+                                  "--port", str(port), "--dashboard-address", ":0"], **quiet)
+    worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
+                               "--dashboard-address", ":0", "--death-timeout", "30"], **quiet)
+    try:
+        with distributed.Client(address, set_as_default=False, timeout=PATIENCE) as client:
+            client.wait_for_workers(1, timeout=PATIENCE)
+        command = [sys.executable, "-m", "pyanalyzer", "solve", "--batch", str(batch), "--json", "--no-line",
+                   "--scheduler", address]
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                   env=child_environment())
+        first = process.stdout.readline()
+        scheduler.kill()
+        rest, errors = process.communicate(timeout=PATIENCE)
+    finally:
+        for child in (worker, scheduler):
+            child.kill()
+            child.wait()
+    lines = [first.rstrip("\n"), *rest.splitlines()]
+    assert process.returncode == 2, errors
+    assert errors.splitlines() == [f"pref: error: lost the Dask scheduler at {address}; after {len(lines):,} "
+                                   "of 200 layouts; the results written are complete"]
+    assert records("\n".join(lines)) == local_records[:len(lines)]
+    assert len(lines) < 200

@@ -17,8 +17,10 @@ Reductions, all exact:
   each block is solved inside the engine without the GIL.
 
 Blocks of splits run on several threads (:class:`pyanalyzer.engines.executor.Executor`),
-each with its own engine (the engine releases the GIL while it searches); the
-calling thread merges the blocks' histograms. Ctrl-C (or SIGTERM) stops the
+each with its own engine (the engine releases the GIL while it searches), or on the
+workers of a Dask cluster (``--scheduler``; the blocks are cut here, after the symmetry
+reduction, and a sample's splits are drawn here, so the result does not depend on who
+solves them); the calling thread merges the blocks' histograms. Ctrl-C (or SIGTERM) stops the
 workers, waits until every one has returned (so shared engines are free again),
 and the tally of the splits finished so far is returned, marked partial and
 interrupted: for an enumeration it proves bounds (:meth:`Tally.bounds`), for a

@@ -260,8 +260,11 @@ class DaskPool:
         if status == "finished":
             try:
                 events, seconds = future.result()
-            except (OSError, TimeoutError) as error:   # the data could not be fetched
-                self._lose(error)
+            except Exception as error:  # noqa: BLE001 (the data could not be fetched)
+                if self._cluster.lost():
+                    self._lose(error)
+                else:
+                    self._pending.append((ERROR, None, error))
                 return
             future.release()
             self._pending.extend(events)
