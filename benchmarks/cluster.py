@@ -10,7 +10,9 @@ thread each, started here on 127.0.0.1, warmed up by one untimed run):
   (``pref misere --hand S=7s,8s,9s,Ts,8c,7d,8d,9d,8h,9h --discard Kc,Ac --lead E``), on
   two local threads as the command does.
 
-Every run's answers are checked equal to the first local run's. The scheduler's cost per
+Every run's answers are checked equal to the first local run's. The workers' engines are
+cleared before each timed run (a local run makes new ones; a warm table from the previous
+run of the same enumeration would make the cluster look several times faster). The scheduler's cost per
 task is measured apart: 400 tasks that do nothing, 2 per worker thread out at once (as
 the executor sends them), wall time / 400. The overhead share of a job is that cost times
 its tasks over the seconds its tasks worked. (The workers' idle time, ``workers x wall -
@@ -37,7 +39,7 @@ from positions import random_layout  # noqa: E402
 
 from pyanalyzer.cli.batch import BatchLine, answer_line  # noqa: E402
 from pyanalyzer.cli.main import SolveLine, solution_verdict  # noqa: E402
-from pyanalyzer.engines.cluster import DaskCluster  # noqa: E402
+from pyanalyzer.engines.cluster import DaskCluster, clear_warm_states  # noqa: E402
 from pyanalyzer.engines.executor import Executor, use_cluster  # noqa: E402
 from pyanalyzer.engines.registry import WarmEngine, make_backend  # noqa: E402
 from pyanalyzer.model.contract import Contract  # noqa: E402
@@ -58,6 +60,7 @@ def batch_lines(count: int) -> list[tuple[int, str, None]]:
 
 
 def batch_serial(lines) -> list[str]:
+    """As ``pref solve --batch`` runs: one engine, kept warm from line to line."""
     backend = make_backend("fast", 64)
     return [answer_line(ANSWER, solution_verdict, backend, number, text)[1] for number, text, _ in lines]
 
@@ -119,7 +122,8 @@ def main() -> None:
 
     def record(name: str, job, key: str, cluster=None, workers: int = 0) -> None:
         for _ in range(args.repeat):
-            if cluster is not None:
+            if cluster is not None:   # as cold as a local run, which makes new engines
+                cluster.client.run(clear_warm_states)
                 cluster.tasks = cluster.units = 0
                 cluster.task_seconds = 0.0
             seconds, result = timed(job)

@@ -71,6 +71,18 @@ def _warm_state(factory):
     return state
 
 
+def clear_warm_states() -> int:
+    """Empty the tables of this worker's warm engines (run on every worker with
+    ``client.run``: a benchmark's runs then start as cold as local ones). Returns how many."""
+    with _warm_lock:
+        states = list(_warm.values())
+    for state in states:
+        clear = getattr(state, "clear", None)
+        if clear is not None:
+            clear()
+    return len(states)
+
+
 def run_units(work, factory, streams: bool, units: list) -> tuple[list, float]:
     """One task on a worker: the units' events, in order, and the seconds they took. An
     error ends the task (its event last); the units before it are delivered."""
