@@ -10,6 +10,7 @@ it is killed; Ctrl-C is sent after the first result is written.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -27,8 +28,16 @@ from positions import random_layout
 from pyanalyzer.cli.main import main
 from pyanalyzer.model.layout_io import format_one_line
 
-distributed = pytest.importorskip("distributed", reason="the cluster tests need pip install 'pref-solver[cluster]'")
+# Imported with the stop signals blocked: the native threads its imports start (numpy's) keep
+# them blocked, and SIGINT sent to this process by other tests reaches the main thread alone.
+_open = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+try:
+    distributed = pytest.importorskip("distributed", reason="the cluster tests need pip install 'pref-solver[cluster]'")
+finally:
+    signal.pthread_sigmask(signal.SIG_SETMASK, _open)
 import dask  # noqa: E402 (installed with distributed)
+
+from pyanalyzer.engines.cluster import block_stop_signals_in_loop  # noqa: E402
 
 #: Generous bound on waiting for a condition the test drives (never a guess at how long work takes).
 PATIENCE = 120.0
@@ -45,15 +54,32 @@ BEFORE_TALON = ["contract", "--hand", "S=As,7c,8c,9c,Ac,Jd,Kd,Th,Kh,Ah", "--decl
                 "--lead", "W", "--samples", "6", "--seed", "5", "--json"]
 
 
+@contextlib.contextmanager
+def stop_signals_blocked():
+    """Dask's threads in this process start inside: they inherit SIGINT and SIGTERM blocked
+    and leave them to the main thread, as ``pref`` does for its client's (other tests send
+    this process SIGINT and expect the main thread alone to take it)."""
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 def start_cluster(workers: int):
-    return distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                    dashboard_address=":0")
+    with stop_signals_blocked():
+        return distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                        host="127.0.0.1", dashboard_address=":0")
 
 
 @pytest.fixture(scope="module")
 def cluster():
-    with start_cluster(2) as local, distributed.Client(local, set_as_default=False) as client:
-        yield local.scheduler_address, client
+    with start_cluster(2) as local:
+        with stop_signals_blocked():
+            client = distributed.Client(local, set_as_default=False)
+        block_stop_signals_in_loop(client)
+        with client:
+            yield local.scheduler_address, client
 
 
 @pytest.fixture(scope="module")
@@ -218,7 +244,9 @@ def test_a_scheduler_lost_during_a_batch_ends_it_with_one_line_keeping_the_lines
     worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
                                "--dashboard-address", ":0", "--death-timeout", "30"], **quiet)
     try:
-        with distributed.Client(address, set_as_default=False, timeout=PATIENCE) as client:
+        with stop_signals_blocked():
+            client = distributed.Client(address, set_as_default=False, timeout=PATIENCE)
+        with client:
             client.wait_for_workers(1, timeout=PATIENCE)
         command = [sys.executable, "-m", "pyanalyzer", "solve", "--batch", str(batch), "--json", "--no-line",
                    "--scheduler", address]

@@ -39,10 +39,19 @@ def on_scheduler(address: str | None) -> Iterator[None]:
     if not address:
         yield
         return
+    import signal
+
+    # Imported with the stop signals blocked, so that the native threads its imports start
+    # (numpy's) leave Ctrl-C and SIGTERM to the main thread, where a run takes them.
+    blocked = {signal.SIGINT, signal.SIGTERM}
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, blocked) if hasattr(signal, "pthread_sigmask") else None
     try:
         from pyanalyzer.engines.cluster import DaskCluster
     except ImportError:
         fail("--scheduler needs Dask's distributed: pip install 'pref-solver[cluster]'")
+    finally:
+        if previous is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
     from pyanalyzer.engines.executor import ClusterLost, use_cluster
 
     _quiet_dask_logs()

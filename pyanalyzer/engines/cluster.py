@@ -140,13 +140,13 @@ class DaskCluster:
         masked = hasattr(signal, "pthread_sigmask")
         previous = signal.pthread_sigmask(signal.SIG_BLOCK, stop_signals) if masked else None
         try:
-            options = {} if timeout is None else {"timeout": timeout}
-            self.client = Client(address, set_as_default=False, **options)
+            self.client = Client(address, set_as_default=False, timeout=timeout)
         except (OSError, TimeoutError, ValueError, TypeError) as error:
             raise ClusterLost(f"cannot reach the Dask scheduler at {address}: {_reason(error)}") from None
         finally:
             if masked:
                 signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        block_stop_signals_in_loop(self.client)
         #: Tasks whose results came back, the units in them and the seconds the workers spent
         #: on them (for the overhead per task, benchmarks/cluster.py).
         self.tasks = self.units = 0
@@ -177,6 +177,20 @@ class DaskCluster:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def block_stop_signals_in_loop(client) -> None:
+    """Block SIGINT and SIGTERM in the client's event loop thread (and so in the threads it
+    starts): Dask may have started that thread before, with them open, and a signal taken
+    there would raise KeyboardInterrupt in the main thread at any point, not where a run takes it."""
+    if not hasattr(signal, "pthread_sigmask"):
+        return
+    stop_signals = {getattr(signal, name) for name in ("SIGINT", "SIGTERM") if hasattr(signal, name)}
+
+    async def block() -> None:
+        signal.pthread_sigmask(signal.SIG_BLOCK, stop_signals)
+
+    client.sync(block)
 
 
 async def _identity(address: str, timeout: float) -> dict:
