@@ -550,6 +550,7 @@ SHARED_OPTIONS = {
     "--svg": {"show", "solve", "misere", "contract", "thousand"},
     "--html": {"show", "solve", "misere", "contract", "thousand"},
     "--color": set(),  # on the group (pref --color never solve ...), for every command at once
+    "--scheduler": {"solve", "allpass", "table", "misere", "contract", "thousand", "puzzles"},
 }
 
 

@@ -17,8 +17,10 @@ Reductions, all exact:
   each block is solved inside the engine without the GIL.
 
 Blocks of splits run on several threads (:class:`pyanalyzer.engines.executor.Executor`),
-each with its own engine (the engine releases the GIL while it searches); the
-calling thread merges the blocks' histograms. Ctrl-C (or SIGTERM) stops the
+each with its own engine (the engine releases the GIL while it searches), or on the
+workers of a Dask cluster (``--scheduler``; the blocks are cut here, after the symmetry
+reduction, and a sample's splits are drawn here, so the result does not depend on who
+solves them); the calling thread merges the blocks' histograms. Ctrl-C (or SIGTERM) stops the
 workers, waits until every one has returned (so shared engines are free again),
 and the tally of the splits finished so far is returned, marked partial and
 interrupted: for an enumeration it proves bounds (:meth:`Tally.bounds`), for a
@@ -45,7 +47,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from pyanalyzer.engines.executor import Executor
-from pyanalyzer.engines.registry import make_backend
+from pyanalyzer.engines.registry import WarmEngine, make_backend
 from pyanalyzer.model.position import iter_bits
 
 #: ``progress(done, total)`` is called from the calling thread a few times a second.
@@ -296,6 +298,52 @@ def value_ceiling(template, unknown: int, sizes: Sequence[int]) -> int:
             + sum(points for _, points in declaration_masks(template)))
 
 
+@dataclass
+class BlockSolver:
+    """The work on one block of splits: ``(histogram, splits counted (weighted), layouts solved,
+    nodes)``. Picklable (a cluster worker runs it); ``stop`` (a local run's) stays behind."""
+
+    template: object
+    unknown_seats: tuple[int, ...]
+    #: The unknown seats' cards known in advance (their template hands).
+    known: tuple[int, ...]
+    #: Length of the histogram: the largest value + 1.
+    width: int
+    stop: threading.Event | None = None
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "stop": None}
+
+    def __call__(self, backend, chunk: list[tuple[tuple[int, ...], int]]) -> tuple[list[int], int, int, int]:
+        template, seats = self.template, self.unknown_seats
+        local = [0] * self.width
+        counted = 0
+        before = backend.nodes
+        if hasattr(backend, "solve_batch"):
+            # The whole block in the engine, without the GIL.
+            first = list(template.hands)
+            for seat, mask in zip(seats, chunk[0][0]):
+                first[seat] = template.hands[seat] | mask
+            values = backend.solve_batch(replace(template, hands=tuple(first)), seats, list(self.known),
+                                         [split for split, _ in chunk])
+            for value, (_, weight) in zip(values, chunk):
+                local[value] += weight
+                counted += weight
+            # (fewer values when a stop cut the block short)
+            return local, counted, len(values), backend.nodes - before
+        hands = list(template.hands)
+        solves = 0
+        for split, weight in chunk:
+            if self.stop is not None and self.stop.is_set():
+                break
+            for seat, mask in zip(seats, split):
+                hands[seat] = template.hands[seat] | mask
+            local[backend.solve(replace(template, hands=tuple(hands)))] += weight
+            counted += weight
+            solves += 1
+        return local, counted, solves, backend.nodes - before
+
+
 def solve_splits(template, unknown_seats: Sequence[int], sizes: Sequence[int], unknown: int,
                  engine: str = "fast", threads: int = 2, samples: int | None = None,
                  seed: int | None = None, progress: Progress | None = None,
@@ -332,40 +380,15 @@ def solve_splits(template, unknown_seats: Sequence[int], sizes: Sequence[int], u
     if backends is None:
         backends = [make_backend(engine) if engine != "fast" else make_backend(engine, tt_size_mb)
                     for _ in range(max(1, threads))]
-    if block is None:
-        # Long runs of consecutive splits per thread keep each engine's table warm.
-        block = max(64, min(8192, total // (len(backends) * 4)))
     start_nodes = [backend.nodes for backend in backends]
-    histogram = [0] * (max_value + 1)
-    known = [template.hands[seat] for seat in unknown_seats]
     stop = threading.Event()
-
-    def solve_block(backend, chunk: list[tuple[tuple[int, ...], int]]) -> tuple[list[int], int, int]:
-        """The block's histogram, the splits it counts (weighted) and the layouts solved."""
-        local = [0] * len(histogram)
-        counted = 0
-        if hasattr(backend, "solve_batch"):
-            # The whole block in the engine, without the GIL.
-            first = list(template.hands)
-            for seat, mask in zip(unknown_seats, chunk[0][0]):
-                first[seat] = template.hands[seat] | mask
-            values = backend.solve_batch(replace(template, hands=tuple(first)), unknown_seats, known,
-                                         [split for split, _ in chunk])
-            for value, (_, weight) in zip(values, chunk):
-                local[value] += weight
-                counted += weight
-            return local, counted, len(values)  # (fewer when a stop cut the block short)
-        hands = list(template.hands)
-        solves = 0
-        for split, weight in chunk:
-            if stop.is_set():
-                break
-            for seat, mask in zip(unknown_seats, split):
-                hands[seat] = template.hands[seat] | mask
-            local[backend.solve(replace(template, hands=tuple(hands)))] += weight
-            counted += weight
-            solves += 1
-        return local, counted, solves
+    executor = Executor(states=backends, remote=WarmEngine(engine, tt_size_mb))
+    if block is None:
+        # Long runs of consecutive splits per worker keep each engine's table warm.
+        block = max(64, min(8192, total // (executor.workers * 4)))
+    histogram = [0] * (max_value + 1)
+    solve_block = BlockSolver(template, tuple(unknown_seats),
+                              tuple(template.hands[seat] for seat in unknown_seats), len(histogram), stop)
 
     done = solves = 0
     pruned = False
@@ -374,18 +397,21 @@ def solve_splits(template, unknown_seats: Sequence[int], sizes: Sequence[int], u
         progress(done, total)
 
     blocks = iter(lambda: list(itertools.islice(work, block)), [])
-    run = Executor(states=backends).map(solve_block, blocks, ordered=False, stop=stop,
-                                        tick=tick if progress else None)
+    run = executor.map(solve_block, blocks, ordered=False, stop=stop, tick=tick if progress else None)
+    remote_nodes = 0
     with run:
-        for local, counted, solved in run:
+        for local, counted, solved, block_nodes in run:
             for value, count in enumerate(local):
                 histogram[value] += count
             done += counted
             solves += solved
+            remote_nodes += block_nodes
             if not pruned and stop_when is not None and stop_when(histogram):
                 pruned = True
                 run.stop()
-    nodes = sum(backend.nodes - before for backend, before in zip(backends, start_nodes, strict=True))
+    # Here, the engines' own counts (a block cut short by Ctrl-C did work too); on a cluster, the blocks'.
+    nodes = (remote_nodes if executor.cluster is not None else
+             sum(backend.nodes - before for backend, before in zip(backends, start_nodes, strict=True)))
     if progress:
         progress(done, total)
     return Tally(histogram, done, solves, total, run.interrupted or done < total,

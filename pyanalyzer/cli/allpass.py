@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 
 import click
 
 from pyanalyzer.cli.batch import BATCH_EXIT_HELP, run_batch
 from pyanalyzer.cli.options import NO_LINE_OPTION, cards_option, tt_mb_option
+from pyanalyzer.cli.scheduler import SCHEDULER_OPTION, on_scheduler, scheduler_for
 from pyanalyzer.cli.support import ENGINE_OPTION, NOTATION_OPTION, command_errors, fail
 from pyanalyzer.cli.terminal import echo_text
-from pyanalyzer.engines.registry import check_table_memory, make_backend
+from pyanalyzer.engines.registry import WarmEngine, check_table_memory, make_backend
 from pyanalyzer.errors import LayoutError, shorten
 from pyanalyzer.model.layout import Layout
 from pyanalyzer.model.layout_io import parse_one_line, read_layout
@@ -46,8 +48,9 @@ REFERENCE_SPLIT_TRICKS = 6
 @ENGINE_OPTION
 @NOTATION_OPTION
 @tt_mb_option(default=64)
+@SCHEDULER_OPTION
 def allpass_command(layout, talon_rule, four_handed, taken_text, no_split, show_cards, no_line, as_json,
-                    batch_file, engine, notation, tt_mb) -> None:
+                    batch_file, engine, notation, tt_mb, scheduler) -> None:
     """All-pass: each player's guaranteed minimum and a self-interested line.
 
     LAYOUT is a layout file or a one-line layout with contract=allpass. With
@@ -69,6 +72,7 @@ def allpass_command(layout, talon_rule, four_handed, taken_text, no_split, show_
     """
     if (layout is None) == (batch_file is None):
         fail("give either a LAYOUT or --batch FILE")
+    scheduler = scheduler_for(scheduler, batch_file is not None, "it goes with --batch (one layout is analysed here)")
     conventions = AllPassRules.named(talon_rule, four_handed)
     with command_errors():
         if engine == "fast":
@@ -76,8 +80,9 @@ def allpass_command(layout, talon_rule, four_handed, taken_text, no_split, show_
         backend = make_backend(engine, tt_size_mb=tt_mb)
     wanted = {"cards": show_cards, "lines": not no_line, "split": not no_split}
     if batch_file is not None:
-        run_batch(batch_file, lambda text: analyse_allpass(_prepare(parse_one_line(text), conventions),
-                                                           backend, **wanted))
+        with on_scheduler(scheduler):
+            run_batch(batch_file, AllpassLine(conventions, wanted["cards"], wanted["lines"], wanted["split"]),
+                      backend, remote=WarmEngine(engine, tt_mb))
         return
     with command_errors():
         parsed = _prepare(read_layout(layout), conventions)
@@ -97,6 +102,20 @@ def allpass_command(layout, talon_rule, four_handed, taken_text, no_split, show_
     echo_text(result.format(notation))
     echo_text("")
     echo_text(f"[{result.engine} engine: {result.nodes:,} nodes, {result.seconds:.3f} s]")
+
+
+@dataclass(frozen=True)
+class AllpassLine:
+    """``pref allpass --batch``: one line's analysis (picklable: a cluster worker runs it)."""
+
+    conventions: AllPassRules
+    cards: bool
+    lines: bool
+    split: bool
+
+    def __call__(self, backend, text: str):
+        return analyse_allpass(_prepare(parse_one_line(text), self.conventions), backend, cards=self.cards,
+                               lines=self.lines, split=self.split)
 
 
 def _prepare(layout: Layout, conventions: AllPassRules) -> Layout:

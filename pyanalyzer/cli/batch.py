@@ -13,6 +13,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 import click
 
@@ -34,44 +35,90 @@ _CHUNK = 1 << 16
 _COUNTED_SIZE = 64 << 20
 
 
-def run_batch(path: str, answer: Callable[[str], object], unit: str = "layouts",
-              verdict: Callable[[object], str] | None = None) -> None:
+def run_batch(path: str, answer: Callable[[object, str], object], backend, unit: str = "layouts",
+              verdict: Callable[[object], str] | None = None, remote=None) -> None:
     """Answer every line of a batch file, in order, each written (and flushed) as soon as it
-    is known: ``answer(text)`` gives a result with ``to_dict()``, printed as one JSON line, or,
-    with ``verdict``, as ``line N: <verdict(result)>``. A bad line gets its error record and the
-    batch goes on (exit status 1 at the end); Ctrl-C keeps the lines written (status 130)."""
+    is known: ``answer(backend, text)`` gives a result with ``to_dict()``, printed as one JSON
+    line, or, with ``verdict``, as ``line N: <verdict(result)>``. A bad line gets its error
+    record and the batch goes on (exit status 1 at the end); Ctrl-C keeps the lines written
+    (status 130).
+
+    ``remote`` (the engine a cluster worker uses, :class:`pyanalyzer.engines.registry.WarmEngine`):
+    with a cluster in use (``--scheduler``), the lines are answered on its workers, in chunks,
+    and written in input order as they come back; ``answer`` and ``verdict`` must then pickle."""
+    from pyanalyzer.engines.executor import Executor
+
     total = counted_lines(path)
     of_total = f" of {total:,}" if total is not None else ""
     # A bar only on a terminal, and only while the results go elsewhere (a file): on the screen
     # they show the progress themselves, and a log gets the results, not a count.
     progress = ProgressLine(unit, enabled=_is_terminal(sys.stderr) and not _is_terminal(sys.stdout))
+    # Verdict lines may be coloured on a terminal; JSON Lines never are.
+    write = echo_text if verdict else click.echo
     done = failed = 0
+    executor = Executor(states=[backend], remote=remote) if remote is not None else None
     try:
-        for number, text in batch_lines(path):
-            try:
-                if isinstance(text, PrefInputError):  # the line could not be read (not UTF-8, too long)
-                    raise text
-                result = answer(text)
-            except PrefInputError as error:
-                failed += 1
-                output = (f"line {number}: error: {error}" if verdict else
-                          json.dumps({"error": str(error), "line": number}, ensure_ascii=False))
-            else:
-                output = (f"line {number}: {verdict(result)}" if verdict else
-                          json.dumps(result.to_dict(), ensure_ascii=False))
-            if verdict:
-                echo_text(output)
-            else:  # JSON Lines: never coloured
-                click.echo(output)
-            sys.stdout.flush()
-            done += 1
-            progress(done, total)
+        if executor is not None and executor.cluster is not None:
+            run = executor.map(BatchLine(answer, verdict), _line_units(path), ordered=True)
+            with run:
+                for line_failed, output in run:
+                    write(output)
+                    sys.stdout.flush()
+                    done += 1
+                    failed += line_failed
+                    progress(done, total)
+            if run.interrupted:
+                raise KeyboardInterrupt
+        else:
+            for number, text in batch_lines(path):
+                line_failed, output = answer_line(answer, verdict, backend, number, text)
+                write(output)
+                sys.stdout.flush()
+                done += 1
+                failed += line_failed
+                progress(done, total)
     except KeyboardInterrupt:
         progress.close()
         exit_interrupted(f"after {done:,}{of_total} {unit}; the results written are complete")
     progress.close()
     if failed:
         sys.exit(BATCH_LINES_FAILED)
+
+
+def answer_line(answer, verdict, backend, number: int, text: str | PrefInputError) -> tuple[bool, str]:
+    """One batch line's output: ``(failed, text)``, its result or its error record."""
+    try:
+        if isinstance(text, PrefInputError):  # the line could not be read (not UTF-8, too long)
+            raise text
+        result = answer(backend, text)
+    except PrefInputError as error:
+        return True, (f"line {number}: error: {error}" if verdict else
+                      json.dumps({"error": str(error), "line": number}, ensure_ascii=False))
+    return False, (f"line {number}: {verdict(result)}" if verdict else
+                   json.dumps(result.to_dict(), ensure_ascii=False))
+
+
+@dataclass(frozen=True)
+class BatchLine:
+    """The work on one batch line on a cluster worker: a unit ``(number, text, error)`` (the
+    error a line that could not be read, as text) -> ``(failed, output line)``."""
+
+    answer: Callable[[object, str], object]
+    verdict: Callable[[object], str] | None
+
+    def __call__(self, backend, unit: tuple[int, str | None, str | None]) -> tuple[bool, str]:
+        number, text, error = unit
+        if error is not None:
+            text = PrefInputError(error, f"line {number}")
+        return answer_line(self.answer, self.verdict, backend, number, text)
+
+
+def _line_units(path: str) -> Iterator[tuple[int, str | None, str | None]]:
+    for number, text in batch_lines(path):
+        if isinstance(text, PrefInputError):
+            yield number, None, str(text)
+        else:
+            yield number, text, None
 
 
 def batch_lines(path: str) -> Iterator[tuple[int, str | PrefInputError]]:

@@ -9,6 +9,7 @@ import click
 from pyanalyzer.analysis.playcheck import check_play
 from pyanalyzer.cli.pictures import check_svg_has_a_layout, picture_options, write_pictures
 from pyanalyzer.cli.progress import ProgressLine
+from pyanalyzer.cli.scheduler import SCHEDULER_OPTION, on_scheduler, scheduler_for
 from pyanalyzer.cli.support import (
     ENGINE_OPTION,
     NOTATION_OPTION,
@@ -78,8 +79,10 @@ def _emit(result, as_json: bool, notation: str) -> None:
 @ENGINE_OPTION
 @NOTATION_OPTION
 @picture_options
+@SCHEDULER_OPTION
 def contract_command(layout, hand_text, discard_text, contract_text, lead_text, declarer_text, known_text,
-                     samples, seed, threads, plot_path, as_json, engine, notation, svg_path, html_path) -> None:
+                     samples, seed, threads, plot_path, as_json, engine, notation, svg_path, html_path,
+                     scheduler) -> None:
     """Trick contracts: whist tricks, the talon's best discard, mistakes, and odds.
 
     \b
@@ -109,14 +112,17 @@ def contract_command(layout, hand_text, discard_text, contract_text, lead_text, 
         fail("give either a LAYOUT or --hand SEAT=CARDS")
     if plot_path and layout is not None:
         fail(PLOT_NEEDS_ODDS)
+    scheduler = scheduler_for(scheduler, hand_text is not None,
+                              "it goes with --hand (a LAYOUT is analysed here)")
     progress = ProgressLine("splits")
     with command_errors(progress):
         check_svg_has_a_layout(svg_path, layout is not None)
         if layout is not None:
             result = _layout_mode(layout, engine)
         else:
-            result = _hand_mode(hand_text, discard_text, contract_text, lead_text, declarer_text, known_text,
-                                samples, seed, threads, plot_path, engine, progress)
+            with on_scheduler(scheduler):
+                result = _hand_mode(hand_text, discard_text, contract_text, lead_text, declarer_text, known_text,
+                                    samples, seed, threads, plot_path, engine, progress)
         write_pictures(result, svg_path, html_path, notation)
     _emit(result, as_json, notation)
     exit_if_interrupted(result)

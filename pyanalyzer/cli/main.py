@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from dataclasses import dataclass
 
 import click
 
@@ -15,9 +16,10 @@ from pyanalyzer.analysis.solve import solve
 from pyanalyzer.cli.batch import BATCH_EXIT_HELP, run_batch
 from pyanalyzer.cli.options import NO_LINE_OPTION, cards_option, marriage_options, tt_mb_option, with_marriage_options
 from pyanalyzer.cli.pictures import picture_options, write_layout_pictures, write_pictures
+from pyanalyzer.cli.scheduler import SCHEDULER_OPTION, on_scheduler, scheduler_for
 from pyanalyzer.cli.support import ENGINE_OPTION, NOTATION_OPTION, exit_interrupted, fail
 from pyanalyzer.cli.terminal import COLOR_CHOICES, echo_text, set_color
-from pyanalyzer.engines.registry import check_table_memory, make_backend
+from pyanalyzer.engines.registry import WarmEngine, check_table_memory, make_backend
 from pyanalyzer.errors import PrefInputError
 from pyanalyzer.model.layout_io import format_layout_file, format_one_line, layout_to_dict, parse_one_line, read_layout
 from pyanalyzer.render.diagram import diagram
@@ -84,9 +86,11 @@ def show_command(layout: str, one_line: bool, file_format: bool, as_json: bool, 
 @tt_mb_option(default=64)
 @marriage_options
 @picture_options
+@SCHEDULER_OPTION
 def solve_command(layout: str | None, show_cards: bool, as_json: bool, batch_file: str | None,
                   engine: str, no_line: bool, notation: str, tt_mb: int, ace_marriage: bool,
-                  declare_first_lead: bool, svg_path: str | None, html_path: str | None) -> None:
+                  declare_first_lead: bool, svg_path: str | None, html_path: str | None,
+                  scheduler: str | None) -> None:
     """Solve LAYOUT: a layout file, or a one-line layout in quotes.
 
     \b
@@ -100,6 +104,7 @@ def solve_command(layout: str | None, show_cards: bool, as_json: bool, batch_fil
         fail("give either a LAYOUT or --batch FILE")
     if batch_file is not None and (svg_path or html_path):
         fail(f"{'--svg' if svg_path else '--html'} draws one analysis: give a LAYOUT, not --batch")
+    scheduler = scheduler_for(scheduler, batch_file is not None, "it goes with --batch (one layout is solved here)")
     try:
         if engine == "fast":
             check_table_memory(tt_mb, 1)
@@ -107,13 +112,10 @@ def solve_command(layout: str | None, show_cards: bool, as_json: bool, batch_fil
     except PrefInputError as error:
         fail(str(error))
     if batch_file is not None:
-        cards, line = show_cards or as_json, not no_line
-        def solve_line(text: str):
-            parsed = with_marriage_options(parse_one_line(text), ace_marriage, declare_first_lead)
-            return solve(parsed, backend, cards=cards, line=line)
-
-        run_batch(batch_file, solve_line,
-                  verdict=None if as_json else (lambda result: result.verdict()))
+        answer = SolveLine(show_cards or as_json, not no_line, ace_marriage, declare_first_lead)
+        with on_scheduler(scheduler):
+            run_batch(batch_file, answer, backend, verdict=None if as_json else solution_verdict,
+                      remote=WarmEngine(engine, tt_mb))
         return
     try:
         parsed = with_marriage_options(read_layout(layout), ace_marriage, declare_first_lead)
@@ -137,6 +139,24 @@ def solve_command(layout: str | None, show_cards: bool, as_json: bool, batch_fil
     echo_text(result.format(notation))
     echo_text("")
     echo_text(f"[{result.engine} engine: {result.nodes:,} nodes, {result.seconds:.3f} s]")
+
+
+@dataclass(frozen=True)
+class SolveLine:
+    """``pref solve --batch``: one line's solution (picklable: a cluster worker runs it)."""
+
+    cards: bool
+    line: bool
+    ace_marriage: bool
+    declare_first_lead: bool
+
+    def __call__(self, backend, text: str):
+        parsed = with_marriage_options(parse_one_line(text), self.ace_marriage, self.declare_first_lead)
+        return solve(parsed, backend, cards=self.cards, line=self.line)
+
+
+def solution_verdict(result) -> str:
+    return result.verdict()
 
 
 # Commands that live with their analyzers.

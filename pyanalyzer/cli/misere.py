@@ -10,6 +10,7 @@ from pyanalyzer.analysis.solve import Solution
 from pyanalyzer.cli.options import NO_LINE_OPTION, cards_option
 from pyanalyzer.cli.pictures import check_svg_has_a_layout, picture_options, write_pictures
 from pyanalyzer.cli.progress import ProgressLine
+from pyanalyzer.cli.scheduler import SCHEDULER_OPTION, on_scheduler, scheduler_for
 from pyanalyzer.cli.support import (
     ENGINE_OPTION,
     NOTATION_OPTION,
@@ -54,8 +55,10 @@ from pyanalyzer.render.diagram import diagram
 @ENGINE_OPTION
 @NOTATION_OPTION
 @picture_options
+@SCHEDULER_OPTION
 def misere_command(layout, talon_text, hand_text, discard_text, lead_text, samples, seed, threads, top,
-                   plot_path, as_json, show_cards, no_line, engine, notation, svg_path, html_path) -> None:
+                   plot_path, as_json, show_cards, no_line, engine, notation, svg_path, html_path,
+                   scheduler) -> None:
     """Misère: forced tricks, catching line, unknown discard, catch odds, best discard.
 
     \b
@@ -75,6 +78,8 @@ def misere_command(layout, talon_text, hand_text, discard_text, lead_text, sampl
     """
     if (layout is None) == (hand_text is None):
         fail("give either a LAYOUT or --hand SEAT=CARDS")
+    scheduler = scheduler_for(scheduler, hand_text is not None,
+                              "it goes with --hand (a LAYOUT is analysed here)")
     if plot_path and not (hand_text and discard_text):  # said before the run, not after it
         fail("--plot draws the catch distribution: use it with --hand and --discard")
     progress = ProgressLine("splits")
@@ -83,8 +88,9 @@ def misere_command(layout, talon_text, hand_text, discard_text, lead_text, sampl
         if layout is not None:
             result = _layout_mode(layout, talon_text, engine, show_cards, not no_line)
         else:
-            result = _hand_mode(hand_text, discard_text, lead_text, samples, seed, threads, top, engine,
-                                progress)
+            with on_scheduler(scheduler):
+                result = _hand_mode(hand_text, discard_text, lead_text, samples, seed, threads, top, engine,
+                                    progress)
         progress.close()
         if plot_path:
             if not isinstance(result, TrickOdds):

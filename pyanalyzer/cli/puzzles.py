@@ -8,6 +8,7 @@ import re
 import click
 
 from pyanalyzer.cli.progress import ProgressLine
+from pyanalyzer.cli.scheduler import SCHEDULER_OPTION, on_scheduler
 from pyanalyzer.cli.support import SEED_TYPE, BoundedInt, command_errors, exit_interrupted, fail
 from pyanalyzer.cli.terminal import echo_text
 from pyanalyzer.errors import LayoutError, shorten
@@ -55,12 +56,14 @@ def _trick_range(text: str) -> tuple[int, int]:
               help="Fix the contract (e.g. 6h; misere for discard puzzles). Default: random trump.")
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False),
               help="Output folder; re-running with the same seed resumes the set there.")
-@click.option("--jobs", type=BoundedInt(1, MAX_JOBS), default=2, show_default=True, help="Processes.")
+@click.option("--jobs", type=BoundedInt(1, MAX_JOBS), default=2, show_default=True,
+              help="Processes (with --scheduler: the cluster's workers instead).")
 @click.option("--max-attempts", type=BoundedInt(1, MAX_ATTEMPTS), default=50000, show_default=True,
               help="Give up after this many random deals.")
 @click.option("--json", "as_json", is_flag=True, help="Print each puzzle's JSON record as it is found.")
+@SCHEDULER_OPTION
 def puzzle_command(kind, count, seed, constraints, difficulty, tricks_text, after, contract_code, out_dir,
-                   jobs, max_attempts, as_json) -> None:
+                   jobs, max_attempts, as_json, scheduler) -> None:
     """Generate COUNT puzzles of KIND, each with one provably unique answer.
 
     \b
@@ -111,13 +114,14 @@ def puzzle_command(kind, count, seed, constraints, difficulty, tricks_text, afte
 
         try:
             if done < count:
-                for puzzle in generate(order, count - done, seed, start=writer.next_attempt,
-                                       seen=writer.seen_keys(), jobs=jobs, max_attempts=max_attempts,
-                                       progress=show):
-                    record = writer.add(puzzle)
-                    show(tried[0], len(writer.records) - done)
-                    if as_json:
-                        click.echo(json.dumps(record, ensure_ascii=False))
+                with on_scheduler(scheduler):
+                    for puzzle in generate(order, count - done, seed, start=writer.next_attempt,
+                                           seen=writer.seen_keys(), jobs=jobs, max_attempts=max_attempts,
+                                           progress=show):
+                        record = writer.add(puzzle)
+                        show(tried[0], len(writer.records) - done)
+                        if as_json:
+                            click.echo(json.dumps(record, ensure_ascii=False))
         except KeyboardInterrupt:
             interrupted = True
         finally:

@@ -39,7 +39,13 @@ def fail(message: str) -> NoReturn:
 
 
 def exit_interrupted(detail: str = "stopped before any result was complete") -> NoReturn:
-    """The end of an interrupted run: one line on standard error, exit status 130."""
+    """The end of an interrupted run: one line on standard error, exit status 130. A run cut
+    short because its cluster went away (``--scheduler``) ends as an error instead, saying so."""
+    from pyanalyzer.engines.executor import cluster_loss
+
+    loss = cluster_loss()
+    if loss is not None:
+        fail(f"{loss}; {detail}")
     click.echo(f"pref: interrupted: {detail}", err=True)
     sys.exit(INTERRUPTED)
 

@@ -10,6 +10,7 @@ from pyanalyzer.analysis.solve import solve
 from pyanalyzer.cli.options import marriage_options, tt_mb_option, with_marriage_options
 from pyanalyzer.cli.pictures import check_svg_has_a_layout, picture_options, write_pictures
 from pyanalyzer.cli.progress import ProgressLine
+from pyanalyzer.cli.scheduler import SCHEDULER_OPTION, on_scheduler, scheduler_for
 from pyanalyzer.cli.support import (
     ENGINE_OPTION,
     NOTATION_OPTION,
@@ -85,8 +86,9 @@ def _gave(text: str, rules: Rules, declarer: str) -> dict[str, Card]:
 @ENGINE_OPTION
 @NOTATION_OPTION
 @picture_options
+@SCHEDULER_OPTION
 def thousand_command(layout, hand_text, gave_text, bid, samples, seed, threads, tt_mb, ace_marriage,
-                     declare_first_lead, as_json, engine, notation, svg_path, html_path) -> None:
+                     declare_first_lead, as_json, engine, notation, svg_path, html_path, scheduler) -> None:
     """Thousand: the exchange with open cards, a layout in points, and the declarer's odds.
 
     \b
@@ -119,6 +121,8 @@ def thousand_command(layout, hand_text, gave_text, bid, samples, seed, threads, 
     with command_errors(progress):
         if (layout is None) == (hand_text is None):
             raise LayoutError("give either a LAYOUT or --hand SEAT=CARDS", "--hand")
+        scheduler = scheduler_for(scheduler, hand_text is not None,
+                                  "it goes with --hand (a LAYOUT is analysed here)")
         if engine == "fast":
             check_table_memory(tt_mb, threads)
         check_svg_has_a_layout(svg_path, layout is not None)
@@ -135,8 +139,9 @@ def thousand_command(layout, hand_text, gave_text, bid, samples, seed, threads, 
         if engine != "fast":
             raise LayoutError("--hand solves thousands of layouts, too many for the reference engine (the plain "
                               "minimax, for single small endings): use --engine fast", "--engine")
-        result = _hand_mode(_rules(ace_marriage, declare_first_lead), hand_text, gave_text, bid, samples, seed,
-                            threads, tt_mb, progress)
+        with on_scheduler(scheduler):
+            result = _hand_mode(_rules(ace_marriage, declare_first_lead), hand_text, gave_text, bid, samples,
+                                seed, threads, tt_mb, progress)
         progress.close()
         write_pictures(result, None, html_path, notation)
     if as_json:

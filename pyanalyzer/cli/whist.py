@@ -16,9 +16,10 @@ import click
 
 from pyanalyzer.cli.batch import BATCH_EXIT_HELP, run_batch
 from pyanalyzer.cli.progress import ProgressLine
+from pyanalyzer.cli.scheduler import SCHEDULER_OPTION, on_scheduler, scheduler_for
 from pyanalyzer.cli.support import BoundedInt, exit_interrupted
 from pyanalyzer.cli.terminal import echo_text
-from pyanalyzer.engines.registry import ENGINE_NAMES, check_table_memory, make_backend
+from pyanalyzer.engines.registry import ENGINE_NAMES, WarmEngine, check_table_memory, make_backend
 from pyanalyzer.errors import LayoutError, PrefInputError
 from pyanalyzer.model.layout_io import parse_one_line, read_layout
 from pyanalyzer.whist.deal import Deal
@@ -50,6 +51,11 @@ def fail(message: str) -> NoReturn:
     sys.exit(INPUT_ERROR)
 
 
+def table_line(backends, text: str):
+    """``pref table --batch``: one line's table (on the engines given, one or a list)."""
+    return dd_table(read_deal(text, files=False), backends)
+
+
 @click.command("table")
 @click.argument("pbn", metavar="DEAL", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (JSON Lines with --batch).")
@@ -64,8 +70,9 @@ def fail(message: str) -> NoReturn:
 @click.option("--threads", type=BoundedInt(1, 5), default=2, show_default=True,
               help="Threads sharing out the five denominations, each with its own table "
                    "(memory: threads x --tt-mb).")
+@SCHEDULER_OPTION
 def table_command(pbn: str | None, as_json: bool, batch_file: str | None, engine: str, tt_mb: int,
-                  threads: int) -> None:
+                  threads: int, scheduler: str | None) -> None:
     """Double-dummy table of a whist deal: tricks for each declarer and denomination.
 
     DEAL is a whist layout (a file such as layouts/whist-deal.txt, or the one-line
@@ -82,6 +89,7 @@ def table_command(pbn: str | None, as_json: bool, batch_file: str | None, engine
     """
     if (pbn is None) == (batch_file is None):
         fail("give either a DEAL (PBN or a whist layout) or --batch FILE")
+    scheduler = scheduler_for(scheduler, batch_file is not None, "it goes with --batch (one deal is solved here)")
     try:
         if engine == "fast":
             check_table_memory(tt_mb, threads)
@@ -89,7 +97,10 @@ def table_command(pbn: str | None, as_json: bool, batch_file: str | None, engine
     except PrefInputError as error:
         fail(str(error))
     if batch_file is not None:
-        run_batch(batch_file, lambda text: dd_table(read_deal(text, files=False), backends), unit="deals")
+        # Here the deal's denominations are shared among the threads; on a cluster each worker
+        # solves its deals whole, with its one engine.
+        with on_scheduler(scheduler):
+            run_batch(batch_file, table_line, backends, unit="deals", remote=WarmEngine(engine, tt_mb))
         return
     try:
         deal = read_deal(pbn)

@@ -53,14 +53,20 @@ Backends:
   at most two units queued on each. A stop terminates the children: they own nothing the
   caller shares, so their units under way are abandoned.
 
-Where a cluster backend plugs in: a backend is a *pool* with five operations, used only by
-:class:`Run` -- ``start(work, units, streams, stop)``; ``take(timeout)``, the next event
-``(kind, unit index, payload)`` (a result item, a unit done, an error) or None;
-``finished()``, true once no worker runs and no event is left; ``stop(interrupt)``, no new
-unit (``interrupt``: stop the work under way too); ``close()``, returns once every worker
-has ended. A Dask pool would submit units as futures (the state built once per Dask worker
-by ``factory``, kept on the worker), turn ``as_completed`` into events and cancel the
-futures on a stop; ordering, signals, errors and ticks stay in :class:`Run`.
+* **a Dask cluster** (:mod:`pyanalyzer.engines.cluster`, imported only when a command is
+  given ``--scheduler``): inside :func:`use_cluster`, a run whose executor names a
+  ``remote`` state (a picklable factory, e.g. :class:`pyanalyzer.engines.registry.WarmEngine`)
+  goes to the cluster's workers; other runs stay local. ``work`` and the units must then
+  pickle (module-level functions, :func:`functools.partial` of them).
+
+A backend is a *pool* with five operations, used only by :class:`Run` --
+``start(work, units, streams, stop)``; ``take(timeout)``, the next event ``(kind, unit
+index, payload)`` (a result item, a unit done, an error) or None; ``finished()``, true once
+no worker runs and no event is left; ``stop(interrupt)``, no new unit (``interrupt``: stop
+the work under way too); ``close()``, returns once every worker has ended. Ordering,
+signals, errors and ticks stay in :class:`Run`. A pool that loses its cluster reports a
+:class:`ClusterLost` error: the run ends as an interrupted one (what was delivered stands,
+marked partial) and :func:`cluster_loss` says why.
 """
 
 from __future__ import annotations
@@ -75,6 +81,38 @@ from contextlib import contextmanager
 
 #: The events a pool hands to its run: ``(kind, unit index, payload)``.
 ITEM, DONE, ERROR = "item", "done", "error"
+
+
+class ClusterLost(Exception):
+    """The cluster a run was on went away (its scheduler unreachable): the run ends like an
+    interrupted one, keeping what was delivered."""
+
+
+#: The cluster runs go to (set by :func:`use_cluster`), and the last loss of one.
+_cluster = None
+_cluster_loss: ClusterLost | None = None
+
+
+@contextmanager
+def use_cluster(cluster) -> Iterator[None]:
+    """Send the runs that can go remote (executors with a ``remote`` state) to ``cluster``
+    (an object with ``workers`` and ``pool(remote)``, see :mod:`pyanalyzer.engines.cluster`)."""
+    global _cluster, _cluster_loss
+    previous, _cluster, _cluster_loss = _cluster, cluster, None
+    try:
+        yield
+    finally:
+        _cluster = previous
+
+
+def cluster_loss() -> ClusterLost | None:
+    """Why the last run on a cluster ended early because the cluster went away (None if none did)."""
+    return _cluster_loss
+
+
+def _note_cluster_loss(error: ClusterLost) -> None:
+    global _cluster_loss
+    _cluster_loss = error
 
 
 def _stop_signals() -> set:
@@ -116,11 +154,15 @@ class Executor:
 
     Give either ``states`` (one per worker, e.g. engines reused across runs; the number of
     workers is their number) or ``factory`` (called once in each worker to build its state),
-    or neither (every state is None). See the module's docstring for the contract.
+    or neither (every state is None). ``remote``: the state a cluster worker uses (a picklable
+    factory, its result kept warm on the worker across runs); with it, the runs go to the
+    cluster in use (:func:`use_cluster`), if any, and :attr:`workers` is the cluster's.
+    See the module's docstring for the contract.
     """
 
     def __init__(self, workers: int | None = None, *, states: Sequence[object] | None = None,
-                 factory: Callable[[], object] | None = None, processes: bool = False) -> None:
+                 factory: Callable[[], object] | None = None, processes: bool = False,
+                 remote: Callable[[], object] | None = None) -> None:
         if states is not None and factory is not None:
             raise ValueError("give states or a factory, not both")
         if states is not None:
@@ -132,10 +174,14 @@ class Executor:
             raise ValueError(f"an executor needs at least one worker, not {workers}")
         if processes and states is not None:
             raise ValueError("worker processes build their own state: give a factory")
-        self.workers = workers
         self.states = None if states is None else list(states)
         self.factory = factory
         self.processes = processes
+        #: The cluster the runs go to (None: they run here).
+        self.cluster = _cluster if remote is not None else None
+        self.remote = remote
+        #: Workers the runs are shared among (the cluster's worker threads, when on one).
+        self.workers = workers if self.cluster is None else max(1, self.cluster.workers)
 
     def map(self, work: Callable[[object, object], object], units: Iterable, *, ordered: bool = True,
             streams: bool = False, stop: threading.Event | None = None,
@@ -143,8 +189,12 @@ class Executor:
         """A run of ``work(state, unit)`` over ``units``: iterate it for the results (inside
         ``with run:``, or calling :meth:`Run.close` when done). Nothing starts before the
         first result is asked for (or the ``with``)."""
-        pool = (_ProcessPool(self.workers, self.factory) if self.processes
-                else _ThreadPool(self.workers, self.states, self.factory))
+        if self.cluster is not None:
+            pool = self.cluster.pool(self.remote)
+        elif self.processes:
+            pool = _ProcessPool(self.workers, self.factory)
+        else:
+            pool = _ThreadPool(self.workers, self.states, self.factory)
         return Run(pool, work, units, ordered=ordered, streams=streams,
                    stop=threading.Event() if stop is None else stop, tick=tick, interval=interval)
 
@@ -166,6 +216,8 @@ class Run:
         self.interrupted = False
         #: Ended early by :meth:`stop`.
         self.stopped = False
+        #: The cluster went away (then ``interrupted`` is true too): why.
+        self.lost: ClusterLost | None = None
         self._error: BaseException | None = None
         self._started = False
         self._closed = False
@@ -344,7 +396,13 @@ class Run:
         else:  # ERROR
             if self._ordered and index is not None:
                 self._done.add(index)
-            if isinstance(payload, KeyboardInterrupt):   # a search stopped by the signal
+            if isinstance(payload, ClusterLost):   # what was delivered stands, marked partial
+                self.lost = payload
+                _note_cluster_loss(payload)
+                self.interrupted = True
+                self.stop_event.set()
+                self._pool.stop(interrupt=True)
+            elif isinstance(payload, KeyboardInterrupt):   # a search stopped by the signal
                 self.interrupted = True
                 self.stop_event.set()
                 self._pool.stop(interrupt=False)

@@ -12,6 +12,7 @@ line of play.
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 
 from pyanalyzer.engines.reference import ReferenceSolver, self_interested_play
 from pyanalyzer.errors import PrefInputError
@@ -173,3 +174,16 @@ def make_backend(name: str = "fast", tt_size_mb: int = DEFAULT_TT_MB):
     if name == "fast":
         return FastBackend(tt_size_mb=tt_size_mb)
     raise ValueError(f"unknown engine {name!r}; choose from {', '.join(ENGINE_NAMES)}")
+
+
+@dataclass(frozen=True)
+class WarmEngine:
+    """What a cluster worker solves with: an engine by name and table size, built on the worker
+    the first time and kept there (its table warm) for every later task that names the same.
+    Picklable and hashable, the key of the worker's engines (:mod:`pyanalyzer.engines.cluster`)."""
+
+    name: str = "fast"
+    tt_size_mb: int = DEFAULT_TT_MB
+
+    def __call__(self):
+        return make_backend(self.name, self.tt_size_mb)

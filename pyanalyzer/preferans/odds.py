@@ -27,10 +27,11 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from pyanalyzer.analysis.splits import Progress, Tally, count_splits, solve_splits
+from pyanalyzer.engines.executor import Executor
 from pyanalyzer.errors import LayoutError
 from pyanalyzer.model.cards import Card
 from pyanalyzer.model.contract import TRICKS, Contract
@@ -599,55 +600,90 @@ class TalonEstimate(HtmlView):
                           "samples_asked": self.asked})
 
 
-def before_talon(hand: Hand, declarer: str, contract: Contract, lead: str,
-                 rules: Rules = PREFERANS_RULES, engine: str = "fast", samples: int = 200,
-                 choice_samples: int = 12, seed: int | None = None,
-                 progress: Progress | None = None) -> TalonEstimate:
-    """Monte Carlo odds of a contract from ten cards, before the talon is seen."""
-    from pyanalyzer.engines.registry import make_backend
+@dataclass(frozen=True)
+class TalonSample:
+    """The work on one sampled deal before the talon (picklable: a cluster worker runs it):
+    the declarer picks his discard by its odds on the trial splits, then plays it on the
+    sampled split; True when the contract succeeds."""
 
-    if len(hand) != rules.hand_size:
-        raise LayoutError(f"the hand must have {rules.hand_size} cards, not {len(hand)}", "--hand")
-    seed = run_seed(seed)
-    rng = random.Random(seed)
-    backend = make_backend(engine)
+    rules: Rules
+    declarer: str
+    contract: Contract
+    lead: str
+    hand: tuple[Card, ...]
+
+    def succeeds(self, tricks: int) -> bool:
+        return tricks == 0 if self.contract.is_misere else tricks >= self.contract.level
+
+    def value(self, backend, keep: list[Card], split: tuple[int, int]) -> int:
+        rules = self.rules
+        hands = {self.declarer: _mask(keep)}
+        defenders = [seat for seat in rules.seats if seat != self.declarer]
+        for seat, mask in zip(defenders, split):
+            hands[seat] = mask
+        return backend.solve(_template(rules, hands, self.contract, self.declarer, self.lead))
+
+    def __call__(self, backend, sample) -> bool:
+        talon, outside, trial_splits, split = sample
+        twelve = list(self.hand) + list(talon)
+        best, best_score = None, -1
+        for discard in discard_classes(twelve, outside):
+            keep = [c for c in twelve if c not in discard]
+            score = sum(self.succeeds(self.value(backend, keep, s)) for s in trial_splits)
+            if score > best_score:
+                best, best_score = keep, score
+        return self.succeeds(self.value(backend, best, split))
+
+
+def talon_samples(hand: Hand, rules: Rules, samples: int, choice_samples: int,
+                  rng: random.Random) -> Iterator[tuple]:
+    """The random draws of :func:`before_talon`, in order, made here (not where they are solved):
+    the numbers are the same whoever solves them. Each: the talon, the cards outside the
+    declarer's twelve, the trial splits and the split played."""
     others = [c for c in rules.deck if c not in hand]
-    defenders = tuple(i for i, s in enumerate(rules.seats) if s != declarer)
     size = rules.hand_size
-    made = done = 0
-    partial = False
 
     def deal(unknown: list[Card]) -> tuple[int, int]:
         cards = unknown[:]
         rng.shuffle(cards)
         return _mask(cards[:size]), _mask(cards[size:2 * size])
 
-    def value(keep: list[Card], split: tuple[int, int]) -> int:
-        hands = {declarer: _mask(keep)}
-        for seat_number, mask in zip(defenders, split):
-            hands[rules.seats[seat_number]] = mask
-        return backend.solve(_template(rules, hands, contract, declarer, lead))
+    for _ in range(samples):
+        talon = rng.sample(others, rules.talon_size)
+        unknown = [c for c in others if c not in talon]
+        trial_splits = [deal(unknown) for _ in range(choice_samples)]
+        yield tuple(talon), _mask(unknown), trial_splits, deal(unknown)
 
-    def succeeds(tricks: int) -> bool:
-        return tricks == 0 if contract.is_misere else tricks >= contract.level
 
-    try:
-        for _ in range(samples):
-            talon = rng.sample(others, rules.talon_size)
-            twelve = list(hand) + talon
-            unknown = [c for c in others if c not in talon]
-            outside = _mask(unknown)
-            trial_splits = [deal(unknown) for _ in range(choice_samples)]
-            best, best_score = None, -1.0
-            for discard in discard_classes(twelve, outside):
-                keep = [c for c in twelve if c not in discard]
-                score = sum(succeeds(value(keep, s)) for s in trial_splits)
-                if score > best_score:
-                    best, best_score = keep, score
-            made += succeeds(value(best, deal(unknown)))
+def before_talon(hand: Hand, declarer: str, contract: Contract, lead: str,
+                 rules: Rules = PREFERANS_RULES, engine: str = "fast", samples: int = 200,
+                 choice_samples: int = 12, seed: int | None = None,
+                 progress: Progress | None = None) -> TalonEstimate:
+    """Monte Carlo odds of a contract from ten cards, before the talon is seen.
+
+    The samples are drawn here from ``seed`` and solved on one engine, or on the workers
+    of the cluster in use (:func:`pyanalyzer.engines.executor.use_cluster`): the same
+    numbers either way. Ctrl-C keeps the samples finished (a smaller sample, marked partial)."""
+    from pyanalyzer.engines.registry import WarmEngine, make_backend
+
+    if len(hand) != rules.hand_size:
+        raise LayoutError(f"the hand must have {rules.hand_size} cards, not {len(hand)}", "--hand")
+    seed = run_seed(seed)
+    rng = random.Random(seed)
+    work = TalonSample(rules, declarer, contract, lead, tuple(hand))
+    made = done = 0
+
+    def tick() -> None:
+        progress(done, samples)
+
+    executor = Executor(states=[make_backend(engine)], remote=WarmEngine(engine))
+    run = executor.map(work, talon_samples(hand, rules, samples, choice_samples, rng), ordered=False,
+                       tick=tick if progress else None)
+    with run:
+        for success in run:
+            made += success
             done += 1
-            if progress:
-                progress(done, samples)
-    except KeyboardInterrupt:
-        partial = True
-    return TalonEstimate(hand, declarer, contract, lead, done, made, seed, partial, samples)
+    if progress:
+        progress(done, samples)
+    return TalonEstimate(hand, declarer, contract, lead, done, made, seed, run.interrupted or done < samples,
+                         samples)

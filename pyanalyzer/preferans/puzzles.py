@@ -770,8 +770,9 @@ def generate(order: Order, count: int, seed: int, start: int = 0, seen: set | No
 
     ``seen`` holds the canonical keys already accepted (it is updated). The set
     depends only on the order, the seed and ``count``, not on ``jobs``: with ``jobs`` > 1
-    the attempts run on that many forked processes (the work is mostly Python), their
-    results taken in attempt order (:class:`pyanalyzer.engines.executor.Executor`). Ctrl-C raises
+    the attempts run on that many forked processes (the work is mostly Python), or on the
+    cluster in use (:func:`pyanalyzer.engines.executor.use_cluster`), their results taken in
+    attempt order (:class:`pyanalyzer.engines.executor.Executor`). Ctrl-C raises
     KeyboardInterrupt once the workers are stopped; the puzzles yielded before stand.
     """
     check_order(order)
@@ -780,7 +781,8 @@ def generate(order: Order, count: int, seed: int, start: int = 0, seen: set | No
     if count <= 0:
         return
     tasks = ((order, seed, n) for n in range(start, start + max_attempts))
-    run = Executor(jobs, factory=_puzzle_backend, processes=jobs > 1).map(_attempt_record, tasks)
+    run = Executor(jobs, factory=_puzzle_backend, processes=jobs > 1, remote=_puzzle_backend).map(
+        _attempt_record, tasks)
     try:
         for number, record in run:
             if run.interrupted:   # (results finished before the Ctrl-C: not taken any more)

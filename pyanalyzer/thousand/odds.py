@@ -24,6 +24,7 @@ the opponents hold between them), so that the tests can check them against a bru
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import threading
@@ -33,7 +34,7 @@ from dataclasses import dataclass, field, replace
 
 from pyanalyzer.analysis.splits import Progress, Tally, solve_splits
 from pyanalyzer.engines.executor import Executor
-from pyanalyzer.engines.registry import DEFAULT_TT_MB
+from pyanalyzer.engines.registry import DEFAULT_TT_MB, WarmEngine
 from pyanalyzer.errors import LayoutError
 from pyanalyzer.model.cards import Card
 from pyanalyzer.model.notation import format_card
@@ -280,7 +281,7 @@ def declarer_view(kept: Sequence[Card], gave: Mapping[str, Card], rules: Rules =
     seed = None if samples is None else run_seed(seed)
     tally = solve_splits(template, tuple(seats.index(s) for s in opponents), (size, size), cards_mask(others),
                          engine=engine, threads=threads, samples=samples, seed=seed, progress=progress,
-                         stop_when=stop_when, backends=backends, block=block)
+                         stop_when=stop_when, backends=backends, block=block, tt_size_mb=tt_mb)
     return PointsOdds(rules, declarer, kept, dict(gave), bid, tally, seed)
 
 
@@ -611,6 +612,15 @@ def talon_deals(hand: Sequence[Card], others: Sequence[Card], talon_size: int, s
                tuple(cards[talon_size + size:talon_size + 2 * size]))
 
 
+def _best_points(rules: Rules, declarer: str, hand: tuple, opponents, backend, deal) -> int:
+    """The declarer's points in one sampled deal, after his best give with open cards."""
+    talon, first, second = deal
+    ten = hand + talon
+    values = solve_gives(rules, declarer, ten, {opponents[0]: first, opponents[1]: second},
+                         every_give(ten, opponents), backend)
+    return max(values)
+
+
 def before_talon(hand: Sequence[Card], rules: Rules = THOUSAND_RULES, declarer: str = "S",
                  bid: int | None = None, samples: int = 200, seed: int | None = None,
                  others: Sequence[Card] | None = None, engine: str = "fast", threads: int = 2,
@@ -642,21 +652,15 @@ def before_talon(hand: Sequence[Card], rules: Rules = THOUSAND_RULES, declarer: 
     histogram = [0] * (ceiling + 1)
     stop = threading.Event()
 
-    def best_points(backend, deal) -> int:
-        talon, first, second = deal
-        ten = hand + talon
-        values = solve_gives(rules, declarer, ten, {opponents[0]: first, opponents[1]: second},
-                             every_give(ten, opponents), backend)
-        return max(values)
-
+    best_points = functools.partial(_best_points, rules, declarer, hand, opponents)
     done = 0
 
     def tick() -> None:
         progress(done, samples)
 
     deals = talon_deals(hand, others, rules.talon_size, samples, rng)
-    run = Executor(states=backends).map(best_points, deals, ordered=False, stop=stop,
-                                        tick=tick if progress else None)
+    run = Executor(states=backends, remote=WarmEngine(engine, tt_mb)).map(
+        best_points, deals, ordered=False, stop=stop, tick=tick if progress else None)
     with run:
         for points in run:
             histogram[points] += 1

@@ -1,0 +1,335 @@
+"""The Dask backend of the executor: runs on the workers of a ``distributed`` cluster.
+
+Imported only when a command is given ``--scheduler ADDRESS`` (or ``PREF_SCHEDULER``):
+without it the package never imports Dask. Used through :mod:`pyanalyzer.engines.executor`::
+
+    with DaskCluster("tcp://10.0.0.1:8786") as cluster, use_cluster(cluster):
+        tally = solve_splits(...)       # its runs go to the cluster's workers
+
+What a run on the cluster does (the executor's contract; ordering, signals, errors and
+progress stay in :class:`pyanalyzer.engines.executor.Run`):
+
+* **Warm state per worker.** Each worker process keeps, per worker thread, the state a run
+  names (a :class:`pyanalyzer.engines.registry.WarmEngine`: the engine and its table),
+  built on its first task and reused by every later task and run.
+* **Chunked tasks.** Consecutive units go out together as one task, as many as take about
+  :data:`TASK_SECONDS` by the time per unit measured so far (one unit per task at first), so
+  that the scheduler's cost per task (a few milliseconds) stays a small share of the work.
+  At most :data:`TASKS_PER_THREAD` tasks per worker thread are out at once: units are read
+  lazily (a batch from standard input streams) and results come back as they finish.
+* **Faults.** A worker that dies: the scheduler runs its tasks again elsewhere; each task's
+  result is taken once, so nothing is lost or counted twice. A stop cancels the tasks out
+  (Ctrl-C cancels the job on the cluster). The scheduler gone: :class:`ClusterLost`, the run
+  ends like an interrupted one with what it had received.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import queue
+import signal
+import threading
+import time
+import uuid
+from collections import deque
+from collections.abc import Iterable
+
+import dask
+from dask.utils import parse_timedelta
+from distributed import Client
+from distributed.comm import resolve_address
+from distributed.core import rpc
+
+from pyanalyzer.engines.executor import DONE, ERROR, ITEM, ClusterLost
+
+#: Seconds of work a task aims at, once the time per unit is known.
+TASK_SECONDS = 0.5
+#: Units in one task at most (whatever their measured time).
+MAX_UNITS_PER_TASK = 10_000
+#: Tasks out at once per worker thread: one running, one queued behind it.
+TASKS_PER_THREAD = 2
+
+
+#: The states each worker process keeps between tasks and runs: ``(thread, factory) -> state``.
+#: (A module-level cache rather than a registered worker plugin: registering one waits for
+#: every worker's answer, so one hung worker would hold up every command at its start.)
+_warm: dict = {}
+_warm_lock = threading.Lock()
+
+
+def _warm_state(factory):
+    """This worker thread's state for ``factory``: built on first use, then kept."""
+    if factory is None:
+        return None
+    key = (threading.get_ident(), factory)
+    with _warm_lock:
+        state = _warm.get(key)
+    if state is None:
+        state = factory()
+        with _warm_lock:
+            _warm[key] = state
+    return state
+
+
+def clear_warm_states() -> int:
+    """Empty the tables of this worker's warm engines (run on every worker with
+    ``client.run``: a benchmark's runs then start as cold as local ones). Returns how many."""
+    with _warm_lock:
+        states = list(_warm.values())
+    for state in states:
+        clear = getattr(state, "clear", None)
+        if clear is not None:
+            clear()
+    return len(states)
+
+
+def run_units(work, factory, streams: bool, units: list) -> tuple[list, float]:
+    """One task on a worker: the units' events, in order, and the seconds they took. An
+    error ends the task (its event last); the units before it are delivered."""
+    start = time.perf_counter()
+    events: list = []
+    try:
+        state = _warm_state(factory)
+    except Exception as error:  # noqa: BLE001 (raised in the caller)
+        return [(ERROR, None, error)], time.perf_counter() - start
+    for index, unit in units:
+        try:
+            if streams:
+                for item in work(state, unit):
+                    events.append((ITEM, index, item))
+            else:
+                events.append((ITEM, index, work(state, unit)))
+        except Exception as error:  # noqa: BLE001 (raised in the caller)
+            events.append((ERROR, index, error))
+            break
+        events.append((DONE, index, None))
+    return events, time.perf_counter() - start
+
+
+class DaskCluster:
+    """A connection to a Dask scheduler, for :func:`pyanalyzer.engines.executor.use_cluster`.
+
+    ``timeout``: seconds to wait for the scheduler (default: Dask's
+    ``distributed.comm.timeouts.connect``). Raises :class:`ClusterLost` when it cannot be reached.
+    """
+
+    def __init__(self, address: str, timeout: float | None = None) -> None:
+        self.address = address
+        try:   # (a client given a malformed address lingers and hangs the exit: checked first)
+            resolve_address(address)
+        except ValueError as error:
+            raise ClusterLost(f"--scheduler {address!r} is not a scheduler address ({_reason(error)}); "
+                              "write e.g. tcp://10.0.0.5:8786") from None
+        except OSError as error:
+            raise ClusterLost(f"cannot reach the Dask scheduler at {address}: {_reason(error)}") from None
+        if timeout is None:
+            timeout = parse_timedelta(dask.config.get("distributed.comm.timeouts.connect"), "s")
+        # Asked who it is before a client is made: a client that fails to connect (another
+        # service at the address, garbage for an answer) lingers and hangs the exit.
+        try:
+            identity = asyncio.run(_identity(address, timeout))
+        except Exception as error:  # noqa: BLE001 (whatever answered, or did not: one line)
+            reason = _reason(error) if not isinstance(error, TimeoutError) else f"no answer in {timeout:g} s"
+            raise ClusterLost(f"cannot reach the Dask scheduler at {address}: {reason}") from None
+        if not isinstance(identity, dict) or identity.get("type") != "Scheduler":
+            raise ClusterLost(f"{address} is not a Dask scheduler (it says it is a "
+                              f"{identity.get('type') if isinstance(identity, dict) else 'something else'})")
+        # The client's event loop thread starts now: with the stop signals blocked, so that
+        # Ctrl-C and SIGTERM stay with the calling thread (where a run takes them).
+        stop_signals = {getattr(signal, name) for name in ("SIGINT", "SIGTERM") if hasattr(signal, name)}
+        masked = hasattr(signal, "pthread_sigmask")
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, stop_signals) if masked else None
+        try:
+            self.client = Client(address, set_as_default=False, timeout=timeout)
+        except (OSError, TimeoutError, ValueError, TypeError) as error:
+            raise ClusterLost(f"cannot reach the Dask scheduler at {address}: {_reason(error)}") from None
+        finally:
+            if masked:
+                signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        block_stop_signals_in_loop(self.client)
+        #: Tasks whose results came back, the units in them and the seconds the workers spent
+        #: on them (for the overhead per task, benchmarks/cluster.py).
+        self.tasks = self.units = 0
+        self.task_seconds = 0.0
+
+    @property
+    def workers(self) -> int:
+        """Worker threads in the cluster now (1 while it has none: tasks wait for one)."""
+        try:
+            return max(1, sum(self.client.nthreads().values()))
+        except (OSError, TimeoutError):
+            return 1
+
+    def pool(self, factory) -> DaskPool:
+        return DaskPool(self, factory)
+
+    def lost(self) -> bool:
+        return self.client.status not in ("running", "connecting", "newly-created")
+
+    def close(self) -> None:
+        try:
+            self.client.close(timeout=5)
+        except (OSError, TimeoutError):   # the scheduler already gone: nothing to tell it
+            pass
+
+    def __enter__(self) -> DaskCluster:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def block_stop_signals_in_loop(client) -> None:
+    """Block SIGINT and SIGTERM in the client's event loop thread (and so in the threads it
+    starts): Dask may have started that thread before, with them open, and a signal taken
+    there would raise KeyboardInterrupt in the main thread at any point, not where a run takes it."""
+    if not hasattr(signal, "pthread_sigmask"):
+        return
+    stop_signals = {getattr(signal, name) for name in ("SIGINT", "SIGTERM") if hasattr(signal, name)}
+
+    async def block() -> None:
+        signal.pthread_sigmask(signal.SIG_BLOCK, stop_signals)
+
+    client.sync(block)
+
+
+async def _identity(address: str, timeout: float) -> dict:
+    scheduler = rpc(address, timeout=timeout)
+    try:
+        return await asyncio.wait_for(scheduler.identity(), timeout)
+    finally:
+        await scheduler.close_rpc()
+
+
+def _reason(error: BaseException) -> str:
+    text = " ".join(str(error).split())
+    return text or type(error).__name__
+
+
+class DaskPool:
+    """The executor's pool on a Dask cluster (see the module's docstring)."""
+
+    def __init__(self, cluster: DaskCluster, factory) -> None:
+        self._cluster = cluster
+        self._client = cluster.client
+        self._factory = factory
+        self._out: dict[str, object] = {}     # futures out, by key
+        self._finished: queue.SimpleQueue = queue.SimpleQueue()   # futures done (callbacks)
+        self._pending: deque = deque()        # events received, not yet taken
+        self._exhausted = False
+        self._ended = False
+        self._units_done = 0
+        self._seconds_done = 0.0
+
+    def start(self, work, units: Iterable, streams: bool, stop: threading.Event) -> None:
+        self._work = work
+        self._streams = streams
+        self._numbered = enumerate(units)
+        self._stop = stop
+        self._run = uuid.uuid4().hex[:12]
+        self._threads = self._cluster.workers
+        if stop.is_set():
+            self._ended = True
+            return
+        self._submit()
+
+    def _units_per_task(self) -> int:
+        if not self._units_done or self._seconds_done <= 0:
+            return 1
+        per_unit = self._seconds_done / self._units_done
+        return max(1, min(MAX_UNITS_PER_TASK, int(TASK_SECONDS / per_unit)))
+
+    def _submit(self) -> None:
+        """Send tasks until the limit of tasks out (or the units) is reached."""
+        while not self._ended and not self._exhausted and len(self._out) < TASKS_PER_THREAD * self._threads:
+            group = []
+            size = self._units_per_task()
+            try:
+                while len(group) < size:
+                    group.append(next(self._numbered))
+            except StopIteration:
+                self._exhausted = True
+            except BaseException as error:  # noqa: BLE001 (raised in the calling thread, as locally)
+                self._exhausted = True
+                self._pending.append((ERROR, None, error))
+            if not group:
+                return
+            key = f"pref-{self._run}-{group[0][0]}"
+            try:
+                future = self._client.submit(run_units, self._work, self._factory, self._streams, group,
+                                             key=key, pure=False)
+            except (OSError, TimeoutError, RuntimeError) as error:
+                self._lose(error)
+                return
+            self._out[key] = future
+            future.add_done_callback(self._finished.put)
+
+    def take(self, timeout: float):
+        if self._stop.is_set() and not self._ended:   # (set by the caller or the work)
+            self.stop(interrupt=False)
+        if not self._pending and self._out:
+            try:
+                future = self._finished.get(timeout=timeout)
+            except queue.Empty:
+                if self._cluster.lost():
+                    self._lose(None)
+            else:
+                self._collect(future)
+        if not self._pending:
+            self._submit()
+        return self._pending.popleft() if self._pending else None
+
+    def _collect(self, future) -> None:
+        if self._out.pop(future.key, None) is None:   # cancelled by a stop: nothing to deliver
+            return
+        status = future.status
+        if status == "finished":
+            try:
+                events, seconds = future.result()
+            except Exception as error:  # noqa: BLE001 (the data could not be fetched)
+                if self._cluster.lost():
+                    self._lose(error)
+                else:
+                    self._pending.append((ERROR, None, error))
+                return
+            future.release()
+            self._pending.extend(events)
+            units = sum(kind == DONE for kind, _index, _payload in events)
+            self._units_done += units
+            self._seconds_done += seconds
+            self._cluster.tasks += 1
+            self._cluster.units += units
+            self._cluster.task_seconds += seconds
+        elif status == "error":
+            error = future.exception()
+            future.release()
+            self._pending.append((ERROR, None, error))
+        else:   # cancelled without a stop of ours, or lost: the scheduler has gone
+            self._lose(None)
+
+    def _lose(self, error: BaseException | None) -> None:
+        reason = f": {_reason(error)}" if error is not None else ""
+        self._pending.append((ERROR, None, ClusterLost(
+            f"lost the Dask scheduler at {self._cluster.address}{reason}")))
+        self._ended = True
+        self._out.clear()
+
+    def finished(self) -> bool:
+        if self._pending:
+            return False
+        return not self._out and (self._ended or self._exhausted)
+
+    def stop(self, interrupt: bool) -> None:
+        """No new task; ``interrupt``: cancel the tasks out as well (their units are not delivered)."""
+        self._ended = True
+        if interrupt and self._out:
+            futures = list(self._out.values())
+            self._out.clear()
+            if not self._cluster.lost():
+                try:
+                    self._client.cancel(futures)
+                except (OSError, TimeoutError, RuntimeError):   # the scheduler has gone: nothing runs for us
+                    pass
+
+    def close(self) -> None:
+        self.stop(interrupt=True)

@@ -1,0 +1,267 @@
+"""The commands on a Dask cluster (``--scheduler``): the same results as on local threads.
+
+One local cluster per module, started here on 127.0.0.1: a scheduler and two worker
+processes of one thread each. The expected values are the local runs' (the oracle is the
+command without ``--scheduler``): batches line for line, an exact enumeration's histogram bit
+for bit, a seeded Monte Carlo's numbers on one worker, two workers and here. Faults are
+driven, never timed: a worker is stopped (SIGSTOP) so that a task is surely held on it when
+it is killed; Ctrl-C is sent after the first result is written.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+from child_process import child_environment
+from click.testing import CliRunner
+from positions import random_layout
+
+from pyanalyzer.cli.main import main
+from pyanalyzer.model.layout_io import format_one_line
+
+# Imported with the stop signals blocked: the native threads its imports start (numpy's) keep
+# them blocked, and SIGINT sent to this process by other tests reaches the main thread alone.
+_open = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+try:
+    distributed = pytest.importorskip("distributed", reason="the cluster tests need pip install 'pref-solver[cluster]'")
+finally:
+    signal.pthread_sigmask(signal.SIG_SETMASK, _open)
+import dask  # noqa: E402 (installed with distributed)
+
+from pyanalyzer.engines.cluster import block_stop_signals_in_loop  # noqa: E402
+
+#: Generous bound on waiting for a condition the test drives (never a guess at how long work takes).
+PATIENCE = 120.0
+#: The layouts of the batches: random full deals, every contract kind (tests/positions.py).
+CONTRACTS = ["6s", "7c", "8n", "misere", "6h"]
+#: An exact enumeration small enough for a test: the whister's view with seven of the
+#: declarer's cards known (30,030 splits).
+WHISTER_VIEW = ["contract", "--hand", "E=Ts,Js,Qs,Jc,Kc,7d,9d,Ad,9h,Jh", "--declarer", "S", "--contract", "6c",
+                "--lead", "W", "--known", "As,Ks,Ac,Ah,Kh,Qh,Kd", "--json"]
+#: A sampled declarer's view (Monte Carlo over the splits) and a before-the-talon estimate.
+MISERE_SAMPLED = ["misere", "--hand", "S=7s,8s,9s,Ts,8c,7d,8d,9d,8h,9h", "--discard", "Kc,Ac", "--lead", "E",
+                  "--samples", "3000", "--seed", "11", "--json"]
+BEFORE_TALON = ["contract", "--hand", "S=As,7c,8c,9c,Ac,Jd,Kd,Th,Kh,Ah", "--declarer", "S", "--contract", "7c",
+                "--lead", "W", "--samples", "6", "--seed", "5", "--json"]
+
+
+@contextlib.contextmanager
+def stop_signals_blocked():
+    """Dask's threads in this process start inside: they inherit SIGINT and SIGTERM blocked
+    and leave them to the main thread, as ``pref`` does for its client's (other tests send
+    this process SIGINT and expect the main thread alone to take it)."""
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def start_cluster(workers: int):
+    with stop_signals_blocked():
+        return distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                        host="127.0.0.1", dashboard_address=":0")
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with start_cluster(2) as local:
+        with stop_signals_blocked():
+            client = distributed.Client(local, set_as_default=False)
+        block_stop_signals_in_loop(client)
+        with client:
+            yield local.scheduler_address, client
+
+
+@pytest.fixture(scope="module")
+def batch(tmp_path_factory):
+    rng = random.Random("cluster-batch")
+    path = tmp_path_factory.mktemp("batch") / "deals.txt"
+    path.write_text("".join(format_one_line(random_layout(rng, 10, CONTRACTS, talon_cards=2)) + "\n"
+                            for _ in range(200)))
+    return path
+
+
+@pytest.fixture(scope="module")
+def local_records(batch):
+    """The oracle of the batch tests: the local run's records."""
+    result = pref("solve", "--batch", str(batch), "--json", "--no-line")
+    assert result.exit_code == 0, result.output
+    return records(result.stdout)
+
+
+def pref(*args: str):
+    result = CliRunner().invoke(main, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result
+
+
+def records(output: str) -> list[dict]:
+    """JSON lines without the work figures (nodes depend on what each engine's table held)."""
+    out = []
+    for line in output.splitlines():
+        record = json.loads(line)
+        for key in ("nodes", "seconds"):
+            record.pop(key, None)
+        out.append(record)
+    return out
+
+
+def without_work(record: dict) -> dict:
+    return {key: value for key, value in record.items() if key not in ("nodes", "seconds")}
+
+
+def worker_pids(client) -> dict[str, int]:
+    client.wait_for_workers(2, timeout=PATIENCE)
+    return client.run(os.getpid)
+
+
+def wait_until(condition, what: str) -> None:
+    deadline = time.monotonic() + PATIENCE
+    while not condition():
+        assert time.monotonic() < deadline, f"gave up waiting: {what}"
+        time.sleep(0.02)
+
+
+def test_without_a_scheduler_dask_is_not_imported():
+    code = ("import sys; from pyanalyzer.cli.runner import run; "
+            "status = run(['contract', '--hand', 'S=As,7c,8c,9c,Ac,Jd,Kd,Th,Kh,Ah', '--declarer', 'S', "
+            "'--contract', '7c', '--lead', 'W', '--samples', '2', '--seed', '1', '--json']); "
+            "assert status == 0, status; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=PATIENCE,
+                          env=child_environment(PREF_SCHEDULER=""))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "[]"
+
+
+def test_a_batch_of_200_layouts_equals_the_local_run(cluster, batch, local_records):
+    address, _client = cluster
+    remote = pref("solve", "--batch", str(batch), "--json", "--no-line", "--scheduler", address)
+    assert remote.exit_code == 0, remote.output
+    assert len(local_records) == 200
+    assert records(remote.stdout) == local_records   # the same answers, in input order
+
+
+def test_an_exact_enumeration_gives_the_local_histogram(cluster):
+    address, _client = cluster
+    local = json.loads(pref(*WHISTER_VIEW).stdout)
+    remote = json.loads(pref(*WHISTER_VIEW, "--scheduler", address).stdout)
+    assert local["exact"] and local["total"] == 30_030
+    assert without_work(remote) == without_work(local)
+
+
+def test_a_seeded_monte_carlo_is_the_same_on_one_and_two_workers(cluster):
+    address, _client = cluster
+    expected = [without_work(json.loads(pref(*command).stdout)) for command in (MISERE_SAMPLED, BEFORE_TALON)]
+    assert expected[0]["splits"] == 3000 and expected[1]["samples"] == 6
+    with start_cluster(1) as single:
+        for workers in (single.scheduler_address, address):
+            got = [without_work(json.loads(pref(*command, "--scheduler", workers).stdout))
+                   for command in (MISERE_SAMPLED, BEFORE_TALON)]
+            assert got == expected
+
+
+def test_a_worker_killed_during_a_batch_loses_and_repeats_nothing(cluster, batch, local_records):
+    """Worker B is stopped before the batch starts; once it holds a task it is killed. Its
+    tasks run again elsewhere; the output is every line, once, in order, as locally."""
+    address, client = cluster
+    pids = worker_pids(client)
+    victim = sorted(pids)[1]
+    os.kill(pids[victim], signal.SIGSTOP)
+    command = [sys.executable, "-m", "pyanalyzer", "solve", "--batch", str(batch), "--json", "--no-line",
+               "--scheduler", address]
+    try:
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                   env=child_environment())
+        wait_until(lambda: process.poll() is not None or client.processing(workers=[victim]).get(victim),
+                   "a task on the stopped worker")
+    finally:
+        os.kill(pids[victim], signal.SIGKILL)
+    output, errors = process.communicate(timeout=PATIENCE)
+    assert process.returncode == 0, errors
+    assert records(output) == local_records
+
+
+def test_ctrl_c_stops_the_batch_and_cancels_its_tasks_on_the_cluster(cluster, batch, local_records):
+    address, client = cluster
+    worker_pids(client)   # (both workers up: the previous test killed one)
+    command = [sys.executable, "-m", "pyanalyzer", "solve", "--batch", str(batch), "--json", "--no-line",
+               "--scheduler", address]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env=child_environment())
+    first = process.stdout.readline()
+    process.send_signal(signal.SIGINT)
+    rest, errors = process.communicate(timeout=PATIENCE)
+    lines = [first.rstrip("\n"), *rest.splitlines()]
+    assert process.returncode == 130, errors
+    assert errors.splitlines() == [f"pref: interrupted: after {len(lines):,} of 200 layouts; "
+                                   "the results written are complete"]
+    assert records("\n".join(lines)) == local_records[:len(lines)]   # a prefix, in order
+    assert len(lines) < 200
+    count = lambda dask_scheduler: len(dask_scheduler.tasks)  # noqa: E731
+    wait_until(lambda: client.run_on_scheduler(count) == 0, "the scheduler to forget the batch's tasks")
+
+
+def test_an_unreachable_scheduler_is_one_line_and_status_2(batch):
+    with socket.socket() as probe:   # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+        result = pref("solve", "--batch", str(batch), "--scheduler", f"tcp://127.0.0.1:{port}")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert len(result.stderr.splitlines()) == 1
+    assert result.stderr.startswith(f"pref: error: cannot reach the Dask scheduler at tcp://127.0.0.1:{port}")
+
+
+def test_a_scheduler_given_where_nothing_runs_remotely_is_refused():
+    result = pref("solve", "contract=6s declarer=S lead=W S=As,7d W=7h,8h E=Ad,Kh", "--scheduler",
+                  "tcp://127.0.0.1:8786")
+    assert result.exit_code == 2
+    assert result.stderr == ("pref: error: --scheduler 'tcp://127.0.0.1:8786': it goes with --batch "
+                             "(one layout is solved here)\n")
+
+
+@pytest.mark.slow   # a scheduler and a worker of its own, as processes (about 10 s)
+def test_a_scheduler_lost_during_a_batch_ends_it_with_one_line_keeping_the_lines_written(batch, local_records):
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "env": child_environment()}
+    scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+                                  "--port", str(port), "--dashboard-address", ":0"], **quiet)
+    worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
+                               "--dashboard-address", ":0", "--death-timeout", "30"], **quiet)
+    try:
+        with stop_signals_blocked():
+            client = distributed.Client(address, set_as_default=False, timeout=PATIENCE)
+        with client:
+            client.wait_for_workers(1, timeout=PATIENCE)
+        command = [sys.executable, "-m", "pyanalyzer", "solve", "--batch", str(batch), "--json", "--no-line",
+                   "--scheduler", address]
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                   env=child_environment())
+        first = process.stdout.readline()
+        scheduler.kill()
+        rest, errors = process.communicate(timeout=PATIENCE)
+    finally:
+        for child in (worker, scheduler):
+            child.kill()
+            child.wait()
+    lines = [first.rstrip("\n"), *rest.splitlines()]
+    assert process.returncode == 2, errors
+    assert errors.splitlines() == [f"pref: error: lost the Dask scheduler at {address}; after {len(lines):,} "
+                                   "of 200 layouts; the results written are complete"]
+    assert records("\n".join(lines)) == local_records[:len(lines)]
+    assert len(lines) < 200
