@@ -404,6 +404,29 @@ def test_the_signals_are_held_through_a_with_block_and_only_while_waiting_withou
 
 
 @needs_signals
+def test_the_signals_are_unblocked_even_when_stopping_on_a_held_signal_fails(monkeypatch):
+    def held() -> bool:
+        return signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+
+    def failing_stop() -> None:
+        raise RuntimeError("the pool could not be stopped")
+
+    run = Executor(1).map(square, range(3))
+    monkeypatch.setattr(run, "_on_signal", failing_stop)
+    previous = signal.signal(signal.SIGINT, lambda *_: None)
+    try:
+        run._hold()
+        signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)   # pending while held
+        with pytest.raises(RuntimeError):
+            run._release()
+        assert not held()
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])
+        signal.signal(signal.SIGINT, previous)
+    run.close()
+
+
+@needs_signals
 def test_a_keyboard_interrupt_in_a_with_block_stops_the_workers_before_it_goes_on(monkeypatch):
     monkeypatch.setattr(executor_module, "stop_running_searches", lambda: None)
     stop = threading.Event()

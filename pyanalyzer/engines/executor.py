@@ -245,9 +245,11 @@ class Run:
         if self._signals:
             self._depth -= 1
             if not self._depth:
-                if _take_signal(self._signals):
-                    self._on_signal()
-                signal.pthread_sigmask(signal.SIG_SETMASK, self._mask)
+                try:
+                    if _take_signal(self._signals):
+                        self._on_signal()
+                finally:   # a failing stop (a lost cluster) must not leave Ctrl-C blocked
+                    signal.pthread_sigmask(signal.SIG_SETMASK, self._mask)
 
     @contextmanager
     def _held(self) -> Iterator[None]:
