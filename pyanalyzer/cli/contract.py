@@ -6,7 +6,6 @@ import json
 
 import click
 
-from pyanalyzer.analysis.playcheck import check_play
 from pyanalyzer.cli.pictures import check_svg_has_a_layout, picture_options, write_pictures
 from pyanalyzer.cli.progress import ProgressLine
 from pyanalyzer.cli.scheduler import SCHEDULER_OPTION, on_scheduler, scheduler_for
@@ -29,8 +28,7 @@ from pyanalyzer.model.hand import Hand
 from pyanalyzer.model.layout_io import parse_layout_with_record, read_text
 from pyanalyzer.model.notation import parse_cards
 from pyanalyzer.model.rules import PREFERANS_RULES
-from pyanalyzer.preferans.defence import analyse_defence
-from pyanalyzer.preferans.makeable import analyse_makeable
+from pyanalyzer.preferans.defence import analyse_contract_layout
 from pyanalyzer.preferans.odds import (
     DiscardRanking,
     TrickOdds,
@@ -130,20 +128,7 @@ def contract_command(layout, hand_text, discard_text, contract_text, lead_text, 
 
 def _layout_mode(argument: str, engine: str):
     layout, record = parse_layout_with_record(read_text(argument))
-    backend = make_backend(engine)
-    if record:
-        result = check_play(layout, record, backend)
-    elif layout.talon and not layout.contract.is_allpass and (layout.discard or not any(
-            card in hand for card in layout.talon for hand in layout.hands.values())):
-        # A written-down deal: the talon and either the hands before it or the discard.
-        result = analyse_makeable(layout, backend)
-    elif layout.contract.kind == "tricks":
-        result = analyse_defence(layout, backend)
-    else:
-        command = "pref misere" if layout.contract.is_misere else "pref allpass"
-        raise LayoutError(f"pref contract analyses trick contracts; for {layout.contract} use "
-                          f"{command} (or give played= to check a play record)", layout.contract.code)
-    return result
+    return analyse_contract_layout(layout, record, make_backend(engine))
 
 
 def _hand_mode(hand_text, discard_text, contract_text, lead_text, declarer_text, known_text, samples,

@@ -24,13 +24,12 @@ from pyanalyzer.cli.support import (
 )
 from pyanalyzer.cli.terminal import echo_text
 from pyanalyzer.engines.registry import DEFAULT_TT_MB, check_table_memory, make_backend
-from pyanalyzer.errors import LayoutError, shorten
+from pyanalyzer.errors import LayoutError
 from pyanalyzer.model.contract import Contract
 from pyanalyzer.model.layout_io import read_layout
 from pyanalyzer.model.notation import parse_cards
 from pyanalyzer.model.rules import PREFERANS_RULES
-from pyanalyzer.preferans.makeable import discard_still_open
-from pyanalyzer.preferans.misere import analyse_open, analyse_unknown_discard, catching_summary, rank_misere_discards
+from pyanalyzer.preferans.misere import analyse_misere_layout, catching_summary, rank_misere_discards
 from pyanalyzer.preferans.odds import TrickOdds, before_talon, declarer_view, plot_histogram
 from pyanalyzer.render.diagram import diagram
 
@@ -119,34 +118,7 @@ def misere_command(layout, talon_text, hand_text, discard_text, lead_text, sampl
 
 def _layout_mode(argument: str, talon_text: str | None, engine: str, cards: bool = True,
                  line: bool = True):
-    layout = read_layout(argument)
-    if not layout.contract.is_misere:
-        raise LayoutError(f"pref misere needs contract=misere, not {layout.contract}", layout.contract.code)
-    backend = make_backend(engine)
-    if talon_text is None and discard_still_open(layout):
-        # The hand before the talon and no discard: every discard, as with --talon.
-        return analyse_unknown_discard(layout, layout.talon, engine=backend)
-    if talon_text is None:
-        return analyse_open(layout, backend, cards=cards, line=line)
-    return analyse_unknown_discard(layout, _talon(talon_text, layout), engine=backend)
-
-
-def _talon(text: str, layout):
-    """The ``--talon`` cards: exactly the talon's size, none already in a hand. (They may be the
-    layout's discard=: the declarer put the talon back.)"""
-    rules = layout.rules
-    talon = parse_cards(text, rules.deck)
-    if not talon:
-        raise LayoutError(f"--talon is empty: give the {rules.discard_size} talon cards, e.g. --talon Kc,Ac",
-                          "--talon")
-    if len(talon) != rules.discard_size:
-        raise LayoutError(f"--talon {shorten(text)!r} has {len(talon)} card{'s' if len(talon) != 1 else ''}: "
-                          f"the talon has {rules.discard_size}", text)
-    for card in talon:
-        for seat in layout.seats:
-            if card in layout.hands[seat]:
-                raise LayoutError(f"talon card {card.code!r} is already in {seat}'s hand", card.code)
-    return talon
+    return analyse_misere_layout(read_layout(argument), make_backend(engine), talon_text, cards=cards, line=line)
 
 
 def _hand_mode(hand_text, discard_text, lead_text, samples, seed, threads, top, engine, progress):

@@ -17,6 +17,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, replace
 
+from pyanalyzer.analysis.playcheck import check_play
 from pyanalyzer.analysis.small_search import TrickSearch, distinct_cards
 from pyanalyzer.analysis.solve import Trick, TrickCounts, format_tricks, line_to_tricks
 from pyanalyzer.engines.registry import make_backend
@@ -25,6 +26,7 @@ from pyanalyzer.model.cards import Card
 from pyanalyzer.model.layout import Layout
 from pyanalyzer.model.play import TrickRules
 from pyanalyzer.model.position import Position
+from pyanalyzer.preferans.makeable import analyse_makeable
 from pyanalyzer.render.html import HtmlView
 from pyanalyzer.scoring.conventions import Conventions
 
@@ -194,3 +196,19 @@ class _SecuredTricks(TrickSearch):
 
     def bounds(self, hands, leader, extra):
         return 0, bin(hands[0]).count("1")
+
+
+def analyse_contract_layout(layout: Layout, record, engine):
+    """What ``pref contract LAYOUT`` answers: a play record checked (``record``: the moves of
+    ``played=``), what was makeable from a written-down deal (the talon and either the hands before
+    it or the discard), or the defence of an open layout."""
+    if record:
+        return check_play(layout, record, engine)
+    if layout.talon and not layout.contract.is_allpass and (layout.discard or not any(
+            card in hand for card in layout.talon for hand in layout.hands.values())):
+        return analyse_makeable(layout, engine)
+    if layout.contract.kind == "tricks":
+        return analyse_defence(layout, engine)
+    command = "pref misere" if layout.contract.is_misere else "pref allpass"
+    raise LayoutError(f"pref contract analyses trick contracts; for {layout.contract} use "
+                      f"{command} (or give played= to check a play record)", layout.contract.code)

@@ -30,13 +30,13 @@ from dataclasses import dataclass, replace
 from pyanalyzer.analysis.small_search import TrickSearch, distinct_cards
 from pyanalyzer.analysis.solve import Solution, solve
 from pyanalyzer.engines.registry import make_backend
-from pyanalyzer.errors import LayoutError
+from pyanalyzer.errors import LayoutError, shorten
 from pyanalyzer.model.cards import Card
 from pyanalyzer.model.layout import Layout
-from pyanalyzer.model.notation import format_card
+from pyanalyzer.model.notation import format_card, parse_cards
 from pyanalyzer.model.play import TrickRules
 from pyanalyzer.model.position import Position, iter_bits
-from pyanalyzer.preferans.makeable import discard_classes
+from pyanalyzer.preferans.makeable import discard_classes, discard_still_open
 from pyanalyzer.preferans.odds import tidy_json
 from pyanalyzer.render.html import HtmlView
 
@@ -467,3 +467,35 @@ def rank_misere_discards(twelve, declarer: str, lead: str, rules=None, engine: s
     return MisereDiscardRanking(twelve, declarer, lead, complete + pruned + cut_short, pruned,
                                 time.perf_counter() - start, top, interrupted=interrupted,
                                 classes=len(screened))
+
+
+def analyse_misere_layout(layout: Layout, engine, talon_text: str | None = None, cards: bool = True,
+                          line: bool = True):
+    """What ``pref misere LAYOUT [--talon CARDS]`` answers: the open misère, or, with the talon
+    given (or the hand written before the talon, no discard), the table of discards when the
+    defenders do not know the discard."""
+    if not layout.contract.is_misere:
+        raise LayoutError(f"pref misere needs contract=misere, not {layout.contract}", layout.contract.code)
+    if talon_text is not None:
+        return analyse_unknown_discard(layout, talon_cards(talon_text, layout), engine=engine)
+    if discard_still_open(layout):
+        return analyse_unknown_discard(layout, layout.talon, engine=engine)
+    return analyse_open(layout, engine, cards=cards, line=line)
+
+
+def talon_cards(text: str, layout: Layout) -> list[Card]:
+    """The ``--talon`` cards: exactly the talon's size, none already in a hand. (They may be the
+    layout's discard=: the declarer put the talon back.)"""
+    rules = layout.rules
+    talon = parse_cards(text, rules.deck)
+    if not talon:
+        raise LayoutError(f"--talon is empty: give the {rules.discard_size} talon cards, e.g. --talon Kc,Ac",
+                          "--talon")
+    if len(talon) != rules.discard_size:
+        raise LayoutError(f"--talon {shorten(text)!r} has {len(talon)} card{'s' if len(talon) != 1 else ''}: "
+                          f"the talon has {rules.discard_size}", text)
+    for card in talon:
+        for seat in layout.seats:
+            if card in layout.hands[seat]:
+                raise LayoutError(f"talon card {card.code!r} is already in {seat}'s hand", card.code)
+    return talon

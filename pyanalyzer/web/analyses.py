@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 
-from pyanalyzer.analysis.playcheck import check_play
 from pyanalyzer.analysis.solve import Solution, solve
 from pyanalyzer.errors import LayoutError, PrefInputError, shorten
 from pyanalyzer.model.cards import Card
@@ -23,9 +22,8 @@ from pyanalyzer.model.layout_io import format_one_line, layout_to_dict, parse_la
 from pyanalyzer.model.notation import parse_card, parse_cards, parse_moves
 from pyanalyzer.model.rules import PREFERANS_RULES, THOUSAND_RULES, AllPassRules
 from pyanalyzer.preferans.allpass import analyse_allpass, with_conventions
-from pyanalyzer.preferans.defence import analyse_defence
-from pyanalyzer.preferans.makeable import analyse_makeable, discard_still_open
-from pyanalyzer.preferans.misere import analyse_open, analyse_unknown_discard, catching_summary
+from pyanalyzer.preferans.defence import analyse_contract_layout
+from pyanalyzer.preferans.misere import analyse_misere_layout, catching_summary
 from pyanalyzer.preferans.odds import declarer_view
 from pyanalyzer.render.svg import layout_svg
 from pyanalyzer.thousand.exchange import rank_exchange
@@ -86,15 +84,7 @@ def solve_layout(engine, text: str) -> dict:
 def misere(engine, text: str, talon: str | None = None) -> dict:
     """``pref misere LAYOUT [--talon CARDS] --json``: the open misère, or with the discard unknown
     (the talon given, or the hand written before the talon) the table of discards."""
-    layout = read_layout_text(text)
-    if not layout.contract.is_misere:
-        raise LayoutError(f"pref misere needs contract=misere, not {layout.contract}", layout.contract.code)
-    if talon:
-        result = analyse_unknown_discard(layout, _talon(talon, layout), engine=engine)
-    elif discard_still_open(layout):
-        result = analyse_unknown_discard(layout, layout.talon, engine=engine)
-    else:
-        result = analyse_open(layout, engine, cards=True, line=True)
+    result = analyse_misere_layout(read_layout_text(text), engine, talon or None)
     data = result.to_dict()
     if isinstance(result, Solution):
         data["caught"] = result.declarer_tricks > 0
@@ -102,35 +92,10 @@ def misere(engine, text: str, talon: str | None = None) -> dict:
     return data
 
 
-def _talon(text: str, layout: Layout) -> list[Card]:
-    rules = layout.rules
-    talon = parse_cards(text, rules.deck)
-    if len(talon) != rules.discard_size:
-        raise LayoutError(f"--talon {shorten(text)!r} has {len(talon)} card{'s' if len(talon) != 1 else ''}: "
-                          f"the talon has {rules.discard_size}", text)
-    for card in talon:
-        for seat in layout.seats:
-            if card in layout.hands[seat]:
-                raise LayoutError(f"talon card {card.code!r} is already in {seat}'s hand", card.code)
-    return talon
-
-
 def contract(engine, text: str) -> dict:
     """``pref contract LAYOUT --json``: the defence of an open layout, what was makeable from the
     talon, or a play record checked."""
-    layout, record = parse_layout_with_record(text)
-    if record:
-        result = check_play(layout, record, engine)
-    elif layout.talon and not layout.contract.is_allpass and (layout.discard or not any(
-            card in hand for card in layout.talon for hand in layout.hands.values())):
-        result = analyse_makeable(layout, engine)
-    elif layout.contract.kind == "tricks":
-        result = analyse_defence(layout, engine)
-    else:
-        command = "pref misere" if layout.contract.is_misere else "pref allpass"
-        raise LayoutError(f"pref contract analyses trick contracts; for {layout.contract} use "
-                          f"{command} (or give played= to check a play record)", layout.contract.code)
-    return result.to_dict()
+    return analyse_contract_layout(*parse_layout_with_record(text), engine).to_dict()
 
 
 def allpass(engine, text: str, talon_rule: str = "standard") -> dict:
