@@ -413,12 +413,12 @@ function oddsHtml(data) {
   for (const [key, bounds] of Object.entries(data)) {  // a partial enumeration proves bounds only
     if (key.endsWith("_bounds") && Array.isArray(bounds)) {
       const name = key.replace(/_bounds$/, "").replace(/^p_/, "P(").replace(/^(P\(.*)$/, "$1)").replaceAll("_", " ");
-      const shown = key.startsWith("p_") ? bounds.map(percent) : bounds;
+      const shown = bounds.map(key.startsWith("p_") ? percent : (x) => Number(x).toFixed(2));
       html += `<p>${name}: between ${shown[0]} and ${shown[1]} (proven bounds).</p>`;
     }
   }
   if (data.expected_tricks !== undefined && data.expected_tricks !== null) {
-    html += `<p>Expected tricks: ${data.expected_tricks}.</p>`;
+    html += `<p>Expected tricks: ${Number(data.expected_tricks).toFixed(2)}.</p>`;
   }
   if (data.expected_points !== undefined && data.expected_points !== null) {
     html += `<p>Expected points: ${Number(data.expected_points).toFixed(1)}.</p>`;
