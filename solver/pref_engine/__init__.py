@@ -33,12 +33,13 @@ from ._cpu import supported_kernels
 KERNELS = ("native", "modern", "baseline")
 
 
-def _built(name: str) -> bool:
-    return importlib.util.find_spec(f"{__name__}._kernels.{name}.engine") is not None
+def built_kernels() -> list[str]:
+    """The kernels this install has, fastest first."""
+    return [name for name in KERNELS if importlib.util.find_spec(f"{__name__}._kernels.{name}.engine") is not None]
 
 
 def _choose_kernel() -> str:
-    built = [name for name in KERNELS if _built(name)]
+    built = built_kernels()
     wanted = os.environ.get("PREF_KERNEL", "").strip()
     if not wanted:
         for name in supported_kernels():
@@ -66,4 +67,5 @@ Engine = _engine.Engine
 EngineBusy = _engine.EngineBusy
 stop_searches = _engine.stop_searches
 
-__all__ = ["DECLARE", "KERNEL", "KERNELS", "Engine", "EngineBusy", "stop_searches"]
+__all__ = ["DECLARE", "KERNEL", "KERNELS", "Engine", "EngineBusy", "built_kernels", "stop_searches",
+           "supported_kernels"]
