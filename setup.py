@@ -21,6 +21,7 @@ from pathlib import Path
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).parent
 ENGINE = HERE / "solver" / "pref_engine"
@@ -97,10 +98,23 @@ extensions = [extension for kernel in kernels_to_build() for extension in kernel
 extensions.append(Extension("pref_engine._cpu", [str(Path("solver") / "pref_engine" / "_cpu.c")],
                             extra_compile_args=OPTIMIZE))
 
+
+
+class ParallelBuildExt(build_ext):
+    """Compile the extensions on every core (each kernel is a full copy of the engine)."""
+
+    def finalize_options(self):
+        super().finalize_options()
+        if not self.parallel:
+            self.parallel = os.cpu_count() or 1
+
+
 setup(
+    cmdclass={"build_ext": ParallelBuildExt},
     ext_modules=cythonize(
         extensions,
         language_level=3,
+        nthreads=os.cpu_count() or 1,
         include_path=[str(KERNEL_SOURCES)],
         compiler_directives={
             "boundscheck": False,
