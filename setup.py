@@ -14,9 +14,9 @@ CPU supports when it is imported (``solver/pref_engine/__init__.py``):
 """
 
 import os
-import platform
 import re
 import sys
+import sysconfig
 from pathlib import Path
 
 from Cython.Build import cythonize
@@ -30,7 +30,10 @@ ENGINE = HERE / "solver" / "pref_engine"
 KERNEL_SOURCES = Path("build") / "kernel_sources"
 
 MSVC = sys.platform == "win32"
-X86_64 = platform.machine().lower() in ("x86_64", "amd64")
+# The target, not the build machine (cibuildwheel cross-compiles macOS arm64 wheels on x86-64 and
+# says so in ARCHFLAGS and _PYTHON_HOST_PLATFORM, which sysconfig reads).
+X86_64 = (sysconfig.get_platform().lower().endswith(("x86_64", "amd64"))
+          and "arm64" not in os.environ.get("ARCHFLAGS", ""))
 OPTIMIZE = ["/O2"] if MSVC else ["-O3"]
 # Compiler flags of each kernel. PREF_USE_BMI2 tells bits.h that the kernel may use PEXT/PDEP and
 # POPCNT (MSVC's /arch:AVX2 implies them but defines no __BMI2__).

@@ -2,8 +2,10 @@
 .github/workflows/wheels.yml): three answers of the fast engine against stored values.
 
 Run it with any Python that has pref-solver installed, from any folder (it needs nothing else):
-``python tests/wheel_smoke.py``; ``PREF_KERNEL=baseline`` checks the baseline kernel. It prints
-the kernel and one line per check, and exits 1 if an answer differs (2 if the engine cannot load).
+``python tests/wheel_smoke.py`` checks the kernel picked for this CPU, ``PREF_KERNEL=baseline``
+the baseline, ``--all-kernels`` every kernel built that this CPU runs (one child process each: a
+process loads one kernel). It prints the kernel and one line per check, and exits 1 if an answer
+differs (2 if the engine cannot load).
 
 The stored answers and where they come from:
 
@@ -19,6 +21,8 @@ The stored answers and where they come from:
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 import time
 
@@ -78,5 +82,20 @@ def main() -> int:
     return 1 if failed else 0
 
 
+def all_kernels() -> int:
+    try:
+        import pref_engine
+    except ImportError as error:
+        print(f"smoke: the engine cannot load: {error}", file=sys.stderr)
+        return 2
+    kernels = [name for name in pref_engine.built_kernels() if name in pref_engine.supported_kernels()]
+    status = 0
+    for kernel in kernels:
+        child = subprocess.run([sys.executable, __file__], env={**os.environ, "PREF_KERNEL": kernel})
+        status = max(status, child.returncode)
+    print(f"kernels checked: {', '.join(kernels)}; {'all passed' if status == 0 else 'FAILED'}")
+    return status
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(all_kernels() if sys.argv[1:] == ["--all-kernels"] else main())

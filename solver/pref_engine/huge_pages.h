@@ -14,8 +14,14 @@
 #define PREF_HUGE_PAGE ((size_t)2 << 20)
 
 #ifdef _WIN32
+#ifndef WIN32_LEAN_AND_MEAN
 #define WIN32_LEAN_AND_MEAN
+#endif
 #include <windows.h>
+/* rpcndr.h's "small" would rename the table's field of that name */
+#ifdef small
+#undef small
+#endif
 
 /* ``size`` zeroed bytes; the block to give back in *base (NULL if the system refuses). */
 static char* pref_map_pages(size_t size, void** base, size_t* mapped) {
