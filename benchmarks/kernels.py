@@ -10,9 +10,11 @@ change of the machine's load hits all of them alike):
     python benchmarks/kernels.py ../native-tree --rounds 15
 
 Prints the load average before and after, and for each build the median and the fastest of the
-rounds per set and in total, with the ratio to the native build; the nodes searched must be equal
-(the same search) or the script says so and exits 1. ``--instructions`` counts instructions
-instead (valgrind's cachegrind, one run per build: exact and independent of the load).
+rounds per set and in total, and the median (with the quartiles) of its ratio to the native build
+within each round (a change of load between rounds cancels out); each round runs the builds in a
+rotated order. The nodes searched must be equal (the same search) or the script says so and exits 1.
+``--instructions`` counts instructions instead (valgrind's cachegrind, one run per build: exact and
+independent of the load; valgrind cannot run a native build that uses AVX-512).
 """
 
 from __future__ import annotations
@@ -65,15 +67,24 @@ def main() -> int:
     compared = builds(args.native_tree.resolve())
     print(f"load average before: {load()}")
     if args.instructions:
-        counts = {name: instructions(tree, env) for name, (tree, env) in compared.items()}
-        for name, count in counts.items():
-            print(f"{name:9s} {count:,} instructions  {count / counts['native']:.3f} x native")
+        counts = {}
+        for name, (tree, env) in compared.items():
+            try:
+                counts[name] = instructions(tree, env)
+            except subprocess.CalledProcessError as error:
+                print(f"{name:9s} not counted: valgrind failed ({error})")
+                continue
+            print(f"{name:9s} {counts[name]:,} instructions"
+                  + "".join(f"  {counts[name] / counts[other]:.3f} x {other}" for other in counts if other != name))
         print(f"load average after: {load()}")
         return 0
     seconds = {name: [] for name in compared}
     nodes = {}
-    for _ in range(args.rounds):
-        for name, (tree, env) in compared.items():
+    names = list(compared)
+    for round_number in range(args.rounds):
+        shift = round_number % len(names)
+        for name in names[shift:] + names[:shift]:
+            tree, env = compared[name]
             times, counts = run_once(tree, env)
             seconds[name].append(times)
             nodes.setdefault(name, counts)
@@ -81,16 +92,15 @@ def main() -> int:
                 print(f"{name}: nodes differ between rounds: {counts} != {nodes[name]}")
                 return 1
     print(f"load average after: {load()}")
-    print(f"{'build':9s} " + " ".join(f"{s:>9s}" for s in SETS) + "     total  (median of rounds; fastest)")
-    totals = {}
+    print(f"{'build':9s} " + " ".join(f"{s:>9s}" for s in SETS)
+          + "     total  fastest  (seconds: medians of the rounds)  x native within a round: median [quartiles]")
     for name, rounds in seconds.items():
         medians = [statistics.median(r[i] for r in rounds) for i in range(len(SETS))]
-        total = statistics.median(sum(r) for r in rounds)
-        fastest = min(sum(r) for r in rounds)
-        totals[name] = (total, fastest)
+        ratios = [sum(r) / sum(n) for r, n in zip(rounds, seconds["native"])]
+        quartiles = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else ratios * 3
         print(f"{name:9s} " + " ".join(f"{m:9.3f}" for m in medians)
-              + f" {total:9.3f}  ({total / totals['native'][0]:.3f} x native; fastest {fastest:.3f}, "
-                f"{fastest / totals['native'][1]:.3f} x)")
+              + f" {statistics.median(sum(r) for r in rounds):9.3f} {min(sum(r) for r in rounds):8.3f}"
+              + f"  {statistics.median(ratios):.3f} [{quartiles[0]:.3f}-{quartiles[2]:.3f}]")
     print("nodes     " + " ".join(f"{n:,}" for n in nodes["native"]))
     if any(counts != nodes["native"] for counts in nodes.values()):
         print("NODES DIFFER: " + "; ".join(f"{name} {counts}" for name, counts in nodes.items()))
