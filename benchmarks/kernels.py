@@ -6,8 +6,11 @@ Build both trees in place first, then run (one command; rounds alternate the bui
 change of the machine's load hits all of them alike):
 
     python setup.py build_ext --inplace                       # this checkout: modern + baseline
-    (cd ../native-tree && python setup.py build_ext --inplace)   # e.g. main before the kernels
-    python benchmarks/kernels.py ../native-tree --rounds 15
+    git archive HEAD | (mkdir ../native-tree && tar -x -C ../native-tree)   # the same sources ...
+    (cd ../native-tree && PREF_NATIVE=1 python setup.py build_ext --inplace)   # ... -march=native only
+    python benchmarks/kernels.py ../native-tree --rounds 40
+
+(The native tree must search the same way, e.g. the same commit: the nodes are compared.)
 
 Prints the load average before and after, and for each build the median and the fastest of the
 rounds per set and in total, and the median (with the quartiles) of its ratio to the native build
