@@ -55,6 +55,7 @@ _EXPORTS = {
     "analyse_allpass": "pyanalyzer.preferans.allpass",
     "with_conventions": "pyanalyzer.preferans.allpass",
     "PointsSolution": "pyanalyzer.thousand.solution",
+    "engine_kernel": "pyanalyzer.engines.registry",
 }
 
 __all__ = list(_EXPORTS)

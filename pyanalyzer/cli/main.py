@@ -25,8 +25,24 @@ from pyanalyzer.model.layout_io import format_layout_file, format_one_line, layo
 from pyanalyzer.render.diagram import diagram
 
 
+def _print_version(context: click.Context, _option: click.Parameter, value: bool) -> None:
+    if not value or context.resilient_parsing:
+        return
+    from importlib.metadata import version
+
+    from pyanalyzer.engines.registry import engine_kernel
+
+    try:
+        kernel = f"{engine_kernel()} kernel"
+    except ImportError as error:
+        kernel = f"unavailable: {error}"
+    click.echo(f"pref, version {version('pref-solver')}; engine: {kernel}")
+    context.exit()
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="pref-solver")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
+              help="Show the version and the engine's kernel (the CPU level it is compiled for), and exit.")
 @click.option("--color", type=click.Choice(COLOR_CHOICES), default="auto", envvar="PREF_COLOR",
               show_default=True, show_envvar=True,
               help="Red ♦ ♥ in the output: auto (on a terminal, unless NO_COLOR is set), always, never.")

@@ -49,6 +49,12 @@ def run(argv: list[str] | None = None) -> int:
     """Run ``pref`` with ``argv`` (default: the command line); returns the exit status."""
     try:
         install_sigterm_handler()
+        if os.environ.get("PREF_KERNEL"):   # a kernel forced but unknown, absent or unsupported: one line
+            try:
+                import pref_engine  # noqa: F401
+            except ImportError as error:
+                _note(f"pref: error: {error}")
+                return INPUT_ERROR
         import click
 
         from pyanalyzer.cli.main import main

@@ -47,11 +47,12 @@ Backends:
 
 * **threads** (the default): for work that releases the GIL, as the engine does while it
   searches. The workers read ``units`` themselves, one at a time under a lock.
-* **processes** (``processes=True``, POSIX fork): for Python-heavy work (the puzzle
-  generator). Each child builds its state with ``factory``, ignores SIGINT (the caller's
-  business) and dies on SIGTERM; units and results travel pickled over one pipe per child,
-  at most two units queued on each. A stop terminates the children: they own nothing the
-  caller shares, so their units under way are abandoned.
+* **processes** (``processes=True``, POSIX fork; where there is no fork, Windows, threads
+  instead): for Python-heavy work (the puzzle generator). Each child builds its state with
+  ``factory``, ignores SIGINT (the caller's business) and dies on SIGTERM; units and results
+  travel pickled over one pipe per child, at most two units queued on each. A stop
+  terminates the children: they own nothing the caller shares, so their units under way are
+  abandoned.
 
 * **a Dask cluster** (:mod:`pyanalyzer.engines.cluster`, imported only when a command is
   given ``--scheduler``): inside :func:`use_cluster`, a run whose executor names a
@@ -176,7 +177,7 @@ class Executor:
             raise ValueError("worker processes build their own state: give a factory")
         self.states = None if states is None else list(states)
         self.factory = factory
-        self.processes = processes
+        self.processes = processes and _can_fork()
         #: The cluster the runs go to (None: they run here).
         self.cluster = _cluster if remote is not None else None
         self.remote = remote
@@ -531,6 +532,13 @@ def _serve_in_process(connection, work, factory, streams: bool) -> None:
             connection.send((DONE, index, None))
         except Exception as error:  # noqa: BLE001 (raised again in the parent)
             connection.send((ERROR, index, error))
+
+
+def _can_fork() -> bool:
+    """Worker processes are forked: not on Windows, where the runs take threads instead."""
+    import multiprocessing
+
+    return "fork" in multiprocessing.get_all_start_methods()
 
 
 class _ProcessPool:

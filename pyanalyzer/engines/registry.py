@@ -159,6 +159,14 @@ class FastBackend:
         self._engine.clear()
 
 
+def engine_kernel() -> str:
+    """The fast engine's kernel in use: ``"modern"`` (x86-64-v3), ``"baseline"`` or ``"native"``
+    (see ``pref_engine``; ``PREF_KERNEL`` forces one). ImportError if the engine cannot load."""
+    import pref_engine
+
+    return pref_engine.KERNEL
+
+
 def fast_engine_available() -> bool:
     try:
         from pref_engine import Engine  # noqa: F401

@@ -15,8 +15,57 @@ The folder is the algorithm's outline, one module per technique:
 * ``engine``: the ``Engine`` object; ``EngineBusy``, raised when one Engine is asked for two
   searches at once; ``stop_searches``, which stops every search under way as Ctrl-C does;
   ``DECLARE``, the flag of a move that leads a card declaring a marriage (``card | DECLARE``).
+
+The modules are compiled once per CPU level, each copy a *kernel* (``pref_engine._kernels.<name>``,
+see setup.py): ``modern`` (x86-64-v3: BMI2's PEXT/PDEP, POPCNT, AVX2), ``baseline`` (any x86-64,
+and ARM64) and, in a developer build (``PREF_NATIVE=1``), ``native``. Importing ``pref_engine``
+loads the fastest kernel this CPU runs, or the one the environment variable ``PREF_KERNEL``
+names (``PREF_KERNEL=baseline``: for tests and bug reports); ``KERNEL`` says which.
 """
 
-from .engine import DECLARE, Engine, EngineBusy, stop_searches
+import importlib
+import importlib.util
+import os
 
-__all__ = ["DECLARE", "Engine", "EngineBusy", "stop_searches"]
+from ._cpu import supported_kernels
+
+#: Every kernel the build knows, fastest first.
+KERNELS = ("native", "modern", "baseline")
+
+
+def built_kernels() -> list[str]:
+    """The kernels this install has, fastest first."""
+    return [name for name in KERNELS if importlib.util.find_spec(f"{__name__}._kernels.{name}.engine") is not None]
+
+
+def _choose_kernel() -> str:
+    built = built_kernels()
+    wanted = os.environ.get("PREF_KERNEL", "").strip()
+    if not wanted:
+        for name in supported_kernels():
+            if name in built:
+                return name
+        raise ImportError(f"pref_engine: none of the kernels built here ({', '.join(built) or 'none'}) "
+                          "runs on this CPU; reinstall pref-solver")
+    if wanted not in KERNELS:
+        raise ImportError(f"PREF_KERNEL={wanted}: unknown kernel (known: {', '.join(KERNELS)})")
+    if wanted not in built:
+        raise ImportError(f"PREF_KERNEL={wanted}: this install has no {wanted} kernel "
+                          f"(built: {', '.join(built) or 'none'})")
+    if wanted not in supported_kernels():
+        raise ImportError(f"PREF_KERNEL={wanted}: this CPU cannot run the {wanted} kernel "
+                          "(it needs x86-64-v3: AVX2, BMI2)")
+    return wanted
+
+
+#: The kernel in use: ``"modern"``, ``"baseline"`` or ``"native"``.
+KERNEL = _choose_kernel()
+_engine = importlib.import_module(f"{__name__}._kernels.{KERNEL}.engine")
+
+DECLARE = _engine.DECLARE
+Engine = _engine.Engine
+EngineBusy = _engine.EngineBusy
+stop_searches = _engine.stop_searches
+
+__all__ = ["DECLARE", "KERNEL", "KERNELS", "Engine", "EngineBusy", "built_kernels", "stop_searches",
+           "supported_kernels"]

@@ -1,30 +1,54 @@
-/* Bit helpers for the engine: popcount, bit scans, and PEXT/PDEP.
+/* Bit helpers for the engine: popcount, bit scans, PEXT/PDEP and the cache prefetch.
  *
- * PEXT/PDEP use the BMI2 instructions when the compiler targets them
- * (-mbmi2 or -march=native) and a portable loop otherwise, so the build never
- * depends on the CPU it runs on.
+ * PEXT/PDEP and POPCNT use the instructions when the kernel is compiled for them (BMI2:
+ * -march=x86-64-v3 or -march=native with GCC/Clang, PREF_USE_BMI2 with MSVC's /arch:AVX2) and
+ * portable code otherwise (the baseline x86-64 kernel, ARM64), so no build depends on the CPU it
+ * runs on. GCC and Clang use their builtins; MSVC its intrinsics.
  */
 #ifndef PREF_SOLVER_BITS_H
 #define PREF_SOLVER_BITS_H
 
 #include <stdint.h>
-#if defined(__BMI2__)
+#if defined(__BMI2__) || defined(PREF_USE_BMI2)
+#define PREF_BMI2 1
 #include <immintrin.h>
+#endif
+#if defined(_MSC_VER) && !defined(__clang__)
+#define PREF_MSVC 1
+#include <intrin.h>
+#include <xmmintrin.h>
 #endif
 
 /* The count of Ctrl-C presses, set from a signal handler (see engine.pyx): volatile, so
  * every read goes to memory. */
 typedef volatile int pref_signal_count_t;
 
+#ifdef PREF_MSVC
+static inline int bit_count(uint64_t x) {
+#ifdef PREF_BMI2
+    return (int)__popcnt64(x);
+#else
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
+/* Index of the lowest / highest set bit; x must be non-zero. */
+static inline int low_index(uint64_t x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
+static inline int high_index(uint64_t x) { unsigned long i; _BitScanReverse64(&i, x); return (int)i; }
+/* transtable.pxd names the GCC builtin: MSVC gets the SSE prefetch under that name. */
+#define __builtin_prefetch(addr) _mm_prefetch((const char*)(addr), _MM_HINT_T0)
+#else
 static inline int bit_count(uint64_t x) { return __builtin_popcountll(x); }
-
 /* Index of the lowest / highest set bit; x must be non-zero. */
 static inline int low_index(uint64_t x) { return __builtin_ctzll(x); }
 static inline int high_index(uint64_t x) { return 63 - __builtin_clzll(x); }
+#endif
 
 /* Gather the bits of x selected by mask into the low bits of the result. */
 static inline uint64_t bit_extract(uint64_t x, uint64_t mask) {
-#if defined(__BMI2__)
+#ifdef PREF_BMI2
     return _pext_u64(x, mask);
 #else
     uint64_t out = 0, bit = 1;
@@ -40,7 +64,7 @@ static inline uint64_t bit_extract(uint64_t x, uint64_t mask) {
 
 /* Scatter the low bits of x to the positions selected by mask. */
 static inline uint64_t bit_deposit(uint64_t x, uint64_t mask) {
-#if defined(__BMI2__)
+#ifdef PREF_BMI2
     return _pdep_u64(x, mask);
 #else
     uint64_t out = 0, bit = 1;

@@ -3,35 +3,22 @@
 
 from libc.string cimport memset
 
-cdef extern from "<sys/mman.h>" nogil:
-    void* mmap(void* addr, size_t length, int prot, int flags, int fd, long offset)
-    int munmap(void* addr, size_t length)
-    int madvise(void* addr, size_t length, int advice)
-    int PROT_READ, PROT_WRITE, MAP_PRIVATE, MAP_ANONYMOUS, MADV_HUGEPAGE
-    void* MAP_FAILED
-
-cdef enum:
-    HUGE_PAGE = 2 << 20
+cdef extern from "huge_pages.h" nogil:
+    char* pref_map_pages(size_t size, void** base, size_t* mapped)
+    void pref_unmap_pages(void* base, size_t mapped)
 
 
 cdef char* huge_alloc(HugeBlock* block, size_t size) noexcept nogil:
-    """``size`` bytes, 2 MB aligned and advised for huge pages (the tables are probed all
-    over, and with 4 KB pages most probes also missed the TLB: 5-7% slower at 64 MB);
-    zeroed pages straight from the kernel, touched lazily as calloc's are. NULL if the
+    """``size`` bytes, on huge pages where the system has them (huge_pages.h: the tables are
+    probed all over, and with 4 KB pages most probes also missed the TLB: 5-7% slower at
+    64 MB); zeroed pages straight from the system, touched lazily as calloc's are. NULL if the
     system refuses; ``huge_free`` gives the memory back."""
-    block.size = size + HUGE_PAGE
-    block.base = mmap(NULL, block.size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
-    if block.base == MAP_FAILED:
-        block.base = NULL
-        return NULL
-    cdef char* aligned = <char*>((<size_t>block.base + HUGE_PAGE - 1) & ~(<size_t>HUGE_PAGE - 1))
-    madvise(aligned, size, MADV_HUGEPAGE)
-    return aligned
+    return pref_map_pages(size, &block.base, &block.size)
 
 
 cdef void huge_free(HugeBlock* block) noexcept nogil:
     if block.base != NULL:
-        munmap(block.base, block.size)
+        pref_unmap_pages(block.base, block.size)
     block.base = NULL
 
 
