@@ -228,6 +228,57 @@ def test_misere_rules_with_partners():
         assert eng.solve(pos) == reference_value(pos), pos
 
 
+def declarer_takes_trick(hands, leader: int, declarer: int) -> bool:
+    """One-trick minimax, no trumps, three hands: does the declarer take the trick now
+    starting, the declarer playing to lose it and the defenders to give it to him?
+    (An independent statement of the engine's one-trick rule; cards as ``suit * 8 +
+    rank``.)"""
+
+    def play(seat: int, played: list[int]) -> bool:
+        if len(played) == 3:
+            led = played[0] // 8
+            best = max(range(3), key=lambda k: played[k] if played[k] // 8 == led else -1)
+            return (leader + best) % 3 == declarer
+        hand = cards_of(hands[seat])
+        follow = [c for c in hand if played and c // 8 == played[0] // 8]
+        outcomes = [play((seat + 1) % 3, played + [c]) for c in (follow or hand)]
+        return min(outcomes) if seat == declarer else max(outcomes)
+
+    return play(leader, [])
+
+
+def test_misere_one_trick_rule_edges():
+    """Misère positions around the one-trick rule (``solver/pref_engine/suretrick.pxd``):
+    the declarer surely takes the trick now starting (then at least one more trick), or
+    he can lose it (then not all the tricks left). Two or three suits and adjacent ranks,
+    so the defenders' lowest cards sit just above or below his; every seat and leader.
+    The rule is checked on its own (a one-trick minimax against the reference's values)
+    and in the engine, where it decides the first test of ``solve`` (target 1) and the
+    test of all the tricks; both kinds of decision must occur often."""
+    rng = random.Random("misere-one-trick")
+    eng = Engine(tt_size_mb=1)
+    takes_one = loses_one = 0
+    for i in range(1000):
+        tricks = rng.randint(2, 5)
+        suits = rng.sample(range(4), 2 + i % 2)
+        cards = rng.sample([s * 8 + r for s in suits for r in range(8)], 3 * tricks)
+        hands = [bits(cards[k * tricks:(k + 1) * tricks]) for k in range(3)]
+        declarer, leader = rng.randrange(3), rng.randrange(3)
+        pos = Position(tuple(hands), PREF_SUITS, None, True, leader, (),
+                       tuple(s == declarer for s in range(3)), False)
+        want = reference_value(pos)
+        if declarer_takes_trick(hands, leader, declarer):
+            assert want >= 1, pos
+            takes_one += want == 1
+        else:
+            assert want <= tricks - 1, pos
+            loses_one += want == tricks - 1
+        assert eng.solve(pos) == want, pos
+        if i % 4 == 0:
+            eng.clear()
+    assert takes_one > 40 and loses_one > 30
+
+
 def test_tiny_table_stays_exact():
     """A table of a few hundred entries: constant replacement, a saturated presence
     filter and bucket collisions must never change a value."""

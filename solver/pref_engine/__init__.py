@@ -6,6 +6,8 @@ The folder is the algorithm's outline, one module per technique:
 * ``moves``: move ordering;
 * ``transtable``: the fixed-size transposition table on rank-relative holdings;
 * ``quicktricks``: sure tricks of the side on lead;
+* ``suretrick``: misère, the trick now starting surely the declarer's, or one he can lose
+  (inline, ``.pxd`` only);
 * ``search``: null-window alpha-beta (the main search);
 * ``partition``: the same search with winning-rank (partition) table entries,
   used for Whist;

@@ -19,6 +19,7 @@ from pref_engine.transtable cimport (TTKey, TTChildKeys, tt_make_key, tt_probe, 
                                 tt_prefetch, tt_child_keys_begin, tt_child_key_relative,
                                 tt_child_key_absolute, NO_MOVE)
 from pref_engine.quicktricks cimport quick_tricks, quick_points, misere_sure
+from pref_engine.suretrick cimport misere_trick
 from pref_engine.moves cimport order_moves, order_moves_declaring, MAX_MOVES, MAX_LEAD_MOVES
 
 
@@ -236,6 +237,14 @@ cdef int search(Searcher* s, int target, Valuation* value) noexcept nogil:
                 q = misere_sure(r, p)
                 if q:
                     return q > 0
+                # the trick now starting: surely his (target 1 reached), or he
+                # can lose it (all the tricks left out of reach)
+                if target == 1 or target == p.tricks_left:
+                    q = misere_trick(r, p)
+                    if q > 0 and target == 1:
+                        return True
+                    if q < 0 and target == p.tricks_left:
+                        return False
         # Step 3. Transposition table lookup (trick boundaries only); the key may
         # come from the caller (step 6).
         if s.child_key != NULL:
