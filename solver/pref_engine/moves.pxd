@@ -276,6 +276,18 @@ cdef inline bint partner_card_holds(const Rules* r, const Position* p, int seat)
     return (fourth & r.suit_mask[s]) != 0 or not (fourth & r.suit_mask[p.trump])
 
 
+cdef inline bint partner_tops_suit(const Rules* r, const Position* p, int seat) noexcept nogil:
+    """Second hand, void in the suit led: the third hand follows, and the partner (fourth
+    hand) holds a card of the suit above the lead and the third hand's cards, so the trick
+    is his unless the second hand ruffs it (DDS discards first there too)."""
+    cdef int led = r.suit_of[p.played[0]]
+    cdef u64 third = p.hand[(seat + 1) & 3] & r.suit_mask[led]
+    cdef u64 fourth = p.hand[(seat + 2) & 3] & r.suit_mask[led]
+    if not third or not fourth:
+        return False
+    return high_index(fourth) > high_index(third) and high_index(fourth) > p.played[0]
+
+
 cdef inline int discard_score(const Rules* r, const Position* p, int seat, int card) noexcept nogil:
     """A discard (plain tricks, four hands): the lowest card of the longest suit first
     (fewer nodes on Whist deals; Preferans keeps the plain lowest-card order)."""
@@ -349,6 +361,8 @@ cdef inline int follow_score(const Rules* r, const Position* p, int seat,
                 return -2000 - card                       # no need to ruff the partner's trick
             if not wins:
                 return -1500 - card                       # an underruff: rather discard
+            if p.nplayed == 1 and partner_tops_suit(r, p, seat):
+                return -2000 - card                       # second hand: the partner wins it
         if partner_wins and last:
             return -card
         if r.heuristics == HEURISTICS_PARTNERSHIP and p.nplayed == 1 and s == r.suit_of[p.played[0]]:
