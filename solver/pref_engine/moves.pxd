@@ -42,6 +42,8 @@ cdef enum:
     MAX_LEAD_MOVES = MAX_MOVES
     # Whist leads (``partnership_lead_score``): less, per card the opponents may reply with,
     REPLY_PENALTY = 8
+    # and less, a lead into an opponent's ruff
+    RUFF_PENALTY = 12
     # the classes' best scores (``partnership_lead_class``), a few replies apart
     CASH_CLASS = 100
     TO_TOP_CLASS = 90
@@ -159,9 +161,11 @@ cdef inline int partnership_lead_score(const Rules* r, const Position* p, int se
     the opponents have (DDS weighs its leads so: the search is smallest where the
     opponents have few cards to choose from). An opponent void in the suit counts as
     tricks left + 1 cards, as in DDS: he may discard any card, and the more he holds the
-    more that costs. Leads into the opponents' ruffs score -100 and less, trumps the
-    opponents do not hold low too (two of the side's trumps spent on one trick, the
-    opponents free to discard). The classes lie a reply or a few apart, so the penalties
+    more that costs. A lead into an opponent's ruff keeps its class, less a small
+    penalty (DDS's weights: the void already costs it the most replies; ranked last, such
+    leads were the later cut-offs of a third of the leads); trumps the opponents do not
+    hold score low (two of the side's trumps spent on one trick, the opponents free to
+    discard). The classes lie a reply or a few apart, so the penalties
     can put a low lead before a cash into a void (benchmarks/RESULTS.md)."""
     cdef int s = r.suit_of[card]
     cdef int rank = card - r.suit_base[s]
@@ -172,12 +176,11 @@ cdef inline int partnership_lead_score(const Rules* r, const Position* p, int se
     cdef u64 opp = p.hand[lho] | p.hand[rho]
     cdef bint lho_ruffs = s != p.trump and not (p.hand[lho] & suit_out) and (p.hand[lho] & trumps)
     cdef bint rho_ruffs = s != p.trump and not (p.hand[rho] & suit_out) and (p.hand[rho] & trumps)
-    if lho_ruffs or rho_ruffs:
-        return -100 - rank                                   # the opponents ruff
     if s == p.trump and not (opp & trumps):
         return -rank                                         # trumps the opponents have none of
     return partnership_lead_class(r, p, seat, card, suit_out, above, rank, partner, lho, trumps) \
-        - REPLY_PENALTY * (replies(p, lho, suit_out) + replies(p, rho, suit_out))
+        - REPLY_PENALTY * (replies(p, lho, suit_out) + replies(p, rho, suit_out)) \
+        - (RUFF_PENALTY if lho_ruffs or rho_ruffs else 0)
 
 
 cdef inline int replies(const Position* p, int seat, u64 suit_out) noexcept nogil:
