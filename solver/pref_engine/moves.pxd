@@ -42,8 +42,11 @@ cdef enum:
     MAX_LEAD_MOVES = MAX_MOVES
     # Whist leads (``partnership_lead_score``): less, per card the opponents may reply with,
     REPLY_PENALTY = 8
-    # and less, a lead into an opponent's ruff
+    # and less, a lead into an opponent's ruff, or into the fourth hand's top cards; more, a
+    # singleton to the partner's top card for a ruff on the way back (DDS's weights)
     RUFF_PENALTY = 12
+    FOURTH_HAND_TOPS = 12
+    RUFF_RETURN = 19
     # the classes' best scores (``partnership_lead_class``), a few replies apart
     CASH_CLASS = 100
     TO_TOP_CLASS = 90
@@ -180,7 +183,31 @@ cdef inline int partnership_lead_score(const Rules* r, const Position* p, int se
         return -rank                                         # trumps the opponents have none of
     return partnership_lead_class(r, p, seat, card, suit_out, above, rank, partner, lho, trumps) \
         - REPLY_PENALTY * (replies(p, lho, suit_out) + replies(p, rho, suit_out)) \
-        - (RUFF_PENALTY if lho_ruffs or rho_ruffs else 0)
+        - (RUFF_PENALTY if lho_ruffs or rho_ruffs else 0) \
+        - (FOURTH_HAND_TOPS if fourth_hand_tops(p, rho, suit_out) else 0) \
+        + (RUFF_RETURN if s != p.trump and ruff_return(p, seat, partner, suit_out, trumps) else 0)
+
+
+cdef inline bint fourth_hand_tops(const Position* p, int rho, u64 suit_out) noexcept nogil:
+    """The fourth hand (the leader's right-hand opponent) holds the best or the second-best
+    card of the suit, and not alone: he plays over the partner's card (DDS: -12)."""
+    cdef u64 rest
+    cdef u64 his = p.hand[rho] & suit_out
+    if not his or not (his & (his - 1)):
+        return False
+    if (his >> high_index(suit_out)) & 1:
+        return True
+    rest = suit_out & ~((<u64>1) << high_index(suit_out))
+    return rest != 0 and (his >> high_index(rest)) & 1
+
+
+cdef inline bint ruff_return(const Position* p, int seat, int partner, u64 suit_out,
+                             u64 trumps) noexcept nogil:
+    """A singleton led to the partner's top card of the suit, the leader holding a trump:
+    the partner wins and returns the suit for a ruff (DDS: +19)."""
+    return (bit_count(p.hand[seat] & suit_out) == 1 and (p.hand[seat] & trumps) != 0
+            and bit_count(p.hand[partner] & suit_out) > 1
+            and (p.hand[partner] >> high_index(suit_out)) & 1)
 
 
 cdef inline int replies(const Position* p, int seat, u64 suit_out) noexcept nogil:
