@@ -47,6 +47,9 @@ cdef enum:
     RUFF_PENALTY = 12
     FOURTH_HAND_TOPS = 12
     RUFF_RETURN = 19
+    # low leads: the side holding the second and third best (``next_round_bonus``)
+    NEXT_ROUND_PARTNER = 30
+    NEXT_ROUND_SPLIT = 20
     # the classes' best scores (``partnership_lead_class``), a few replies apart
     CASH_CLASS = 100
     TO_TOP_CLASS = 90
@@ -188,6 +191,29 @@ cdef inline int partnership_lead_score(const Rules* r, const Position* p, int se
         + (RUFF_RETURN if s != p.trump and ruff_return(p, seat, partner, suit_out, trumps) else 0)
 
 
+cdef inline int next_round_bonus(const Position* p, int seat, int partner, u64 suit_out,
+                                 u64 top) noexcept nogil:
+    """A low lead of a suit whose top card an opponent holds, the side holding its second
+    and third best: once the top card is out, the side holds the suit's best (DDS's weights:
+    more if the partner holds both; with the cards split, the partner must not be alone)."""
+    cdef u64 rest = suit_out & ~top
+    cdef u64 second, third
+    if not rest:
+        return 0
+    second = (<u64>1) << high_index(rest)
+    rest &= ~second
+    if not rest:
+        return 0
+    third = (<u64>1) << high_index(rest)
+    if p.hand[partner] & second and p.hand[partner] & third:
+        return NEXT_ROUND_PARTNER
+    if (((p.hand[seat] & second and p.hand[partner] & third)
+            or (p.hand[partner] & second and p.hand[seat] & third))
+            and bit_count(p.hand[partner] & suit_out) > 1):
+        return NEXT_ROUND_SPLIT
+    return 0
+
+
 cdef inline bint fourth_hand_tops(const Position* p, int rho, u64 suit_out) noexcept nogil:
     """The fourth hand (the leader's right-hand opponent) holds the best or the second-best
     card of the suit, and not alone: he plays over the partner's card (DDS: -12)."""
@@ -233,7 +259,8 @@ cdef inline int partnership_lead_class(const Rules* r, const Position* p, int se
         return PARTNER_RUFF_CLASS - rank                     # the partner ruffs
     if p.hand[lho] & top and p.hand[partner] & ((<u64>1) << high_index(suit_out & ~top)):
         return FINESSE_CLASS - rank                          # through the top card to a finesse
-    return LOW_CLASS + 4 * bit_count(p.hand[seat] & suit_out) - rank
+    return (LOW_CLASS + 4 * bit_count(p.hand[seat] & suit_out) - rank
+            + next_round_bonus(p, seat, partner, suit_out, top))
 
 
 cdef inline int misere_declarer_lead(const Rules* r, const Position* p, int seat, int card,
