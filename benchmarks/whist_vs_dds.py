@@ -127,7 +127,8 @@ def main(argv: list[str] | None = None) -> int:
     import endplay._dds as _dds
 
     _dds.SetMaxThreads(1)
-    seed = SEEDS[args.deal_set] if args.seed is None else args.seed
+    # (a number is a number: --seed 1 draws the deals of the earlier sessions' seed 1)
+    seed = SEEDS[args.deal_set] if args.seed is None else int(args.seed) if args.seed.isdigit() else args.seed
     rng = random.Random(seed)
     deals = [random_deal(rng, args.cards) for _ in range(args.deals)]
     full = args.cards == 13
@@ -137,6 +138,11 @@ def main(argv: list[str] | None = None) -> int:
         return count_nodes(deals, args.tt_mb)
 
     backend = make_backend("fast", tt_size_mb=args.tt_mb)
+    # One untimed deal each first: the first use of our table sets up its huge pages (0.5 s
+    # or more, once a process, as for a batch), and DDS allocates its memory.
+    warm_up = random_deal(random.Random("warm-up"), args.cards)
+    dds_table(warm_up.pbn(), full)
+    dd_table(warm_up, backend)
     dds_times, ours, mismatches, nodes = [], [], 0, []
     for i, deal in enumerate(deals):
         if args.budget is not None and sum(ours) > args.budget:
