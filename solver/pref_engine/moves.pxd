@@ -42,6 +42,14 @@ cdef enum:
     MAX_LEAD_MOVES = MAX_MOVES
     # Whist leads (``partnership_lead_score``): less, per card the opponents may reply with,
     REPLY_PENALTY = 8
+    # and less, a lead into an opponent's ruff, or into the fourth hand's top cards; more, a
+    # singleton to the partner's top card for a ruff on the way back (DDS's weights)
+    RUFF_PENALTY = 12
+    FOURTH_HAND_TOPS = 12
+    RUFF_RETURN = 19
+    # low leads: the side holding the second and third best (``next_round_bonus``)
+    NEXT_ROUND_PARTNER = 30
+    NEXT_ROUND_SPLIT = 20
     # the classes' best scores (``partnership_lead_class``), a few replies apart
     CASH_CLASS = 100
     TO_TOP_CLASS = 90
@@ -159,9 +167,11 @@ cdef inline int partnership_lead_score(const Rules* r, const Position* p, int se
     the opponents have (DDS weighs its leads so: the search is smallest where the
     opponents have few cards to choose from). An opponent void in the suit counts as
     tricks left + 1 cards, as in DDS: he may discard any card, and the more he holds the
-    more that costs. Leads into the opponents' ruffs score -100 and less, trumps the
-    opponents do not hold low too (two of the side's trumps spent on one trick, the
-    opponents free to discard). The classes lie a reply or a few apart, so the penalties
+    more that costs. A lead into an opponent's ruff keeps its class, less a small
+    penalty (DDS's weights: the void already costs it the most replies; ranked last, such
+    leads were the later cut-offs of a third of the leads); trumps the opponents do not
+    hold score low (two of the side's trumps spent on one trick, the opponents free to
+    discard). The classes lie a reply or a few apart, so the penalties
     can put a low lead before a cash into a void (benchmarks/RESULTS.md)."""
     cdef int s = r.suit_of[card]
     cdef int rank = card - r.suit_base[s]
@@ -172,12 +182,58 @@ cdef inline int partnership_lead_score(const Rules* r, const Position* p, int se
     cdef u64 opp = p.hand[lho] | p.hand[rho]
     cdef bint lho_ruffs = s != p.trump and not (p.hand[lho] & suit_out) and (p.hand[lho] & trumps)
     cdef bint rho_ruffs = s != p.trump and not (p.hand[rho] & suit_out) and (p.hand[rho] & trumps)
-    if lho_ruffs or rho_ruffs:
-        return -100 - rank                                   # the opponents ruff
     if s == p.trump and not (opp & trumps):
         return -rank                                         # trumps the opponents have none of
     return partnership_lead_class(r, p, seat, card, suit_out, above, rank, partner, lho, trumps) \
-        - REPLY_PENALTY * (replies(p, lho, suit_out) + replies(p, rho, suit_out))
+        - REPLY_PENALTY * (replies(p, lho, suit_out) + replies(p, rho, suit_out)) \
+        - (RUFF_PENALTY if lho_ruffs or rho_ruffs else 0) \
+        - (FOURTH_HAND_TOPS if fourth_hand_tops(p, rho, suit_out) else 0) \
+        + (RUFF_RETURN if s != p.trump and ruff_return(p, seat, partner, suit_out, trumps) else 0)
+
+
+cdef inline int next_round_bonus(const Position* p, int seat, int partner, u64 suit_out,
+                                 u64 top) noexcept nogil:
+    """A low lead of a suit whose top card an opponent holds, the side holding its second
+    and third best: once the top card is out, the side holds the suit's best (DDS's weights:
+    more if the partner holds both; with the cards split, the partner must not be alone)."""
+    cdef u64 rest = suit_out & ~top
+    cdef u64 second, third
+    if not rest:
+        return 0
+    second = (<u64>1) << high_index(rest)
+    rest &= ~second
+    if not rest:
+        return 0
+    third = (<u64>1) << high_index(rest)
+    if p.hand[partner] & second and p.hand[partner] & third:
+        return NEXT_ROUND_PARTNER
+    if (((p.hand[seat] & second and p.hand[partner] & third)
+            or (p.hand[partner] & second and p.hand[seat] & third))
+            and bit_count(p.hand[partner] & suit_out) > 1):
+        return NEXT_ROUND_SPLIT
+    return 0
+
+
+cdef inline bint fourth_hand_tops(const Position* p, int rho, u64 suit_out) noexcept nogil:
+    """The fourth hand (the leader's right-hand opponent) holds the best or the second-best
+    card of the suit, and not alone: he plays over the partner's card (DDS: -12)."""
+    cdef u64 rest
+    cdef u64 his = p.hand[rho] & suit_out
+    if not his or not (his & (his - 1)):
+        return False
+    if (his >> high_index(suit_out)) & 1:
+        return True
+    rest = suit_out & ~((<u64>1) << high_index(suit_out))
+    return rest != 0 and (his >> high_index(rest)) & 1
+
+
+cdef inline bint ruff_return(const Position* p, int seat, int partner, u64 suit_out,
+                             u64 trumps) noexcept nogil:
+    """A singleton led to the partner's top card of the suit, the leader holding a trump:
+    the partner wins and returns the suit for a ruff (DDS: +19)."""
+    return (bit_count(p.hand[seat] & suit_out) == 1 and (p.hand[seat] & trumps) != 0
+            and bit_count(p.hand[partner] & suit_out) > 1
+            and (p.hand[partner] >> high_index(suit_out)) & 1)
 
 
 cdef inline int replies(const Position* p, int seat, u64 suit_out) noexcept nogil:
@@ -203,7 +259,8 @@ cdef inline int partnership_lead_class(const Rules* r, const Position* p, int se
         return PARTNER_RUFF_CLASS - rank                     # the partner ruffs
     if p.hand[lho] & top and p.hand[partner] & ((<u64>1) << high_index(suit_out & ~top)):
         return FINESSE_CLASS - rank                          # through the top card to a finesse
-    return LOW_CLASS + 4 * bit_count(p.hand[seat] & suit_out) - rank
+    return (LOW_CLASS + 4 * bit_count(p.hand[seat] & suit_out) - rank
+            + next_round_bonus(p, seat, partner, suit_out, top))
 
 
 cdef inline int misere_declarer_lead(const Rules* r, const Position* p, int seat, int card,
@@ -274,6 +331,18 @@ cdef inline bint partner_card_holds(const Rules* r, const Position* p, int seat)
     if s == p.trump or p.trump < 0:
         return True
     return (fourth & r.suit_mask[s]) != 0 or not (fourth & r.suit_mask[p.trump])
+
+
+cdef inline bint partner_tops_suit(const Rules* r, const Position* p, int seat) noexcept nogil:
+    """Second hand, void in the suit led: the third hand follows, and the partner (fourth
+    hand) holds a card of the suit above the lead and the third hand's cards, so the trick
+    is his unless the second hand ruffs it (DDS discards first there too)."""
+    cdef int led = r.suit_of[p.played[0]]
+    cdef u64 third = p.hand[(seat + 1) & 3] & r.suit_mask[led]
+    cdef u64 fourth = p.hand[(seat + 2) & 3] & r.suit_mask[led]
+    if not third or not fourth:
+        return False
+    return high_index(fourth) > high_index(third) and high_index(fourth) > p.played[0]
 
 
 cdef inline int discard_score(const Rules* r, const Position* p, int seat, int card) noexcept nogil:
@@ -349,6 +418,8 @@ cdef inline int follow_score(const Rules* r, const Position* p, int seat,
                 return -2000 - card                       # no need to ruff the partner's trick
             if not wins:
                 return -1500 - card                       # an underruff: rather discard
+            if p.nplayed == 1 and partner_tops_suit(r, p, seat):
+                return -2000 - card                       # second hand: the partner wins it
         if partner_wins and last:
             return -card
         if r.heuristics == HEURISTICS_PARTNERSHIP and p.nplayed == 1 and s == r.suit_of[p.played[0]]:
