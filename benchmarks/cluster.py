@@ -102,15 +102,19 @@ def enumeration(threads: int = 2) -> list[int]:
     return odds.histogram
 
 
-def ranking(threads: int = 2) -> list:
-    """The discard classes in their order; the complete ones with their histograms (the dropped
-    ones' partial counts depend on which blocks came back before the drop)."""
+def ranking(threads: int = 2) -> tuple[list, list]:
+    """The complete discard classes in order with their histograms, and the dropped ones by name
+    (their partial counts depend on which blocks came back before the drop)."""
     rules = PREFERANS_RULES
     twelve = parse_cards("7s,8s,9s,Ts,8c,7d,8d,9d,8h,9h,Kc,Ac", rules.deck)
     result = rank_misere_discards(twelve, "S", "E", rules, threads=threads)
     assert not result.interrupted
-    return [(",".join(card.code for card in entry.discard), None if entry.pruned else entry.odds.histogram)
-            for entry in result.entries]
+
+    def name(entry) -> str:
+        return ",".join(card.code for card in entry.discard)
+
+    return ([(name(entry), entry.odds.histogram) for entry in result.ranked if not entry.pruned],
+            sorted(name(entry) for entry in result.pruned))
 
 
 def process_cpu(process) -> float:
