@@ -10,6 +10,15 @@ thread each, started here on 127.0.0.1, warmed up by one untimed run):
   (``pref misere --hand S=7s,8s,9s,Ts,8c,7d,8d,9d,8h,9h --discard Kc,Ac --lead E``), on
   two local threads as the command does.
 
+* **ranking**: the twelve-card misère of README (``pref misere --hand S=7s,...,Kc,Ac --lead E``):
+  its 14 discard classes, each enumerated over the 184,756 splits until provably worse than the
+  best complete one (a long job of 14 enumerations, each with its own start and tail).
+
+Two kinds of cluster: Dask's defaults, and **lean** (the settings README's recipe starts the
+scheduler and workers with: the workers' profiler off, the event loops' watchdog tick and the
+memory monitor once a second instead of 50 and 10 times; on this 2-core machine the scheduler,
+2 workers and 2 nannies idle took 17% of a core with the defaults, 4% lean).
+
 Every run's answers are checked equal to the first local run's. The workers' engines are
 cleared before each timed run (a local run makes new ones; a warm table from the previous
 run of the same enumeration would make the cluster look several times faster). The scheduler's cost per
@@ -17,14 +26,19 @@ task is measured apart: 400 tasks that do nothing, 2 per worker thread out at on
 the executor sends them), wall time / 400. The overhead share of a job is that cost times
 its tasks over the seconds its tasks worked. (The workers' idle time, ``workers x wall -
 seconds in tasks``, is shown too: it adds the run's tail and, on a loaded machine, the CPU
-the other processes took.)
+the other processes took.) Measures the load does not distort as much: the tasks' CPU seconds
+(the thread that ran them) against their seconds, and the CPU seconds of the cluster's other
+work during the run (worker processes beyond their tasks, nannies, this process: client and
+scheduler), against the local run's CPU seconds.
 
     python benchmarks/cluster.py --repeat 3
+    python benchmarks/cluster.py --repeat 1 --jobs enumeration,ranking --layouts 500   # shorter
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import random
 import statistics
@@ -34,6 +48,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
+import dask  # noqa: E402
+import psutil  # noqa: E402 (a dependency of distributed)
 from distributed import LocalCluster  # noqa: E402
 from positions import random_layout  # noqa: E402
 
@@ -47,9 +63,14 @@ from pyanalyzer.model.hand import Hand  # noqa: E402
 from pyanalyzer.model.layout_io import format_one_line  # noqa: E402
 from pyanalyzer.model.notation import parse_cards  # noqa: E402
 from pyanalyzer.model.rules import PREFERANS_RULES  # noqa: E402
+from pyanalyzer.preferans.misere import rank_misere_discards  # noqa: E402
 from pyanalyzer.preferans.odds import declarer_view  # noqa: E402
 
 CONTRACTS = ["6s", "7c", "8n", "misere", "6h"]
+JOBS = ("batch", "enumeration", "ranking")
+#: README's recipe for the scheduler and workers (``DASK_...`` variables, see "Running on a cluster").
+LEAN = {"distributed.worker.profile.enabled": False, "distributed.admin.tick.interval": "1s",
+        "distributed.worker.memory.monitor-interval": "1s"}
 ANSWER = SolveLine(cards=False, line=False, ace_marriage=False, declare_first_lead=False)
 
 
@@ -79,6 +100,29 @@ def enumeration(threads: int = 2) -> list[int]:
                          threads=threads)
     assert odds.tally.exact
     return odds.histogram
+
+
+def ranking(threads: int = 2) -> tuple[list, list]:
+    """The complete discard classes in order with their histograms, and the dropped ones by name
+    (their partial counts depend on which blocks came back before the drop)."""
+    rules = PREFERANS_RULES
+    twelve = parse_cards("7s,8s,9s,Ts,8c,7d,8d,9d,8h,9h,Kc,Ac", rules.deck)
+    result = rank_misere_discards(twelve, "S", "E", rules, threads=threads)
+    assert not result.interrupted
+
+    def name(entry) -> str:
+        return ",".join(card.code for card in entry.discard)
+
+    return ([(name(entry), entry.odds.histogram) for entry in result.ranked if not entry.pruned],
+            sorted(name(entry) for entry in result.pruned))
+
+
+def process_cpu(process) -> float:
+    try:
+        times = process.cpu_times()
+    except psutil.Error:   # (gone)
+        return 0.0
+    return times.user + times.system
 
 
 def nothing(value):
@@ -111,60 +155,95 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--layouts", type=int, default=2000)
+    parser.add_argument("--jobs", default=",".join(JOBS), help=f"some of {', '.join(JOBS)}")
     args = parser.parse_args()
+    jobs = [job.strip() for job in args.jobs.split(",")]
+    if not set(jobs) <= set(JOBS):
+        parser.error(f"--jobs: choose from {', '.join(JOBS)}")
     lines = batch_lines(args.layouts)
+    work = {"batch": lambda: batch_on_executor(lines, 2), "enumeration": enumeration, "ranking": ranking}
     print(f"load average before: {os.getloadavg()[0]:.2f}", flush=True)
 
     rows: dict[str, list[float]] = {}
-    overheads: dict[str, list[tuple[int, int, float, float]]] = {}
+    overheads: dict[str, list[tuple]] = {}
+    cpu_rows: dict[str, list[tuple]] = {}
     expected = {}
-    task_cost: dict[int, float] = {}
+    task_cost: dict[str, float] = {}
+    this = psutil.Process()
 
-    def record(name: str, job, key: str, cluster=None, workers: int = 0) -> None:
+    def record(name: str, job, key: str, cluster=None, workers: int = 0, processes=()) -> None:
         for _ in range(args.repeat):
             if cluster is not None:   # as cold as a local run, which makes new engines
                 cluster.client.run(clear_warm_states)
                 cluster.tasks = cluster.units = 0
-                cluster.task_seconds = 0.0
+                cluster.task_seconds = cluster.task_cpu_seconds = 0.0
+            before = [process_cpu(process) for process in processes]
+            here = process_cpu(this)
             seconds, result = timed(job)
+            here = process_cpu(this) - here
+            spent = [process_cpu(process) - start for process, start in zip(processes, before)]
             expected.setdefault(key, result)
             assert result == expected[key], f"{name}: not the local answers"
             rows.setdefault(name, []).append(seconds)
             if cluster is not None:
                 overheads.setdefault(name, []).append((cluster.tasks, cluster.units, cluster.task_seconds,
                                                        workers * seconds))
+                worker_cpu, nanny_cpu = sum(spent[:workers]), sum(spent[workers:])
+                cpu_rows.setdefault(name, []).append((cluster.task_cpu_seconds, worker_cpu - cluster.task_cpu_seconds,
+                                                      nanny_cpu, here))
+            else:
+                cpu_rows.setdefault(name, []).append((here,))
             print(f"  {name}: {seconds:.2f} s (load {os.getloadavg()[0]:.2f})", flush=True)
 
-    record("batch, local: one engine (the command)", lambda: batch_serial(lines), "batch")
-    record("batch, local: 2 threads", lambda: batch_on_executor(lines, 2), "batch")
-    record("enumeration, local: 2 threads (the command)", enumeration, "enumeration")
-    for workers in (1, 2):
-        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                          dashboard_address=":0") as local, DaskCluster(local.scheduler_address) as cluster:
+    if "batch" in jobs:
+        record("batch, local: one engine (the command)", lambda: batch_serial(lines), "batch")
+        record("batch, local: 2 threads", work["batch"], "batch")
+    for job in ("enumeration", "ranking"):
+        if job in jobs:
+            record(f"{job}, local: 2 threads (the command)", work[job], job)
+    for workers, kind in ((1, "defaults"), (2, "defaults"), (2, "lean")):
+        settings = dask.config.set(LEAN) if kind == "lean" else contextlib.nullcontext()
+        with settings, LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                    dashboard_address=":0") as local, DaskCluster(local.scheduler_address) as cluster:
+            label = f"Dask: {workers} worker{'s' * (workers > 1)}, {kind}"
+            pids = cluster.client.run(os.getpid)
+            worker_processes = [psutil.Process(pid) for pid in pids.values()]
+            processes = worker_processes + [process.parent() for process in worker_processes]
             with use_cluster(cluster):
                 batch_on_executor(lines[:200], 2)   # warm-up: imports, engines
                 enumeration()
-                task_cost[workers] = statistics.median(seconds_per_task(cluster) for _ in range(3))
-                print(f"  {workers} worker(s): {1000 * task_cost[workers]:.2f} ms per empty task", flush=True)
-                record(f"batch, Dask: {workers} worker{'s' * (workers > 1)}",
-                       lambda: batch_on_executor(lines, 2), "batch", cluster, workers)
-                record(f"enumeration, Dask: {workers} worker{'s' * (workers > 1)}", enumeration, "enumeration",
-                       cluster, workers)
+                task_cost[label] = statistics.median(seconds_per_task(cluster) for _ in range(3))
+                print(f"  {label}: {1000 * task_cost[label]:.2f} ms per empty task", flush=True)
+                for job in jobs:
+                    record(f"{job}, {label}", work[job], job, cluster, workers, processes)
 
     print("\n| run | median s | runs (s) | tasks | units per task | s per task | scheduler overhead "
           "| workers idle |")
     print("|---|---|---|---|---|---|---|---|")
+    medians: dict[str, int] = {}
     for name, seconds in rows.items():
+        medians[name] = sorted(range(len(seconds)), key=seconds.__getitem__)[len(seconds) // 2]
         cells = ["", "", "", "", ""]
         if name in overheads:
-            workers = 1 if "1 worker" in name else 2
-            median_run = sorted(range(len(seconds)), key=seconds.__getitem__)[len(seconds) // 2]
-            tasks, units, busy, capacity = overheads[name][median_run]
+            label = name.split(", ", 1)[1]
+            tasks, units, busy, capacity = overheads[name][medians[name]]
             idle = max(0.0, capacity - busy)
             cells = [f"{tasks}", f"{units / tasks:.0f}", f"{busy / tasks:.3f}",
-                     f"{100 * task_cost[workers] * tasks / busy:.2f}%", f"{100 * idle / capacity:.1f}%"]
+                     f"{100 * task_cost[label] * tasks / busy:.2f}%", f"{100 * idle / capacity:.1f}%"]
         runs = ", ".join(f"{s:.2f}" for s in seconds)
         print(f"| {name} | {statistics.median(seconds):.2f} | {runs} | " + " | ".join(cells) + " |")
+    print("\nCPU seconds of the median run (local: this process, its threads; Dask: the tasks' threads, "
+          "the worker processes beyond them, the nannies, this process: client and scheduler):\n")
+    print("| run | CPU s | tasks' CPU s / tasks' s | worker processes beyond the tasks | nannies "
+          "| client + scheduler |")
+    print("|---|---|---|---|---|---|")
+    for name, cpus in cpu_rows.items():
+        cpu = cpus[medians[name]]
+        if len(cpu) == 1:
+            print(f"| {name} | {cpu[0]:.2f} |  |  |  |  |")
+            continue
+        busy = overheads[name][medians[name]][2]
+        print(f"| {name} | {sum(cpu):.2f} | {cpu[0]:.2f} / {busy:.2f} | {cpu[1]:.2f} | {cpu[2]:.2f} | {cpu[3]:.2f} |")
     print(f"\nload average after: {os.getloadavg()[0]:.2f}")
 
 

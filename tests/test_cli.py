@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -44,7 +45,7 @@ def assert_input_error(result, *tokens: str):
 
 
 def test_kovalevskaya_json():
-    result = run(KOVALEVSKAYA, "--json")
+    result = run(KOVALEVSKAYA, "--json", "--cards")
     assert result.exit_code == 0, result.output
     assert result.stderr == ""
     lines = result.stdout.splitlines()
@@ -69,7 +70,7 @@ def test_kovalevskaya_json():
 
 
 def test_small_json_shape_and_values():
-    result = run(SMALL, "--json")
+    result = run(SMALL, "--json", "--cards")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert (data["declarer_tricks"], data["defender_tricks"]) == (0, 2)
@@ -131,7 +132,7 @@ def test_cards_option():
 
 
 def test_mid_trick_cli():
-    result = run("contract=6s declarer=S lead=W S=7s,8h W=Ad E=7d played=Ah,7h", "--json")
+    result = run("contract=6s declarer=S lead=W S=7s,8h W=Ad E=7d played=Ah,7h", "--json", "--cards")
     data = json.loads(result.stdout)
     assert data["to_move"] == "S"
     assert data["cards"] == {"8h": 1}
@@ -155,7 +156,7 @@ def test_batch_json_lines(tmp_path):
         "contract=6s lead=S S=As W=Ks E=Qs\n",                          # line 9: no declarer
         encoding="utf-8",
     )
-    result = CliRunner().invoke(main, ["solve", "--batch", str(batch), "--json",
+    result = CliRunner().invoke(main, ["solve", "--batch", str(batch), "--json", "--cards",
                                        "--engine", "reference"])
     assert result.exit_code == 1, result.output  # lines 4 and 9 failed
     assert "Traceback" not in result.output
@@ -170,6 +171,41 @@ def test_batch_json_lines(tmp_path):
     for record in (records[0], records[2], records[3]):
         for key in ("declarer_tricks", "defender_tricks", "cards", "line", "nodes", "seconds"):
             assert key in record
+
+
+@pytest.mark.parametrize("batch", [False, True], ids=["single", "batch"])
+def test_json_has_card_values_only_with_cards(tmp_path, batch):
+    """``--json`` alone answers the value (no card is solved apart: a batch runs at the engine's
+    speed); ``--json --cards`` adds every legal card's value. The oracle: the reference minimax's
+    card values (``solve(..., "reference", cards=True)``) for random four-card endings."""
+    from positions import random_layout
+
+    from pyanalyzer.analysis.solve import solve
+    from pyanalyzer.model.layout_io import format_one_line
+
+    rng = random.Random("json-cards")
+    layouts = [random_layout(rng, 4, ["6s", "misere", "7n"]) for _ in range(6)]
+    expected = [{card.code: value for card, value in solve(layout, "reference", cards=True, line=False).cards.items()}
+                for layout in layouts]
+
+    def records(*options: str) -> list[dict]:
+        if batch:
+            path = tmp_path / "endings.txt"
+            path.write_text("".join(format_one_line(layout) + "\n" for layout in layouts), encoding="utf-8")
+            result = CliRunner().invoke(main, ["solve", "--batch", str(path), "--json", *options])
+            assert result.exit_code == 0, result.output
+            return [json.loads(line) for line in result.stdout.splitlines()]
+        out = []
+        for layout in layouts:
+            result = CliRunner().invoke(main, ["solve", format_one_line(layout), "--json", *options])
+            assert result.exit_code == 0, result.output
+            out.append(json.loads(result.stdout))
+        return out
+
+    plain, with_cards = records(), records("--cards")
+    assert [record["cards"] for record in plain] == [None] * len(layouts)
+    assert [record["cards"] for record in with_cards] == expected
+    assert [r["declarer_tricks"] for r in plain] == [r["declarer_tricks"] for r in with_cards]
 
 
 def test_batch_text(tmp_path):
@@ -290,7 +326,7 @@ def test_real_process_json():
 
 def test_kovalevskaya_json_with_default_engine():
     # The issue's acceptance check: the default engine answers 1 trick.
-    result = CliRunner().invoke(main, ["solve", KOVALEVSKAYA, "--json"])
+    result = CliRunner().invoke(main, ["solve", KOVALEVSKAYA, "--json", "--cards"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["engine"] == "fast"

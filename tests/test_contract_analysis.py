@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from pyanalyzer import PREFERANS, PREFERANS_RULES, Contract, Hand, parse_layout
 from pyanalyzer.analysis.playcheck import check_play
-from pyanalyzer.analysis.splits import all_splits, count_splits, solve_splits
+from pyanalyzer.analysis.splits import all_splits, count_splits, cut_blocks, solve_splits
 from pyanalyzer.cli.main import main
 from pyanalyzer.engines.reference import reference_tricks
 from pyanalyzer.model.layout import Layout
@@ -379,6 +379,26 @@ def test_all_splits_are_distinct_and_complete():
     unknown = sum(1 << c for c in range(7))
     splits = list(all_splits(unknown, (3, 2)))
     assert len(splits) == len(set(splits)) == math.comb(7, 3) * math.comb(4, 2)
+
+
+@pytest.mark.parametrize(("total", "block", "workers"), [(184_756, 8192, 2), (1000, 128, 2), (100, 64, 3),
+                                                       (5000, 64, 1), (30, 64, 2)])
+def test_blocks_cover_the_work_in_order_and_shorten_only_at_the_end(total, block, workers):
+    """Every split once, in order; full blocks until fewer than 2 x workers are left, then
+    non-increasing blocks no shorter than an eighth of a block (but the last)."""
+    weights = [1 + n % 3 for n in range(total)]   # (symmetry weights: the count is by weight)
+    work = list(zip(range(total), weights))
+    blocks = list(cut_blocks(iter(work), sum(weights), block, workers))
+    assert [unit for chunk in blocks for unit in chunk] == work
+    sizes = [len(chunk) for chunk in blocks]
+    assert all(size <= block for size in sizes)
+    assert sizes[:-1] == sorted(sizes[:-1], reverse=True)
+    assert all(size >= block // 8 for size in sizes[:-1])
+    shortened = [i for i, size in enumerate(sizes) if size < block]
+    if shortened:   # the first short block comes once fewer than 2 x workers full blocks are left
+        assert sum(len(chunk) for chunk in blocks[shortened[0]:]) < 2 * workers * block
+    if total > 2 * workers * block:   # a long run ends in blocks of an eighth (not one long one)
+        assert len(shortened) >= 3 and sizes[-2] <= block // 4
 
 
 # -- CLI ----------------------------------------------------------------------------------

@@ -161,7 +161,7 @@ def engine_name(request):
 
 
 def test_pref_solve_json_has_the_issue_keys():
-    result = CliRunner().invoke(main, ["solve", SPADES, "--json"])
+    result = CliRunner().invoke(main, ["solve", SPADES, "--json", "--cards"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     for key in ("declarer_points", "defender_points", "made", "cards", "line", "nodes", "seconds"):

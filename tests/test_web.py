@@ -80,10 +80,11 @@ KOVALEVSKAYA_FILE_TEXT = (REPO / "layouts" / "kovalevskaya.txt").read_text(encod
 
 @pytest.mark.parametrize("layout", [KOVALEVSKAYA, KOVALEVSKAYA_FILE_TEXT, SEVEN_CLUBS, ALLPASS, THOUSAND,
                                     WHIST_ENDING])
-def test_api_solve_answers_what_pref_solve_json_prints(client, layout):
+def test_api_solve_answers_what_pref_solve_json_cards_prints(client, layout):
+    """The page shows every card's value: the API answers ``pref solve LAYOUT --json --cards``."""
     answer = client.post("/api/solve", json={"layout": layout})
     assert answer.status_code == 200, answer.text
-    assert without_timing(answer.json()) == without_timing(cli_json("solve", layout))
+    assert without_timing(answer.json()) == without_timing(cli_json("solve", layout, "--cards"))
 
 
 @pytest.mark.parametrize("path, body, command", [
@@ -120,7 +121,7 @@ def test_position_after_moves_has_the_diagram_and_the_legal_moves(client):
     # and the values solved for the diagram are the command's.
     assert client.post("/api/solve", json={"layout": data["one_line"]}).status_code == 200
     solved = client.post("/api/position", json={"layout": KOVALEVSKAYA, "moves": ["Td"], "values": "solve"}).json()
-    assert solved["cards"] == cli_json("solve", data["one_line"])["cards"]
+    assert solved["cards"] == cli_json("solve", data["one_line"], "--cards")["cards"]
 
 
 def test_the_page_and_its_files_are_served(client):

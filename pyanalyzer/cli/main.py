@@ -128,7 +128,7 @@ def solve_command(layout: str | None, show_cards: bool, as_json: bool, batch_fil
     except PrefInputError as error:
         fail(str(error))
     if batch_file is not None:
-        answer = SolveLine(show_cards or as_json, not no_line, ace_marriage, declare_first_lead)
+        answer = SolveLine(show_cards, not no_line, ace_marriage, declare_first_lead)
         with on_scheduler(scheduler):
             run_batch(batch_file, answer, backend, verdict=None if as_json else solution_verdict,
                       remote=WarmEngine(engine, tt_mb))
@@ -139,13 +139,13 @@ def solve_command(layout: str | None, show_cards: bool, as_json: bool, batch_fil
         fail(str(error))
     try:
         pictures = bool(svg_path or html_path)  # they show each card's value
-        result = solve(parsed, backend, cards=show_cards or as_json or pictures, line=not no_line)
+        result = solve(parsed, backend, cards=show_cards or pictures, line=not no_line)
     except PrefInputError as error:  # e.g. a deal too large for the reference engine
         fail(str(error))
     except KeyboardInterrupt:
         exit_interrupted()
     write_pictures(result, svg_path, html_path, notation)
-    if pictures and not (show_cards or as_json):  # the text stays as asked: no card list
+    if pictures and not show_cards:  # the text and JSON stay as asked: no card values
         result = dataclasses.replace(result, cards=None)
     if as_json:
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False))

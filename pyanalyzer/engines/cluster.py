@@ -83,15 +83,16 @@ def clear_warm_states() -> int:
     return len(states)
 
 
-def run_units(work, factory, streams: bool, units: list) -> tuple[list, float]:
-    """One task on a worker: the units' events, in order, and the seconds they took. An
-    error ends the task (its event last); the units before it are delivered."""
-    start = time.perf_counter()
+def run_units(work, factory, streams: bool, units: list) -> tuple[list, float, float]:
+    """One task on a worker: the units' events, in order, the seconds they took and the CPU
+    seconds of the thread that ran them (less than the seconds when the worker had to wait for
+    a core). An error ends the task (its event last); the units before it are delivered."""
+    start, cpu = time.perf_counter(), time.thread_time()
     events: list = []
     try:
         state = _warm_state(factory)
     except Exception as error:  # noqa: BLE001 (raised in the caller)
-        return [(ERROR, None, error)], time.perf_counter() - start
+        return [(ERROR, None, error)], time.perf_counter() - start, time.thread_time() - cpu
     for index, unit in units:
         try:
             if streams:
@@ -103,7 +104,7 @@ def run_units(work, factory, streams: bool, units: list) -> tuple[list, float]:
             events.append((ERROR, index, error))
             break
         events.append((DONE, index, None))
-    return events, time.perf_counter() - start
+    return events, time.perf_counter() - start, time.thread_time() - cpu
 
 
 class DaskCluster:
@@ -147,10 +148,10 @@ class DaskCluster:
             if masked:
                 signal.pthread_sigmask(signal.SIG_SETMASK, previous)
         block_stop_signals_in_loop(self.client)
-        #: Tasks whose results came back, the units in them and the seconds the workers spent
-        #: on them (for the overhead per task, benchmarks/cluster.py).
+        #: Tasks whose results came back, the units in them, the seconds the workers spent on
+        #: them and the CPU seconds of those seconds (for the overhead per task, benchmarks/cluster.py).
         self.tasks = self.units = 0
-        self.task_seconds = 0.0
+        self.task_seconds = self.task_cpu_seconds = 0.0
 
     @property
     def workers(self) -> int:
@@ -285,7 +286,7 @@ class DaskPool:
         status = future.status
         if status == "finished":
             try:
-                events, seconds = future.result()
+                events, seconds, cpu_seconds = future.result()
             except Exception as error:  # noqa: BLE001 (the data could not be fetched)
                 if self._cluster.lost():
                     self._lose(error)
@@ -300,6 +301,7 @@ class DaskPool:
             self._cluster.tasks += 1
             self._cluster.units += units
             self._cluster.task_seconds += seconds
+            self._cluster.task_cpu_seconds += cpu_seconds
         elif status == "error":
             error = future.exception()
             future.release()

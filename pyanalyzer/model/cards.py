@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 
 #: The four suits' symbols and English names, by letter.
 _SUIT_FACES = {"s": ("♠", "spades"), "c": ("♣", "clubs"), "d": ("♦", "diamonds"), "h": ("♥", "hearts")}
+#: The outline symbols read as the suits too (``pyanalyzer.model.notation.SUIT_SYMBOLS``).
+_SUIT_SYMBOL_VARIANTS = {"s": ("♤",), "c": ("♧",), "d": ("♢",), "h": ("♡",)}
 
 
 @dataclass(frozen=True)
@@ -93,13 +95,28 @@ class Deck:
     display_order: tuple[int, ...] = ()
     _cards: tuple[Card, ...] = field(init=False, repr=False, compare=False)
 
+    #: Each card by every spelling of the rank-then-suit form (``Td``, ``td``, ``10d``, ``TD``,
+    #: ``T♦``): the common case of :func:`pyanalyzer.model.notation.parse_cards`, looked up
+    #: (any other text, which that function reads too, is not here).
+    by_spelling: dict[str, Card] = field(init=False, repr=False, compare=False)
+
     def __post_init__(self) -> None:
-        cards = tuple(Card._of(self, s, r) for s in range(len(self.suits)) for r in range(len(self.ranks)))
-        object.__setattr__(self, "_cards", cards)
         order = self.display_order or tuple(range(len(self.suits)))
         if sorted(order) != list(range(len(self.suits))):
             raise ValueError(f"display_order {order} is not an order of the {len(self.suits)} suits")
         object.__setattr__(self, "display_order", order)
+        cards = tuple(Card._of(self, s, r) for s in range(len(self.suits)) for r in range(len(self.ranks)))
+        object.__setattr__(self, "_cards", cards)
+        spellings: dict[str, Card] = {}
+        for card in cards:
+            rank, suit = card.rank.letter, card.suit
+            ranks = {rank, rank.lower()} | ({"10"} if rank == "T" else set())
+            suits = {suit.letter.lower(), suit.letter.upper(), suit.symbol,
+                     *_SUIT_SYMBOL_VARIANTS.get(suit.letter, ())}
+            for rank_text in ranks:
+                for suit_text in suits:
+                    spellings[rank_text + suit_text] = card
+        object.__setattr__(self, "by_spelling", spellings)
 
     def display_suits(self) -> list[tuple[int, Suit]]:
         """(suit number, suit) in display order.
@@ -155,7 +172,8 @@ class Card:
 
     ``Card('Qs')`` is the Preferans queen of spades, ``Card('2h', WHIST)`` a card of another
     deck (the ASCII ``code``, as the repr writes it); each deck holds its cards once, and
-    these are they.
+    these are they. Each card keeps its ``index``, ``mask``, ``code``, ``display_key`` and hash,
+    computed once by its deck (a batch reads and hashes hundreds of cards per layout).
 
     >>> Card('Qs') is PREFERANS.card("Q", "s"), Card('Td', WHIST)
     (True, Card('Td', WHIST))
@@ -171,13 +189,26 @@ class Card:
             raise ValueError(f"not a card code {code!r}: write rank then suit, e.g. 'Qs', 'Td'")
         return deck.card(code[:-1], code[-1])
 
+    #: The card's bit in the engine's masks.
+    index: int = field(init=False, repr=False)
+    mask: int = field(init=False, repr=False)
+    #: Compact ASCII notation: rank letter then suit letter, e.g. ``Td``.
+    code: str = field(init=False, repr=False)
+    #: Sort key for showing cards: suits in the deck's display order, high cards first.
+    display_key: tuple[int, int] = field(init=False, repr=False)
+    _hash: int = field(init=False, repr=False)
+
     @classmethod
     def _of(cls, deck: Deck, suit_number: int, rank_number: int) -> Card:
-        """A new card object (only a deck makes its cards)."""
+        """A new card object (only a deck makes its cards; after its display order is set)."""
         card = object.__new__(cls)
-        object.__setattr__(card, "deck", deck)
-        object.__setattr__(card, "suit_number", suit_number)
-        object.__setattr__(card, "rank_number", rank_number)
+        index = suit_number * len(deck.ranks) + rank_number
+        for name, value in (("deck", deck), ("suit_number", suit_number), ("rank_number", rank_number),
+                            ("index", index), ("mask", 1 << index),
+                            ("code", deck.ranks[rank_number].letter + deck.suits[suit_number].letter),
+                            ("display_key", (deck.display_order.index(suit_number), -rank_number)),
+                            ("_hash", hash((deck.name, index)))):
+            object.__setattr__(card, name, value)
         return card
 
     @property
@@ -187,25 +218,6 @@ class Card:
     @property
     def rank(self) -> Rank:
         return self.deck.ranks[self.rank_number]
-
-    @property
-    def index(self) -> int:
-        """The card's bit in the engine's masks."""
-        return self.suit_number * len(self.deck.ranks) + self.rank_number
-
-    @property
-    def mask(self) -> int:
-        return 1 << self.index
-
-    @property
-    def display_key(self) -> tuple[int, int]:
-        """Sort key for showing cards: suits in the deck's display order, high cards first."""
-        return self.deck.display_order.index(self.suit_number), -self.rank_number
-
-    @property
-    def code(self) -> str:
-        """Compact ASCII notation: rank letter then suit letter, e.g. ``Td``."""
-        return self.rank.letter + self.suit.letter
 
     def __str__(self) -> str:
         return self.suit.symbol + self.rank.text
@@ -228,7 +240,7 @@ class Card:
         return (_card_of, (self.deck, self.index))
 
     def __hash__(self) -> int:
-        return hash((self.deck.name, self.index))
+        return self._hash
 
     def __lt__(self, other: Card) -> bool:
         return self.index < other.index

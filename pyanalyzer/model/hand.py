@@ -11,15 +11,18 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from operator import attrgetter
 
 from pyanalyzer.model.cards import Card, Deck
 from pyanalyzer.model.notation import format_cards, parse_cards
+
+_display_key = attrgetter("display_key")
 
 
 class Hand:
     """The cards one player holds. Iterates in display order (by suit, highest first)."""
 
-    __slots__ = ("deck", "_cards", "_mask")
+    __slots__ = ("deck", "_cards", "_mask", "_shown")
 
     def __init__(self, cards: Iterable[Card], deck: Deck) -> None:
         self.deck = deck
@@ -27,6 +30,7 @@ class Hand:
         self._mask = 0
         for card in self._cards:
             self._mask |= card.mask
+        self._shown: tuple[Card, ...] | None = None   # the display order, sorted once when asked
 
     @classmethod
     def parse(cls, text: str, deck: Deck) -> Hand:
@@ -49,7 +53,9 @@ class Hand:
         return Hand(self._cards - {card}, self.deck)
 
     def __iter__(self) -> Iterator[Card]:
-        return iter(sorted(self._cards, key=lambda c: c.display_key))
+        if self._shown is None:
+            self._shown = tuple(sorted(self._cards, key=_display_key))
+        return iter(self._shown)
 
     def __len__(self) -> int:
         return len(self._cards)
@@ -69,7 +75,9 @@ class Hand:
         return format_cards(self, style)
 
     def compact(self) -> str:
-        return format_cards(self, "compact")
+        """The cards' codes in display order, comma-separated (``-`` for none), as
+        ``format_cards(hand, "compact")`` writes them."""
+        return ",".join(card.code for card in self) or "-"
 
     def __str__(self) -> str:
         return format_cards(self, "symbols")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from types import MappingProxyType
 
 from pyanalyzer.errors import DuplicateCardError, IllegalPlayError, LayoutError
@@ -141,6 +142,9 @@ class Layout:
         rules.check_bid(self.contract.bid)
 
     def _check_cards_unique(self) -> None:
+        if not self.talon and self._cards_disjoint():   # (the common case: nothing to name)
+            self._check_card_counts()
+            return
         where: dict[Card, str] = {}
 
         def place(cards: Sequence[Card] | Hand, name: str) -> None:
@@ -171,6 +175,20 @@ class Layout:
                     f"card {card.code!r} is in both the talon and {owner}", card.code
                 )
 
+        self._check_card_counts()
+
+    def _cards_disjoint(self) -> bool:
+        """No card twice among the hands, the played cards and the discard (one test on the masks)."""
+        union = count = 0
+        for hand in self.hands.values():
+            union |= hand.mask
+            count += len(hand)
+        for card in self.played + self.discard:
+            union |= card.mask
+            count += 1
+        return union.bit_count() == count
+
+    def _check_card_counts(self) -> None:
         rules = self.rules
         for name, cards, size in (("talon", self.talon, rules.talon_size),
                                   ("discard", self.discard, rules.discard_size)):
@@ -291,8 +309,8 @@ class Layout:
         seats = self.rules.seats
         return seats[(seats.index(self.lead) + len(self.played)) % len(seats)]
 
-    @property
-    def tricks_left(self) -> int:
+    @cached_property
+    def tricks_left(self) -> int:   # (asked many times per solve: counted once, the layout is immutable)
         cards = sum(len(h) for h in self.hands.values()) + len(self.played)
         return cards // len(self.rules.seats)
 

@@ -66,8 +66,14 @@ _WORD = re.compile(r"""(?:[^ \t\r\n"'\\]+|\\.|\\$|"[^"\\]*(?:\\.[^"\\]*)*"?|'[^'
 _WORD_PART = re.compile(r"""[^ \t\r\n"'\\]+|\\(.)|\\$|"([^"\\]*(?:\\.[^"\\]*)*)("?)|'([^']*)('?)""",
                         re.DOTALL)
 _DOUBLE_QUOTED_ESCAPE = re.compile(r'\\([\\"])')
+#: The ASCII characters :func:`check_characters` refuses (Unicode category Cc but the allowed).
+_ASCII_REFUSED_IN_LINE = re.compile("[\x00-\x08\x0a-\x1f\x7f]")
+_ASCII_REFUSED_IN_FILE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 #: Whitespace between the tokens of the one-line form (as ``shlex``).
 _BLANKS = " \t\r\n"
+_BLANK_RUN = re.compile("[ \t\r\n]+")
+#: The characters that quote or escape in the one-line form.
+_QUOTING = re.compile("[\"'\\\\]")
 
 
 def check_size(text: str, what: str = "the layout") -> None:
@@ -85,6 +91,11 @@ def check_characters(text: str, line_breaks: bool) -> None:
     file (read line by line at newlines) than in a layout given alone.
     """
     allowed = "\t\n\r" if line_breaks else "\t"
+    if text.isascii():   # (the common case, one search: in ASCII only C0 controls and DEL are refused)
+        found = (_ASCII_REFUSED_IN_FILE if line_breaks else _ASCII_REFUSED_IN_LINE).search(text)
+        if found is None:
+            return
+        text = text[:found.end()]
     for column, char in enumerate(text, start=1):
         if char in allowed:
             continue
@@ -101,6 +112,8 @@ def split_words(text: str) -> list[str]:
     >>> split_words('title="A \\\\"study\\\\"" S=As,Ks it\\\\ is')
     ['title=A "study"', 'S=As,Ks', 'it is']
     """
+    if not _QUOTING.search(text):   # (the common case: words are the runs between blanks)
+        return [word for word in _BLANK_RUN.split(text) if word]
     words = []
     position, end = 0, len(text)
     while position < end:
@@ -270,11 +283,11 @@ def _add_field(fields: dict[str, str], key: str, value: str, seen: set[str]) -> 
 
     ``seen`` holds the keys so far in lower case (one look-up, not a scan per key)."""
     key = key.strip()
-    normal = key.lower() if key.lower() in ALL_KEYS else key
-    if normal.lower() in seen:
+    lower = key.lower()
+    if lower in seen:
         raise LayoutError(f"key {shorten(key)!r} is given twice", key)
-    seen.add(normal.lower())
-    fields[normal] = value.strip()
+    seen.add(lower)
+    fields[lower if lower in ALL_KEYS else key] = value.strip()
 
 
 def _lines(text: str) -> list[str]:

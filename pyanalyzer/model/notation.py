@@ -86,6 +86,8 @@ def check_ten_spelling(texts: Iterable[str]) -> None:
     pyanalyzer.errors.NotationError: ambiguous 'Td': a Latin T (the ten) among Russian rank ... 10 for the ten
     """
     texts = list(texts)
+    if all(text.isascii() for text in texts):   # (no ASCII letter is a Russian one, in any case)
+        return
     if not any(char.upper() in RUSSIAN_RANKS for text in texts for char in text):
         return
     for text in texts:
@@ -108,6 +110,14 @@ def parse_cards(text: str, deck: Deck) -> list[Card]:
     >>> [c.code for c in parse_cards("♦10 ♠ТК", PREFERANS)]
     ['Td', 'As', 'Ks']
     """
+    text = text.strip()
+    if not text:
+        return []
+    # The common case looked up: every token a rank-then-suit card (read as below), none twice.
+    spelled = list(map(deck.by_spelling.get, text.split(",")))
+    if all(spelled) and len(set(spelled)) == len(spelled):
+        return spelled
+    tokens = _TOKEN_SPLIT.split(text)
     check_ten_spelling([text])
     cards: list[Card] = []
     seen: dict[Card, str] = {}
@@ -122,7 +132,7 @@ def parse_cards(text: str, deck: Deck) -> list[Card]:
             seen[card] = token
             cards.append(card)
 
-    for token in _TOKEN_SPLIT.split(text.strip()):
+    for token in tokens:
         if not token or (token == "-" and current_suit is None):
             continue  # nothing, or "-" for a whole empty hand
         # 1. rank then suit: "Js", "10d", "ТК" is not this (no suit at the end)

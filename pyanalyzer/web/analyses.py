@@ -1,7 +1,7 @@
 """The analyses the web analyzer offers, each on the engine of the pool's worker that runs it.
 
 Each answer is the JSON object the matching command prints with ``--json`` (the same analyzer,
-the same ``to_dict()``): ``solve`` is ``pref solve LAYOUT --json``, ``misere`` is
+the same ``to_dict()``): ``solve`` is ``pref solve LAYOUT --json --cards``, ``misere`` is
 ``pref misere LAYOUT [--talon ..] --json``, and so on. Input is text only: a layout is read from
 the text given (one-line form, a layout file's text, or PBN for Whist), never from a path.
 Bad input raises :class:`~pyanalyzer.errors.PrefInputError` with the command line's message.
@@ -77,7 +77,7 @@ def position(text: str, moves: list[str] | None = None, values: Mapping[str, obj
 
 
 def solve_layout(engine, text: str) -> dict:
-    """``pref solve LAYOUT --json``."""
+    """``pref solve LAYOUT --json --cards`` (the page shows every card's value)."""
     return solve(read_layout_text(text), engine, cards=True, line=True).to_dict()
 
 

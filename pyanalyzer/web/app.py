@@ -2,7 +2,7 @@
 
 API (every body is JSON, at most ``max_body`` bytes; every answer is JSON):
 
-* ``POST /api/solve`` ``{"layout": "<one-line layout>"}`` -> what ``pref solve LAYOUT --json`` prints;
+* ``POST /api/solve`` ``{"layout": "<one-line layout>"}`` -> what ``pref solve LAYOUT --json --cards`` prints;
   likewise ``/api/misere`` (``talon``), ``/api/contract``, ``/api/allpass`` (``talon_rule``),
   ``/api/table`` (a PBN deal or a Whist layout), ``/api/thousand``.
 * ``POST /api/position`` ``{"layout": .., "moves": ["Td", ..], "values": {"Td": 1}}`` -> the layout
