@@ -4,7 +4,10 @@
 * ``fast_backend`` / ``reference_backend``: a fresh backend of each kind for one test
   (``pyanalyzer.engines.registry.make_backend``), as the analyzers take them;
 * ``dds_one_thread``: DDS (through endplay) on one thread, for the modules that compare
-  with it (the machine's cores are left to our own engine's threads).
+  with it (the machine's cores are left to our own engine's threads);
+* ``default_colour`` (every test): the ``--color`` choice back to ``auto``. Tests that invoke a
+  subcommand directly skip ``pref``'s group, which is what sets it, so a ``--color always``
+  of an earlier test in the same process would colour their output.
 
 The published layouts with their answers are read by ``tests/published_layouts.py`` from
 ``layouts/``; the random positions come from ``tests/positions.py``.
@@ -15,7 +18,13 @@ from __future__ import annotations
 import pytest
 from pref_engine import Engine
 
+from pyanalyzer.cli.terminal import set_color
 from pyanalyzer.engines.registry import make_backend
+
+
+@pytest.fixture(autouse=True)
+def default_colour():
+    set_color("auto")
 
 
 @pytest.fixture(scope="module")
