@@ -26,9 +26,17 @@ from positions import (  # noqa: E402
 
 from pyanalyzer.model.position import Position  # noqa: E402
 
-__all__ = ["KINDS", "COUNT", "full_layouts", "whist_endings", "split_masks", "splits"]
+__all__ = ["KINDS", "COUNT", "SETS", "full_layouts", "whist_endings", "split_masks", "splits"]
 
 COUNT = 200
+
+# Tune on one set, report on another: the seeds of the fresh layouts and the declarer hands
+# of the warm enumerations. "tune" is the benchmark's historical set (every tuning step so
+# far looked at it); "report" is never looked at while tuning, only when judging a step.
+SETS = {
+    "tune": {"fresh": "bench", "hands": ("splits", "s1", "s2", "s3", "s4")},
+    "report": {"fresh": "report", "hands": ("r1", "r2", "r3", "r4", "r5")},
+}
 
 
 def position(hands, kind: str, declarer: int, leader: int) -> Position:
