@@ -1,10 +1,11 @@
 """Cost per node: machine-independent figures for engine tuning on a shared machine.
 
-    python benchmarks/cost_per_node.py [--fresh N] [--splits N] [--kinds misere,trump,nt]
-                                       [--hand SEED] [--cachegrind]
+    python benchmarks/cost_per_node.py [--set tune|report] [--fresh N] [--splits N]
+                                       [--kinds misere,trump,nt] [--hand SEED] [--cachegrind]
 
-Runs a fixed job per contract kind: the first ``--fresh`` benchmark layouts solved from
-an empty table, then the first ``--splits`` splits of one declarer hand with the table
+Runs a fixed job per contract kind: the first ``--fresh`` layouts of the set solved from
+an empty table, then the first ``--splits`` splits of one declarer hand (default: the
+set's first) with the table
 kept warm (``Engine.solve_batch``, 64 MB, as the enumerations run). Prints the nodes
 (exact) and the wall time (noisy: labelled with the load average). With
 ``--cachegrind`` each kind's job runs again under ``valgrind --tool=cachegrind`` and the
@@ -30,15 +31,15 @@ sys.path.insert(0, str(Path(__file__).parent.parent))
 
 from pref_engine import Engine  # noqa: E402
 
-from layouts import full_layouts, split_masks  # noqa: E402
+from layouts import SETS, full_layouts, split_masks  # noqa: E402
 
 
-def run_job(kind: str, fresh: int, count: int, hand: str) -> tuple[int, int, float, float]:
+def run_job(kind: str, fresh: int, count: int, seed: str, hand: str) -> tuple[int, int, float, float]:
     """The job of one kind: (fresh nodes, warm nodes, fresh seconds, warm seconds)."""
     eng = Engine(tt_size_mb=16)
     fresh_nodes = 0
     t = time.perf_counter()
-    for pos in full_layouts(kind)[:fresh]:
+    for pos in full_layouts(kind, seed=seed)[:fresh]:
         eng.clear()
         eng.solve(pos)
         fresh_nodes += eng.stats["nodes"]
@@ -67,25 +68,28 @@ def engine_instructions(out_file: str) -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
+    parser.add_argument("--set", choices=sorted(SETS), default="tune", dest="layout_set")
     parser.add_argument("--fresh", type=int, default=50, help="fresh layouts per kind")
     parser.add_argument("--splits", type=int, default=5000, help="warm splits per kind")
     parser.add_argument("--kinds", default="misere,trump,nt")
-    parser.add_argument("--hand", default="splits", help="seed of the warm declarer hand")
+    parser.add_argument("--hand", help="seed of the warm declarer hand (default: the set's first)")
     parser.add_argument("--cachegrind", action="store_true",
                         help="also count the engine's instructions per node (valgrind)")
     parser.add_argument("--job", help=argparse.SUPPRESS)   # (one kind's job, under valgrind)
     args = parser.parse_args()
+    seed = SETS[args.layout_set]["fresh"]
+    hand = args.hand or SETS[args.layout_set]["hands"][0]
     if args.job:
-        print(*run_job(args.job, args.fresh, args.splits, args.hand))
+        print(*run_job(args.job, args.fresh, args.splits, seed, hand))
         return
     load = os.getloadavg()[0]
-    print(f"fresh: first {args.fresh} benchmark layouts, 16 MB; warm: first {args.splits} splits"
-          f" of hand {args.hand!r}, 64 MB; load average {load:.1f}\n")
+    print(f"set {args.layout_set!r}: fresh, first {args.fresh} layouts, 16 MB; warm, first {args.splits}"
+          f" splits of hand {hand!r}, 64 MB; load average {load:.1f}\n")
     print("| kind | fresh nodes | warm nodes | fresh ms (wall) | warm µs per split (wall) |"
           " engine instructions per node, fresh | warm |")
     print("|---|---|---|---|---|---|---|")
     for kind in args.kinds.split(","):
-        fn, wn, ft, wt = run_job(kind, args.fresh, args.splits, args.hand)
+        fn, wn, ft, wt = run_job(kind, args.fresh, args.splits, seed, hand)
         per_node = ["-", "-"]
         if args.cachegrind:
             for i, (fresh, count) in enumerate(((args.fresh, 0), (0, args.splits))):
@@ -94,7 +98,7 @@ def main() -> None:
                     proc = subprocess.run(
                         ["valgrind", "--tool=cachegrind", "--cache-sim=no", f"--cachegrind-out-file={out}",
                          sys.executable, __file__, "--job", kind, "--fresh", str(fresh),
-                         "--splits", str(count), "--hand", args.hand],
+                         "--splits", str(count), "--set", args.layout_set, "--hand", hand],
                         capture_output=True, text=True, check=True)
                     nodes = [int(x) for x in re.findall(r"\S+", proc.stdout.strip().splitlines()[-1])[:2]]
                     per_node[i] = f"{engine_instructions(out) / max(1, nodes[i]):.1f}"
