@@ -394,6 +394,11 @@ cdef inline int order_moves(const Rules* r, const Position* p, int seat, u64 mov
     cdef int c, sc, j, i
     cdef u64 mine = 0
     cdef u64 theirs = 0
+    if not (moves & (moves - 1)):         # one move (or none): nothing to score
+        if moves:
+            cards[0] = low_index(moves)
+            return 1
+        return 0
     if p.nplayed == 0:
         for i in range(r.nseats):
             if r.dside[i] == r.dside[seat]:
