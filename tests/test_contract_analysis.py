@@ -366,21 +366,6 @@ def test_whister_view_exact_small_case_equals_loop():
     assert {v: n for v, n in enumerate(tally.histogram) if n} == expected
 
 
-def test_whister_view_samples_are_reproducible():
-    hand = BY_NAME["test-05"].layout.hands["W"]
-    one = whister_view(hand, "W", "S", Contract.parse("6c", PREFERANS_RULES), "W", samples=300, seed=4)
-    two = whister_view(hand, "W", "S", Contract.parse("6c", PREFERANS_RULES), "W", samples=300, seed=4)
-    assert one.histogram == two.histogram and one.tally.splits == 300
-    low, high = one.interval(lambda k: k >= 6)
-    assert low <= one.p_make <= high
-
-
-def test_all_splits_are_distinct_and_complete():
-    unknown = sum(1 << c for c in range(7))
-    splits = list(all_splits(unknown, (3, 2)))
-    assert len(splits) == len(set(splits)) == math.comb(7, 3) * math.comb(4, 2)
-
-
 @pytest.mark.parametrize("sizes", [(3, 2), (3, 4), (2, 2, 3), (2, 2, 1), (7,)])
 def test_all_splits_in_lexicographic_order(sizes):
     # Oracle: every assignment of the cards to the piles (or out of play), kept when the
@@ -395,6 +380,21 @@ def test_all_splits_in_lexicographic_order(sizes):
             want.append((piles, tuple(sum(1 << c for c in p) for p in piles)))
     want.sort(key=lambda item: item[0])
     assert list(all_splits(unknown, sizes)) == [masks for _, masks in want]
+
+
+def test_whister_view_samples_are_reproducible():
+    hand = BY_NAME["test-05"].layout.hands["W"]
+    one = whister_view(hand, "W", "S", Contract.parse("6c", PREFERANS_RULES), "W", samples=300, seed=4)
+    two = whister_view(hand, "W", "S", Contract.parse("6c", PREFERANS_RULES), "W", samples=300, seed=4)
+    assert one.histogram == two.histogram and one.tally.splits == 300
+    low, high = one.interval(lambda k: k >= 6)
+    assert low <= one.p_make <= high
+
+
+def test_all_splits_are_distinct_and_complete():
+    unknown = sum(1 << c for c in range(7))
+    splits = list(all_splits(unknown, (3, 2)))
+    assert len(splits) == len(set(splits)) == math.comb(7, 3) * math.comb(4, 2)
 
 
 # -- CLI ----------------------------------------------------------------------------------
