@@ -366,6 +366,22 @@ def test_whister_view_exact_small_case_equals_loop():
     assert {v: n for v, n in enumerate(tally.histogram) if n} == expected
 
 
+@pytest.mark.parametrize("sizes", [(3, 2), (3, 4), (2, 2, 3), (2, 2, 1), (7,)])
+def test_all_splits_in_lexicographic_order(sizes):
+    # Oracle: every assignment of the cards to the piles (or out of play), kept when the
+    # sizes fit, sorted by each pile's cards in rising order, pile by pile: the order the
+    # warm table is tuned for (consecutive splits share most cards).
+    cards = [1, 4, 5, 9, 11, 12, 20]
+    unknown = sum(1 << c for c in cards)
+    want = []
+    for owner in itertools.product(range(len(sizes) + 1), repeat=len(cards)):
+        piles = [[c for c, o in zip(cards, owner) if o == p] for p in range(len(sizes))]
+        if [len(p) for p in piles] == list(sizes):
+            want.append((piles, tuple(sum(1 << c for c in p) for p in piles)))
+    want.sort(key=lambda item: item[0])
+    assert list(all_splits(unknown, sizes)) == [masks for _, masks in want]
+
+
 def test_whister_view_samples_are_reproducible():
     hand = BY_NAME["test-05"].layout.hands["W"]
     one = whister_view(hand, "W", "S", Contract.parse("6c", PREFERANS_RULES), "W", samples=300, seed=4)

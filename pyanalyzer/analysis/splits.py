@@ -158,6 +158,13 @@ def all_splits(unknown: int, sizes: Sequence[int]) -> Iterator[tuple[int, ...]]:
         if last and size == len(remaining):  # the last pile takes what is left: one way
             yield piles + (rest_mask,)
             return
+        if len(piles) == len(sizes) - 2 and sizes[-1] == len(remaining) - size:
+            # The next pile is the last and takes the rest: no recursion per split (this
+            # loop runs once per split of an enumeration, on the thread feeding the engines).
+            for chosen in itertools.combinations(remaining, size):
+                mask = sum(chosen)
+                yield piles + (mask, rest_mask & ~mask)
+            return
         for chosen in itertools.combinations(remaining, size):
             mask = sum(chosen)
             if last:

@@ -6,7 +6,9 @@ of the speed. The heuristics depend on what the seat wants from the trick:
 
 * a seat that wants its side to win the trick (trick contracts): as leader,
   cash the top card of a suit, else lead low; as follower, win as cheaply as
-  possible unless the partner already holds the trick when the seat is last;
+  possible unless the partner already holds the trick when the seat is last
+  (Preferans: or holds it against every opponent still to play; and a card that
+  wins now but a later opponent can beat comes after the ones nobody can beat);
   otherwise play low (four hands: second hand beats the lead as cheaply as
   possible, low only when the partner holds the trick or nothing beats the lead;
   third hand plays the lowest card that beats the trick and the fourth hand's
@@ -422,11 +424,15 @@ cdef inline int follow_score(const Rules* r, const Position* p, int seat,
                 return -2000 - card                       # second hand: the partner wins it
         if partner_wins and last:
             return -card
+        if r.heuristics == HEURISTICS_SOLO and partner_wins and not later_beats(r, p, seat, p.win_card):
+            return -card
         if r.heuristics == HEURISTICS_PARTNERSHIP and p.nplayed == 1 and s == r.suit_of[p.played[0]]:
             return second_hand_score(r, p, seat, card, wins)
         if r.heuristics == HEURISTICS_PARTNERSHIP and p.nplayed == 2 and s == r.suit_of[p.played[0]]:
             return third_hand_score(r, p, seat, card, partner_wins)
         if wins:
+            if r.heuristics == HEURISTICS_SOLO and not last and later_beats(r, p, seat, card):
+                return 500 - card
             return 1000 - card
         return -card
     if wins:
@@ -459,6 +465,11 @@ cdef inline int order_moves(const Rules* r, const Position* p, int seat, u64 mov
     cdef int c, sc, j, i
     cdef u64 mine = 0
     cdef u64 theirs = 0
+    if not (moves & (moves - 1)):         # one move (or none): nothing to score
+        if moves:
+            cards[0] = low_index(moves)
+            return 1
+        return 0
     if p.nplayed == 0:
         for i in range(r.nseats):
             if r.dside[i] == r.dside[seat]:

@@ -1,13 +1,90 @@
 # cython: language_level=3
 """Sure tricks at the start of a trick: quick tricks of the side on lead (trick
-contracts) and the misère declarer caught for every trick or clean of all."""
+contracts) and the misère declarer caught for every trick or clean of all.
 
-from pref_engine.state cimport Rules, Position, u64, low_index, high_index
+The ones the search calls at every trick boundary are ``inline`` here, compiled into
+the search (a call into another extension module goes through a function pointer the
+C compiler cannot inline); ``quick_points`` (Thousand) stays in ``quicktricks.pyx``.
+"""
 
-cdef int quick_tricks(const Rules* r, const Position* p, u64 out) noexcept nogil
+from pref_engine.state cimport Rules, Position, u64, low_index, high_index, bit_count, MAX_SEATS
+
 cdef int quick_points(const Rules* r, const Position* p) noexcept nogil
-cdef u64 quick_tricks_from(const Rules* r, const Position* p, u64 out, int lead, int* count,
-                          int* suits) noexcept nogil
+
+
+cdef inline u64 top_run_cards(u64 hand, u64 suit_out) noexcept nogil:
+    """The highest cards still out in a suit that are in ``hand``, from the top down:
+    the cards of ``hand`` above the highest card out that ``hand`` lacks."""
+    cdef u64 missing = suit_out & ~hand
+    if not missing:
+        return suit_out
+    return suit_out & ~((((<u64>1) << high_index(missing)) << 1) - 1)
+
+
+cdef inline int quick_tricks(const Rules* r, const Position* p, u64 out) noexcept nogil:
+    """Quick tricks of the side on lead (a lower bound of its tricks)."""
+    cdef int count, suits
+    quick_tricks_from(r, p, out, p.leader, &count, &suits)
+    return count
+
+
+cdef inline u64 quick_tricks_from(const Rules* r, const Position* p, u64 out, int lead, int* count,
+                                 int* suits) noexcept nogil:
+    """Quick tricks of ``lead`` on lead, and the cards they count (for partition search).
+
+    The leader cashes his top trumps, then the top cards of the other suits,
+    which count when nobody who could spoil them can ruff. Returns the cards
+    counted (the top run of each suit that counted); ``suits``: those suits, as bits.
+    """
+    cdef u64 hand = p.hand[lead]
+    cdef int trumps_after[MAX_SEATS]
+    cdef int total = 0
+    cdef int n, s, seat, length
+    cdef u64 suit_out, run, rel = 0
+    cdef bint ok, ruffs = False       # someone may still ruff after the trumps are cashed
+    suits[0] = 0
+    if p.trump >= 0:
+        suit_out = out & r.suit_mask[p.trump]
+        run = top_run_cards(hand, suit_out)
+        n = bit_count(run)
+        total = n
+        rel |= run
+        if n:
+            suits[0] |= 1 << p.trump
+        for seat in range(r.nseats):
+            length = bit_count(p.hand[seat] & suit_out)
+            trumps_after[seat] = length - n if length > n else 0
+            if trumps_after[seat] and seat != lead:
+                ruffs = True
+    for s in range(r.nsuits):
+        if s == p.trump:
+            continue
+        suit_out = out & r.suit_mask[s]
+        if not hand & suit_out:
+            continue
+        run = top_run_cards(hand, suit_out)
+        n = bit_count(run)
+        if n == 0:
+            continue
+        ok = True
+        if ruffs:
+            for seat in range(r.nseats):
+                if seat == lead or trumps_after[seat] == 0:
+                    continue
+                if r.dside[seat] == r.dside[lead] and not r.must_trump:
+                    continue
+                if bit_count(p.hand[seat] & suit_out) < n:
+                    ok = False
+                    break
+        if ok:
+            total += n
+            rel |= run
+            suits[0] |= 1 << s
+    if total > p.tricks_left:
+        total = p.tricks_left
+    count[0] = total
+    return rel
+
 
 cdef inline int misere_sure(const Rules* r, const Position* p) noexcept nogil:
     """Misère without trumps, at a trick boundary: 1 if the declarer's side must take

@@ -1,5 +1,6 @@
 # cython: language_level=3
-"""Quick tricks at the start of a trick.
+"""Quick tricks at the start of a trick (the trick-count ones are ``inline`` in
+``quicktricks.pxd``, compiled into the search; this module keeps ``quick_points``).
 
 The leader cashes his top trumps, then the top cards of the other suits. A
 plain suit's top cards count only when nobody who could spoil them can ruff:
@@ -12,84 +13,7 @@ lower bound on the leading side's tricks (used for trick contracts only).
 suit that counted), which partition search records as deciding cards.
 """
 
-from pref_engine.state cimport bit_count, high_index, low_index, MAX_SEATS, MAX_CARDS
-
-
-cdef inline u64 top_run_cards(u64 hand, u64 suit_out) noexcept nogil:
-    """The highest cards still out in a suit that are in ``hand``, from the top down."""
-    cdef u64 run = 0
-    cdef int c
-    while suit_out:
-        c = high_index(suit_out)
-        if not (hand >> c) & 1:
-            break
-        run |= (<u64>1) << c
-        suit_out &= ~((<u64>1) << c)
-    return run
-
-
-cdef int quick_tricks(const Rules* r, const Position* p, u64 out) noexcept nogil:
-    cdef int count, suits
-    quick_tricks_from(r, p, out, p.leader, &count, &suits)
-    return count
-
-
-cdef u64 quick_tricks_from(const Rules* r, const Position* p, u64 out, int lead, int* count,
-                          int* suits) noexcept nogil:
-    """Quick tricks of ``lead`` on lead, and the cards they count (for partition search).
-
-    The leader cashes his top trumps, then the top cards of the other suits,
-    which count when nobody who could spoil them can ruff. Returns the cards
-    counted (the top run of each suit that counted); ``suits``: those suits, as bits.
-    """
-    cdef u64 hand = p.hand[lead]
-    cdef int trumps_after[MAX_SEATS]
-    cdef int total = 0
-    cdef int n, s, seat, length
-    cdef u64 suit_out, run, rel = 0
-    cdef bint ok
-    suits[0] = 0
-    for seat in range(r.nseats):
-        trumps_after[seat] = 0
-    if p.trump >= 0:
-        suit_out = out & r.suit_mask[p.trump]
-        run = top_run_cards(hand, suit_out)
-        n = bit_count(run)
-        total = n
-        rel |= run
-        if n:
-            suits[0] |= 1 << p.trump
-        for seat in range(r.nseats):
-            length = bit_count(p.hand[seat] & suit_out)
-            trumps_after[seat] = length - n if length > n else 0
-    for s in range(r.nsuits):
-        if s == p.trump:
-            continue
-        suit_out = out & r.suit_mask[s]
-        if not hand & suit_out:
-            continue
-        run = top_run_cards(hand, suit_out)
-        n = bit_count(run)
-        if n == 0:
-            continue
-        ok = True
-        for seat in range(r.nseats):
-            if seat == lead or trumps_after[seat] == 0:
-                continue
-            if r.dside[seat] == r.dside[lead] and not r.must_trump:
-                continue
-            if bit_count(p.hand[seat] & suit_out) < n:
-                ok = False
-                break
-        if ok:
-            total += n
-            rel |= run
-            suits[0] |= 1 << s
-    if total > p.tricks_left:
-        total = p.tricks_left
-    count[0] = total
-    return rel
-
+from pref_engine.state cimport bit_count, high_index, low_index, MAX_CARDS
 
 
 cdef inline u64 top_cards(u64 mine, u64 others) noexcept nogil:
