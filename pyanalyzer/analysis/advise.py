@@ -219,6 +219,7 @@ def information(start: Layout, moves: Sequence[Move], seat: str, sees: Sequence[
     rules = start.rules
     seat = rules.seat(seat)
     seen = {rules.seat(s) for s in sees}
+    moves = [m if isinstance(m, Move) else Move(m, False) for m in moves]
     if seat in seen:
         raise LayoutError(f"--sees {seat}: {seat} is the advised player; name the other hands open to him", seat)
     full_deal = start.tricks_left == rules.hand_size and not start.played
@@ -332,8 +333,8 @@ class CardAdvice:
     #: result of the deal is known from here (a full deal replayed, or Thousand's points).
     outcomes: dict[str, float] | None
     tally: Tally
-    #: The exact best single strategy's value after this card (None: not computed).
-    strategy: int | None = None
+    #: The best single strategy's exact mean value after this card (None: not computed).
+    strategy: float | None = None
 
 
 @dataclass
@@ -415,7 +416,7 @@ class Advice(HtmlView):
             row += f" {advice.cost:>6.3f}"
             if self.strategy is not None:
                 value = self.strategy.get(move)
-                row += f" {'-' if value is None else value:>13}"
+                row += f" {'-' if value is None else f'{value:.3f}':>13}"
             if move == self.best:
                 row += "  best"
             out.append(row)
@@ -548,6 +549,14 @@ def advise(layout: Layout, seat: str, sees: Sequence[str] = (), *, moves: Sequen
         for m in finished:
             cards[m].cost = (top - cards[m].expected) if wants_high else (cards[m].expected - top)
     strategy_values, note = None, None
+    if not interrupted and strategy != "never":
+        from pyanalyzer.analysis.strategy import single_strategy_values
+
+        strategy_values, note = single_strategy_values(now, seat, view, counted, wants_high, backends[0],
+                                                       force=strategy == "always")
+        for m, value in (strategy_values or {}).items():
+            if m in cards:
+                cards[m].strategy = value
     solved = next(iter(cards.values())).tally.solves if cards else 0
     return Advice(now, seat, tuple(rules.seat(s) for s in sees), view, total, solved,
                   exact and not interrupted, cards, best, time.perf_counter() - start_time, counted, wants_high,
