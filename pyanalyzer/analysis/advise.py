@@ -198,6 +198,18 @@ class _GroupCounts:
         return tuple(piles)
 
 
+def parse_sees(texts, rules) -> tuple[str, ...]:
+    """``--sees E`` (repeated, or ``E,S``): the seats, each named once."""
+    seats: list[str] = []
+    for text in texts:
+        for part in text.replace(",", " ").split():
+            seat = rules.seat(part)
+            if seat in seats:
+                raise LayoutError(f"--sees names {seat} twice", part)
+            seats.append(seat)
+    return tuple(seats)
+
+
 def _seat_sees_by_rules(layout: Layout, seat: str, first_lead: bool) -> set[str]:
     """The hands the game's rules open to ``seat``: in misère the defenders play open (they see
     each other; the declarer sees them once they open, after his lead if he leads first)."""
