@@ -4,7 +4,8 @@ Averaging double-dummy values over the layouts a player cannot tell apart lets h
 each later card as if he saw the layout ("strategy fusion"): the average overstates what
 he can get. Here the player commits to **one strategy**: at each of his later turns one
 card for every layout still consistent with what he has seen (all played cards are seen
-by all, so his information is the public play). The other players see every card
+by all, so his information is the public play; the misère defenders, playing open, decide
+together on the same information). The other players see every card
 (they are double dummy): his partner plays for him, the opponents against him, each
 layout with its own best reply. The value is the mean over the equally likely layouts
 of the result of his best strategy against those replies.
@@ -21,10 +22,11 @@ endings only (:data:`STRATEGY_LIMIT`).
 
 >>> from pyanalyzer.model.layout_io import parse_layout
 >>> from pyanalyzer.analysis.advise import advise
->>> layout = parse_layout("contract=6n declarer=S lead=S S=Ac,Qc W=Kc,7d E=Jc,8d")
->>> advice = advise(layout, "S", engine="reference")  # the finesse: W or E holds the king
->>> {str(c): (a.expected, a.strategy) for c, a in advice.cards.items()}
-{'♣A': (1.5, 1.5), '♣Q': (1.5, 1.5)}
+>>> layout = parse_layout("contract=7h declarer=S lead=S S=8s,Qc,9h W=8c,Ah,Kh E=Qs,Js,7h")
+>>> lead = next(card for card in layout.hands["S"] if card.code == "8s")
+>>> advice = advise(layout, "W", moves=[lead], engine="reference")  # West must trump: which card?
+>>> [(str(c), round(a.expected, 3), round(a.strategy, 3)) for c, a in advice.cards.items()]
+[('♥A', 0.1, 0.3), ('♥K', 0.1, 0.3)]
 """
 
 from __future__ import annotations
@@ -47,11 +49,16 @@ class SingleStrategySearch:
 
     ``base`` is the position now (its hands are replaced by each world's); ``worlds`` the
     layouts as tuples of hand masks; ``wants_high``: the advised player wants the value
-    (the declarer side's, ``base.declarer_side``) high."""
+    (the declarer side's, ``base.declarer_side``) high; ``deciders``: partners who decide on
+    his information (their hands the same in every world)."""
 
-    def __init__(self, base: Position, seat: int, backend, wants_high: bool) -> None:
+    def __init__(self, base: Position, seat: int, backend, wants_high: bool,
+                 deciders: Sequence[int] = ()) -> None:
         self.base = base
         self.seat = seat
+        #: The seats that choose one card per public play: the advised player, and partners who
+        #: know exactly what he knows (the misère defenders, playing open).
+        self.deciders = {seat, *deciders}
         self.backend = backend
         self.rules = TrickRules.of(base)
         self.wants_high = wants_high
@@ -92,7 +99,7 @@ class SingleStrategySearch:
             result = self.backend.solve(replace(self.base, hands=world, leader=leader, played=played))
         else:
             seat = (leader + len(played)) % len(self.base.hands)
-            if seat == self.seat:
+            if seat in self.deciders:
                 hand = next(iter(worlds))[seat]
                 result = None
                 for card in iter_bits(self.rules.legal_moves(hand, played)):
@@ -186,7 +193,10 @@ def single_strategy_values(layout, seat: str, view, counted: str, wants_high: bo
         for number, known, cards in zip(numbers, view.known, split):
             hands[number] = known | cards
         worlds.append(tuple(hands))
-    search = SingleStrategySearch(base, seats.index(seat), backend, wants_high)
+    # The misère defenders play open and know the same: they decide together on it.
+    deciders = ([seats.index(s) for s in layout.defenders if s != seat]
+                if layout.contract.is_misere and seat != layout.declarer else [])
+    search = SingleStrategySearch(base, seats.index(seat), backend, wants_high, deciders)
     sums = search.card_values(worlds)
     deck = rules.deck
     values = {deck.from_index(card): total / len(worlds) for card, total in sums.items()}
