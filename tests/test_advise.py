@@ -292,3 +292,26 @@ def test_strategy_fusion_the_readme_example():
         worlds.append(tuple(hands))
     brute = _pure_strategy_value(position, worlds, now.seats.index("W"), ace.index, False)
     assert brute == pytest.approx(0.3)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_misere_defender_on_lead_is_sure_of_what_the_unknown_discard_analysis_finds(seed):
+    """Issue 22 item 4: the defenders' lead without knowing the discard is the misère analysis's
+    question (one defence against every discard); the best card's guarantee is its answer."""
+    from positions import deal_hands
+
+    from pyanalyzer.model.contract import Contract
+    from pyanalyzer.model.layout import Layout
+    from pyanalyzer.preferans.misere import analyse_unknown_discard
+
+    rng = random.Random(2000 + seed)
+    hands, talon = deal_hands(rng, rng.randint(2, 3), 2, suits_drawn=None)
+    lead = rng.choice(["W", "E"])
+    layout = Layout(hands, Contract("misere"), "S", lead, discard=tuple(talon))
+    advice = advise(layout, lead, engine="fast", threads=1)
+    assert advice.guarantee is not None and advice.layouts == advice.view.count()
+    open_discard = Layout(hands, Contract("misere"), "S", lead)
+    expected = analyse_unknown_discard(open_discard, talon, discard_candidates=None, engine="fast").one_defence
+    assert max(advice.guarantee.values()) == expected
+    # One defence against every discard never beats the average with the discard known.
+    assert all(advice.guarantee[c] <= a.expected + 1e-9 for c, a in advice.cards.items())

@@ -376,6 +376,9 @@ class Advice(HtmlView):
     strategy: dict | None = None
     strategy_note: str | None = None
     engine: str = "fast"
+    #: A misère defender: each card -> the tricks one defence forces after it against every
+    #: hand the declarer may hold (the unknown-discard question); None: not asked.
+    guarantee: dict | None = None
 
     @property
     def partial(self) -> bool:
@@ -410,6 +413,8 @@ class Advice(HtmlView):
         header += f" {'cost':>6}"
         if self.strategy is not None:
             header += f" {'one strategy':>13}"
+        if self.guarantee is not None:
+            header += f" {'sure':>5}"
         out.append(header)
         for move, advice in self.cards.items():
             code = _move_text(move, style)
@@ -429,11 +434,17 @@ class Advice(HtmlView):
             if self.strategy is not None:
                 value = self.strategy.get(move)
                 row += f" {'-' if value is None else f'{value:.3f}':>13}"
+            if self.guarantee is not None:
+                sure = self.guarantee.get(move)
+                row += f" {'-' if sure is None else sure:>5}"
             if move == self.best:
                 row += "  best"
             out.append(row)
         if self.strategy_note:
             out += ["", self.strategy_note]
+        if self.guarantee is not None:
+            out += ["", "sure: the tricks one defence forces after the card whatever the declarer discarded "
+                        "(the defenders see each other, not the discard)."]
         return "\n".join(out)
 
     def __str__(self) -> str:
@@ -457,6 +468,8 @@ class Advice(HtmlView):
                 entry["expected_bounds"] = list(tally.expected_bounds())
             if self.strategy is not None:
                 entry["strategy"] = self.strategy.get(move)
+            if self.guarantee is not None:
+                entry["guaranteed"] = self.guarantee.get(move)
             cards[_move_text(move, "letters")] = entry
         data = {"seat": self.seat, "sees": list(self.sees), "counted": self.counted,
                 "layouts": self.layouts, "solved": self.solved, "exact": self.exact,
@@ -569,11 +582,16 @@ def advise(layout: Layout, seat: str, sees: Sequence[str] = (), *, moves: Sequen
         for m, value in (strategy_values or {}).items():
             if m in cards:
                 cards[m].strategy = value
+    guarantee = None
+    if not interrupted:
+        from pyanalyzer.analysis.strategy import misere_guarantee
+
+        guarantee = misere_guarantee(now, seat, view, backends[0])
     solved = next(iter(cards.values())).tally.solves if cards else 0
     return Advice(now, seat, tuple(rules.seat(s) for s in sees), view, total, solved,
                   exact and not interrupted, cards, best, time.perf_counter() - start_time, counted, wants_high,
                   None if exact else seed, interrupted, strategy_values, note,
-                  engine if isinstance(engine, str) else getattr(engine, "name", "fast"))
+                  engine if isinstance(engine, str) else getattr(engine, "name", "fast"), guarantee)
 
 
 def _equivalent_cards(layout: Layout) -> dict[Card, Card]:
