@@ -244,6 +244,8 @@ def information(start: Layout, moves: Sequence[Move], seat: str, sees: Sequence[
         history.append((layout.trick_rules(), tuple(c.index for c in layout.played), _talon_card(layout),
                         layout.to_move, move.card))
         layout = layout.play(move)
+    if not layout.tricks_left:
+        raise LayoutError("the play is over: no card left to advise on", seat)
     if layout.to_move != seat:
         raise LayoutError(f"{seat} is not to move: {layout.to_move} is", seat)
     first_lead = full_deal and not moves
@@ -339,7 +341,8 @@ class CardAdvice:
     distribution: dict[int, float]
     #: 95% confidence interval of ``expected`` when sampled; None when exact.
     interval: tuple[float, float] | None
-    #: How much worse than the best card for the advised player's side (0 for the best).
+    #: How much worse than the best card for the advised player's side (0 for the best; NaN
+    #: for a card whose enumeration was cut short).
     cost: float
     #: The game's verdict words with their probabilities (make/defeat, caught/clean), when the
     #: result of the deal is known from here (a full deal replayed, or Thousand's points).
@@ -430,7 +433,7 @@ class Advice(HtmlView):
             for w in words:
                 p = (advice.outcomes or {}).get(w)
                 row += f" {'-' if p is None else f'{100 * p:.1f}%':>12}"
-            row += f" {advice.cost:>6.3f}"
+            row += f" {'-' if math.isnan(advice.cost) else format(advice.cost, '.3f'):>6}"
             if self.strategy is not None:
                 value = self.strategy.get(move)
                 row += f" {'-' if value is None else f'{value:.3f}':>13}"
@@ -701,5 +704,5 @@ def _card_advice(tally: Tally, gain: int, layout: Layout, counted: str, total_so
     if not tally.enumeration and n:
         low, high = mean_interval(tally.expected(), n, len(tally.histogram) - 1)
         interval = (low + gain, high + gain)
-    return CardAdvice(expected, distribution, interval, 0.0,
+    return CardAdvice(expected, distribution, interval, float("nan"),  # (set once the best is known)
                       _outcomes(layout, counted, total_so_far, distribution), tally)
