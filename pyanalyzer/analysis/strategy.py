@@ -45,6 +45,14 @@ STRATEGY_LIMIT = 48
 STRATEGY_LAYOUTS = 10
 
 
+#: Steps (nodes and partition blocks tried) the automatic search may take before it gives up.
+STRATEGY_STEPS = 20_000
+
+
+class SearchTooLarge(Exception):
+    """The single-strategy search went over its step budget."""
+
+
 class SingleStrategySearch:
     """The best single strategy's value for ``seat``, summed over ``worlds`` (see the module).
 
@@ -54,7 +62,9 @@ class SingleStrategySearch:
     his information (their hands the same in every world)."""
 
     def __init__(self, base: Position, seat: int, backend, wants_high: bool,
-                 deciders: Sequence[int] = ()) -> None:
+                 deciders: Sequence[int] = (), steps: int | None = None) -> None:
+        #: Steps left before :class:`SearchTooLarge` (None: no limit).
+        self.steps = steps
         self.base = base
         self.seat = seat
         #: The seats that choose one card per public play: the advised player, and partners who
@@ -91,10 +101,17 @@ class SingleStrategySearch:
             return gain
         return gain + self.value(moved, winner, ())
 
+    def _step(self) -> None:
+        if self.steps is not None:
+            self.steps -= 1
+            if self.steps < 0:
+                raise SearchTooLarge
+
     def value(self, worlds: frozenset, leader: int, played: tuple[int, ...]) -> int:
         key = (worlds, leader, played)
         if key in self.memo:
             return self.memo[key]
+        self._step()
         if len(worlds) == 1:
             (world,) = worlds
             result = self.backend.solve(replace(self.base, hands=world, leader=leader, played=played))
@@ -120,6 +137,7 @@ class SingleStrategySearch:
         helping = seat in self.partners
 
         def part_value(card: int, part: tuple) -> int:
+            self._step()
             return self._after(frozenset(part), leader, played, card)
 
         if not helping:
@@ -289,8 +307,14 @@ def single_strategy_values(layout, seat: str, view, counted: str, wants_high: bo
     # The misère defenders play open and know the same: they decide together on it.
     deciders = ([seats.index(s) for s in layout.defenders if s != seat]
                 if layout.contract.is_misere and seat != layout.declarer else [])
-    search = SingleStrategySearch(base, seats.index(seat), backend, wants_high, deciders)
-    sums = search.card_values(worlds)
+    search = SingleStrategySearch(base, seats.index(seat), backend, wants_high, deciders,
+                                  None if force else STRATEGY_STEPS)
+    try:
+        sums = search.card_values(worlds)
+    except SearchTooLarge:
+        return None, (f"Averages of double-dummy values: the best single strategy over these "
+                      f"{len(worlds)} layouts needs more than {STRATEGY_STEPS:,} search steps "
+                      "(--strategy always searches it all the same).")
     deck = rules.deck
     values = {deck.from_index(card): total / len(worlds) for card, total in sums.items()}
     note = (f"One strategy: the mean result when {seat} fixes one card per situation he can tell "
