@@ -325,3 +325,35 @@ def test_a_misere_defender_on_lead_is_sure_of_what_the_unknown_discard_analysis_
     assert max(advice.guarantee.values()) == expected
     # One defence against every discard never beats the average with the discard known.
     assert all(advice.guarantee[c] <= a.expected + 1e-9 for c, a in advice.cards.items())
+
+
+def test_touching_cards_are_judged_by_what_the_player_knows():
+    # (found by advtest) E cannot place the discarded ♦9: ♦7 and ♦10 do not touch for him.
+    start = parse_layout("contract=misere declarer=S lead=W S=Ts,Qc,Tc,8h W=Ks,8s,7c,Qh E=Jd,Td,7d,Kh "
+                         "talon=Qc,Tc discard=9h,9d")
+    moves = [next(c for c in start.rules.deck if c.code == "7c")]
+    expected, count = _oracle_misere_defender(start, moves, "E")
+    advice = advise(start, "E", moves=moves, engine="reference", threads=1, strategy="never")
+    assert advice.layouts == count == 15
+    assert {card: a.expected for card, a in advice.cards.items()} == pytest.approx(expected, abs=1e-9)
+
+
+def _oracle_misere_defender(start, moves, seat):
+    """A misère defender's per-card means: the declarer's hand and discard are his cards less
+    the partner's (open), dealt every way (the talon cards in either), no voids shown here."""
+    now = start
+    for card in moves:
+        now = now.after(card)
+    declarer = now.declarer
+    pool = sorted(list(now.hands[declarer]) + list(now.discard), key=lambda c: c.index)
+    backend = make_backend("reference")
+    sums, count = {}, 0
+    for kept in itertools.combinations(pool, len(now.hands[declarer])):
+        hands = dict(now.hands)
+        hands[declarer] = Hand(kept, now.rules.deck)
+        discard = tuple(c for c in pool if c not in kept)
+        values = backend.card_values(replace(now, hands=hands, discard=discard).position())
+        for card, value in values.items():
+            sums[card] = sums.get(card, 0) + value
+        count += 1
+    return {now.rules.deck.from_index(c): total / count for c, total in sums.items()}, count

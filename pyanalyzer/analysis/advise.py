@@ -535,7 +535,7 @@ def advise(layout: Layout, seat: str, sees: Sequence[str] = (), *, moves: Sequen
     start_total = _deal_total_so_far(layout, moves, counted)
     cards: dict = {}
     interrupted = False
-    same_as = _equivalent_cards(now)
+    same_as = _equivalent_cards(now, view.unknown)
     staged = progress is not None and hasattr(progress, "stage")
     legal = now.moves()
     for number, move in enumerate(legal, start=1):
@@ -597,14 +597,15 @@ def advise(layout: Layout, seat: str, sees: Sequence[str] = (), *, moves: Sequen
                   engine if isinstance(engine, str) else getattr(engine, "name", "fast"), guarantee)
 
 
-def _equivalent_cards(layout: Layout) -> dict[Card, Card]:
-    """Legal cards of the player to move that touch a lower one of his (no card still in play
-    lies between): the same result in every layout (trick games only: in Thousand touching
-    cards score different points)."""
+def _equivalent_cards(layout: Layout, unknown: int) -> dict[Card, Card]:
+    """Legal cards of the player to move that touch a lower one of his (no card that may still
+    be in play lies between: the cards in the hands, and the ``unknown`` ones, an unseen
+    discard's included): the same result in every layout he cannot tell apart (trick games
+    only: in Thousand touching cards score different points)."""
     if layout.rules.counts_points:
         return {}
     seats = layout.rules.seats
-    hands = tuple(layout.hands[s].mask for s in seats)
+    hands = tuple(layout.hands[s].mask for s in seats) + (unknown,)
     played = tuple(c.index for c in layout.played)
     legal = [c.index for c in layout.legal_cards()]
     chosen = distinct_cards(legal, hands, played, layout.trick_rules().suit_masks)
