@@ -326,7 +326,6 @@ def _settle(view: View) -> View:
                     allowed[card] = everywhere
                     changed = True
     allowed = {card: piles for card, piles in allowed.items() if piles != everywhere}
-    # A discard pile whose cards all became known needs no place among the piles.
     return View(view.piles, tuple(known), tuple(sizes), unknown, allowed)
 
 
