@@ -14,8 +14,8 @@ layouts are at most ``exact_limit``, else over ``samples`` seeded random ones, w
 confidence intervals. Every card is judged on the same layouts (the same seed).
 
 Averaging double-dummy values lets the player see the layout at his later decisions
-("strategy fusion"); :mod:`pyanalyzer.analysis.strategy` gives the exact value of the best
-single strategy where the ending is small enough.
+("strategy fusion"): the averages flatter him. For a misère defender
+:mod:`pyanalyzer.analysis.strategy` adds what one defence forces for sure.
 
 >>> from pyanalyzer.model.layout_io import parse_layout
 >>> layout = parse_layout("contract=6s declarer=S lead=S S=Ac,Qc W=Kc,7d E=8d,9d")
@@ -347,7 +347,7 @@ class CardAdvice:
     #: result of the deal is known from here (a full deal replayed, or Thousand's points).
     outcomes: dict[str, float] | None
     tally: Tally
-    #: The best single strategy's exact mean value after this card (None: not computed).
+    #: The best single strategy's mean value after this card: not computed in this version (None).
     strategy: float | None = None
 
 
@@ -374,7 +374,7 @@ class Advice(HtmlView):
     seed: int | None = None
     #: Stopped by Ctrl-C: ``cards`` holds the cards finished, the one cut short marked.
     interrupted: bool = False
-    #: The best single strategy's value per card (None: not computed), see item 2.
+    #: The best single strategy's value per card: not computed in this version (None).
     strategy: dict | None = None
     strategy_note: str | None = None
     engine: str = "fast"
@@ -413,8 +413,6 @@ class Advice(HtmlView):
         words = list(next((c.outcomes for c in self.cards.values() if c.outcomes), None) or ())
         header = f"  {'card':<5} {'expected':>16}" + "".join(f" {'P(' + w + ')':>12}" for w in words)
         header += f" {'cost':>6}"
-        if self.strategy is not None:
-            header += f" {'one strategy':>13}"
         if self.guarantee is not None:
             header += f" {'sure':>5}"
         out.append(header)
@@ -433,17 +431,12 @@ class Advice(HtmlView):
                 p = (advice.outcomes or {}).get(w)
                 row += f" {'-' if p is None else f'{100 * p:.1f}%':>12}"
             row += f" {'-' if math.isnan(advice.cost) else format(advice.cost, '.3f'):>6}"
-            if self.strategy is not None:
-                value = self.strategy.get(move)
-                row += f" {'-' if value is None else f'{value:.3f}':>13}"
             if self.guarantee is not None:
                 sure = self.guarantee.get(move)
                 row += f" {'-' if sure is None else sure:>5}"
             if move == self.best:
                 row += "  best"
             out.append(row)
-        if self.strategy_note:
-            out += ["", self.strategy_note]
         if self.guarantee is not None:
             out += ["", "sure: the tricks one defence forces after the card whatever the declarer discarded "
                         "(the defenders see each other, not the discard)."]
@@ -468,8 +461,6 @@ class Advice(HtmlView):
             if tally.enumeration and not tally.exact:
                 entry["partial"] = True
                 entry["expected_bounds"] = list(tally.expected_bounds())
-            if self.strategy is not None:
-                entry["strategy"] = self.strategy.get(move)
             if self.guarantee is not None:
                 entry["guaranteed"] = self.guarantee.get(move)
             cards[_move_text(move, "letters")] = entry
@@ -479,8 +470,6 @@ class Advice(HtmlView):
                 "partial": self.partial, "interrupted": self.interrupted, "seed": self.seed,
                 "cards": cards, "best": None if self.best is None else _move_text(self.best, "letters"),
                 "seconds": round(self.seconds, 3)}
-        if self.strategy is not None:
-            data["strategy_note"] = self.strategy_note
         return tidy_json(data)
 
     def to_dict(self) -> dict:
@@ -500,8 +489,8 @@ def advise(layout: Layout, seat: str, sees: Sequence[str] = (), *, moves: Sequen
     """Advice for ``seat``, to move after ``moves`` from ``layout`` (the real deal), seeing
     ``sees`` besides what the rules show him. See the module docstring.
 
-    ``strategy``: "auto" computes the best single strategy's exact value where the ending is
-    small enough (:data:`pyanalyzer.analysis.strategy.STRATEGY_LIMIT`), "always" or "never".
+    ``strategy`` ("auto", "always" or "never") is accepted for the interface's sake: the best
+    single strategy's value is not computed in this version (``Advice.strategy`` is None).
     """
     start_time = time.perf_counter()
     if exact_limit < 0:
@@ -576,14 +565,6 @@ def advise(layout: Layout, seat: str, sees: Sequence[str] = (), *, moves: Sequen
         for m in finished:
             cards[m].cost = (top - cards[m].expected) if wants_high else (cards[m].expected - top)
     strategy_values, note = None, None
-    if not interrupted and strategy != "never":
-        from pyanalyzer.analysis.strategy import single_strategy_values
-
-        strategy_values, note = single_strategy_values(now, seat, view, counted, wants_high, backends[0],
-                                                       force=strategy == "always")
-        for m, value in (strategy_values or {}).items():
-            if m in cards:
-                cards[m].strategy = value
     guarantee = None
     if not interrupted:
         from pyanalyzer.analysis.strategy import misere_guarantee

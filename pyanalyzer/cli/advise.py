@@ -42,13 +42,11 @@ MAX_EXACT_LIMIT = 100_000_000
               help="Random layouts to solve when there are more than --exact-limit.")
 @click.option("--seed", type=SEED_TYPE, help="Seed of the random layouts (reproducible runs).")
 @click.option("--threads", type=THREADS_TYPE, default=2, show_default=True, help="Solver threads.")
-@click.option("--strategy", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
-              help="The best single strategy's exact value too: auto (small endings), always, never.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @ENGINE_OPTION
 @NOTATION_OPTION
 @SCHEDULER_OPTION
-def advise_command(layout, seat_text, sees_texts, moves_text, exact_limit, samples, seed, threads, strategy,
+def advise_command(layout, seat_text, sees_texts, moves_text, exact_limit, samples, seed, threads,
                    as_json, engine, notation, scheduler) -> None:
     """Which card should SEAT play, knowing only what he can see?
 
@@ -76,7 +74,7 @@ def advise_command(layout, seat_text, sees_texts, moves_text, exact_limit, sampl
         sees = parse_sees(sees_texts, rules)
         with on_scheduler(scheduler):
             result = advise(deal, seat, sees, moves=moves, engine=engine, exact_limit=exact_limit,
-                            samples=samples, seed=seed, threads=threads, strategy=strategy, progress=progress)
+                            samples=samples, seed=seed, threads=threads, progress=progress)
         progress.close()
     if as_json:
         click.echo(json.dumps(result.to_json(), ensure_ascii=False))
