@@ -215,9 +215,12 @@ def interchangeable_suits(template, unknown: int,
     lows = [(m & -m).bit_length() - 1 for m in masks]
     known = list(template.hands)  # the known cards of every hand, unknown seats' included
     declarations = possible_declarations(template, unknown, unknown_seats)
+    in_trick = 0  # the suits of a trick in progress: the trick follows the suit led
+    for card in template.played:
+        in_trick |= 1 << card
     groups: dict[tuple, list[int]] = {}
     for suit, mask in enumerate(masks):
-        if suit == template.trump:
+        if suit == template.trump or mask & in_trick:
             continue
         shape = (width[suit],) + tuple((h & mask) >> lows[suit] for h in known + [unknown])
         if template.card_points:
@@ -319,8 +322,8 @@ class BlockSolver:
         local = [0] * self.width
         counted = 0
         before = backend.nodes
-        if hasattr(backend, "solve_batch"):
-            # The whole block in the engine, without the GIL.
+        if hasattr(backend, "solve_batch") and not template.played:
+            # The whole block in the engine, without the GIL (it starts at a trick boundary).
             first = list(template.hands)
             for seat, mask in zip(seats, chunk[0][0]):
                 first[seat] = template.hands[seat] | mask
@@ -349,7 +352,8 @@ def solve_splits(template, unknown_seats: Sequence[int], sizes: Sequence[int], u
                  seed: int | None = None, progress: Progress | None = None,
                  tt_size_mb: int = 64, block: int | None = None,
                  stop_when: Callable[[list[int]], bool] | None = None,
-                 backends: Sequence | None = None) -> Tally:
+                 backends: Sequence | None = None,
+                 dealt: tuple[Iterable[tuple[tuple[int, ...], int]], int] | None = None) -> Tally:
     """Solve the template with the unknown cards dealt every possible way (or ``samples`` times).
 
     ``template`` is a position (see :mod:`pyanalyzer.engines.reference`); the hand of
@@ -365,12 +369,19 @@ def solve_splits(template, unknown_seats: Sequence[int], sizes: Sequence[int], u
     ``stop_when(histogram)`` is asked after each block of splits: when it
     answers true the enumeration stops early and the tally is marked pruned
     (used to drop a candidate once it is provably worse than another).
+
+    ``dealt = (splits, total)`` hands over splits the caller dealt itself (``(split, weight)``
+    pairs, e.g. under constraints such as the voids shown by a play): an enumeration of
+    ``total`` splits, or with ``samples`` given, a sample of that many.
     """
     start = time.perf_counter()
     exact = samples is None
-    if exact:
+    work: Iterator
+    if dealt is not None:
+        work, total = iter(dealt[0]), dealt[1]
+    elif exact:
         total = count_splits(unknown, sizes)
-        work: Iterator = reduce_by_symmetry(all_splits(unknown, sizes), template, unknown, unknown_seats)
+        work = reduce_by_symmetry(all_splits(unknown, sizes), template, unknown, unknown_seats)
     else:
         total = samples
         rng = random.Random(seed)

@@ -160,6 +160,7 @@ def solution_verdict(result) -> str:
 
 
 # Commands that live with their analyzers.
+from pyanalyzer.cli.advise import advise_command  # noqa: E402
 from pyanalyzer.cli.allpass import allpass_command  # noqa: E402
 from pyanalyzer.cli.contract import contract_command  # noqa: E402
 from pyanalyzer.cli.misere import misere_command  # noqa: E402
@@ -169,6 +170,7 @@ from pyanalyzer.cli.serve import serve_command  # noqa: E402
 from pyanalyzer.cli.thousand import thousand_command  # noqa: E402
 from pyanalyzer.cli.whist import table_command  # noqa: E402
 
+main.add_command(advise_command)
 main.add_command(allpass_command)
 main.add_command(contract_command)
 main.add_command(misere_command)

@@ -1,0 +1,649 @@
+"""``advise``: which card to play, knowing only what one player knows (single-dummy advice).
+
+The advised player sees his own hand, the hands open to him (``sees``, and those the game's
+rules show him: the misère defenders play open, the declarer's talon is shown, he knows his
+own discard), and every card played so far. The cards he cannot see are dealt into the hands
+he cannot see (their counts are known) in every way consistent with what the play showed:
+a player who did not follow suit (or did not trump when he had to) holds no card of it. Each
+consistent layout is equally likely.
+
+For each of his legal cards, the position after the card is an enumeration over the unseen
+cards (:func:`pyanalyzer.analysis.splits.solve_splits`: the warm block solver, suit symmetry),
+giving the distribution of the declarer side's result from here on: exact when the consistent
+layouts are at most ``exact_limit``, else over ``samples`` seeded random ones, with 95%
+confidence intervals. Every card is judged on the same layouts (the same seed).
+
+Averaging double-dummy values lets the player see the layout at his later decisions
+("strategy fusion"); :mod:`pyanalyzer.analysis.strategy` gives the exact value of the best
+single strategy where the ending is small enough.
+
+>>> from pyanalyzer.model.layout_io import parse_layout
+>>> layout = parse_layout("contract=6s declarer=S lead=S S=Ac,Qc W=Kc,7d E=8d,9d")
+>>> advice = advise(layout, "S", engine="reference")
+>>> advice.layouts, advice.exact, str(advice.best), advice.cards[advice.best].expected
+(6, True, '♣A', 2.0)
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from itertools import combinations
+
+from pyanalyzer.analysis.small_search import distinct_cards
+from pyanalyzer.analysis.splits import Progress, Tally, all_splits, count_splits, random_splits, solve_splits
+from pyanalyzer.engines.registry import make_backend
+from pyanalyzer.errors import LayoutError
+from pyanalyzer.model.cards import Card
+from pyanalyzer.model.layout import Layout
+from pyanalyzer.model.move import Move
+from pyanalyzer.model.notation import format_card
+from pyanalyzer.model.position import Position, iter_bits
+from pyanalyzer.render.html import HtmlView
+
+#: At most this many consistent layouts are all solved; more are sampled.
+EXACT_LIMIT = 200_000
+#: Random layouts solved when there are more than ``exact_limit``.
+SAMPLES = 2000
+#: The normal quantile of a 95% interval.
+Z95 = 1.96
+
+
+@dataclass(frozen=True)
+class View:
+    """What the advised player knows of the cards he cannot see.
+
+    ``piles`` are the hands he cannot see (by seat) and, last, the cards out of play he does
+    not know (``None``: an unseen discard); ``known`` the cards he knows to be in each pile,
+    ``sizes`` how many unknown cards each pile holds; ``allowed`` the piles a card may lie in
+    (as a bit mask of pile numbers) for the cards the play or the rules restrict.
+    """
+
+    piles: tuple[str | None, ...]
+    known: tuple[int, ...]
+    sizes: tuple[int, ...]
+    unknown: int
+    allowed: dict[int, int] = field(default_factory=dict)
+
+    @property
+    def hand_piles(self) -> int:
+        """The piles that are hands (the unseen discard, if any, is last)."""
+        return sum(pile is not None for pile in self.piles)
+
+    def count(self) -> int:
+        """How many layouts are consistent with the view."""
+        if not self.allowed:
+            return count_splits(self.unknown, self.sizes)
+        return _GroupCounts(self).ways(0, (0,) * len(self.piles))
+
+    def splits(self) -> Iterator[tuple[int, ...]]:
+        """Every consistent split, as one mask per pile, in lexicographic order."""
+        if not self.piles:
+            yield ()
+            return
+        if not self.allowed:
+            yield from all_splits(self.unknown, self.sizes)
+            return
+        everywhere = (1 << len(self.piles)) - 1
+        cards = list(iter_bits(self.unknown))
+        allowed = {card: self.allowed.get(card, everywhere) for card in cards}
+        last = len(self.piles) - 1
+
+        def deal(pile: int, remaining: list[int], piles: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+            size, here = self.sizes[pile], 1 << pile
+            if pile == last:
+                if len(remaining) == size and all(allowed[c] & here for c in remaining):
+                    yield piles + (_mask(remaining),)
+                return
+            later = everywhere & ~((here << 1) - 1)
+            forced = [c for c in remaining if not allowed[c] & later]
+            if any(not allowed[c] & here for c in forced):
+                return
+            optional = [c for c in remaining if allowed[c] & here and allowed[c] & later]
+            need = size - len(forced)
+            if need < 0 or need > len(optional):
+                return
+            for chosen in combinations(optional, need):
+                taken = _mask(forced) | _mask(chosen)
+                yield from deal(pile + 1, [c for c in remaining if not taken >> c & 1], piles + (taken,))
+
+        yield from deal(0, cards, ())
+
+    def sample(self, count: int, rng: random.Random) -> Iterator[tuple[int, ...]]:
+        """``count`` independent uniformly random consistent splits."""
+        if not self.allowed:
+            yield from random_splits(self.unknown, self.sizes, count, rng)
+            return
+        counts = _GroupCounts(self)
+        for _ in range(count):
+            yield counts.draw(rng)
+
+
+def _mask(cards) -> int:
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+class _GroupCounts:
+    """Counting and uniform sampling of the consistent splits: the unknown cards fall into
+    groups of the same allowed piles; a split is a choice, per group, of how many of its cards
+    go to each pile (a multinomial number of ways), the piles filling exactly."""
+
+    def __init__(self, view: View) -> None:
+        self.view = view
+        everywhere = (1 << len(view.piles)) - 1
+        groups: dict[int, list[int]] = {}
+        for card in iter_bits(view.unknown):
+            groups.setdefault(view.allowed.get(card, everywhere), []).append(card)
+        self.groups = sorted(groups.items())
+        self.memo: dict[tuple[int, tuple[int, ...]], int] = {}
+
+    def _shares(self, group: int, filled: tuple[int, ...]) -> Iterator[tuple[tuple[int, ...], int]]:
+        """Each way to share group ``group``'s cards among its piles with room: (counts, ways)."""
+        piles_mask, cards = self.groups[group]
+        piles = [p for p in range(len(filled)) if piles_mask >> p & 1]
+
+        def share(i: int, left: int, counts: list[int]) -> Iterator[list[int]]:
+            if i == len(piles) - 1:
+                if filled[piles[i]] + left <= self.view.sizes[piles[i]]:
+                    yield counts + [left]
+                return
+            room = self.view.sizes[piles[i]] - filled[piles[i]]
+            for k in range(min(room, left) + 1):
+                yield from share(i + 1, left - k, counts + [k])
+
+        if not piles:
+            return
+        for counts in share(0, len(cards), []):
+            ways = math.factorial(len(cards))
+            after = list(filled)
+            for pile, k in zip(piles, counts):
+                ways //= math.factorial(k)
+                after[pile] += k
+            yield tuple(after), ways
+
+    def ways(self, group: int, filled: tuple[int, ...]) -> int:
+        """Consistent ways to deal the groups from ``group`` on, the piles holding ``filled``."""
+        if group == len(self.groups):
+            return int(filled == self.view.sizes)
+        key = (group, filled)
+        if key not in self.memo:
+            self.memo[key] = sum(ways * self.ways(group + 1, after) for after, ways in self._shares(group, filled))
+        return self.memo[key]
+
+    def draw(self, rng: random.Random) -> tuple[int, ...]:
+        filled = (0,) * len(self.view.piles)
+        piles = [0] * len(filled)
+        for group in range(len(self.groups)):
+            options = [(after, ways * self.ways(group + 1, after)) for after, ways in self._shares(group, filled)]
+            pick = rng.randrange(sum(weight for _, weight in options))
+            after = options[-1][0]
+            for option, weight in options:
+                if pick < weight:
+                    after = option
+                    break
+                pick -= weight
+            cards = list(self.groups[group][1])
+            rng.shuffle(cards)
+            start = 0
+            for pile, (old, new) in enumerate(zip(filled, after)):
+                piles[pile] |= _mask(cards[start:start + new - old])
+                start += new - old
+            filled = after
+        return tuple(piles)
+
+
+def _seat_sees_by_rules(layout: Layout, seat: str, first_lead: bool) -> set[str]:
+    """The hands the game's rules open to ``seat``: in misère the defenders play open (they see
+    each other; the declarer sees them once they open, after his lead if he leads first)."""
+    if not layout.contract.is_misere:
+        return set()
+    declarer = layout.declarer
+    if seat != declarer:
+        return {s for s in layout.defenders if s != seat}
+    if first_lead and layout.to_move == declarer:
+        return set()
+    return set(layout.defenders)
+
+
+def information(start: Layout, moves: Sequence[Move], seat: str, sees: Sequence[str] = ()) -> tuple[Layout, View]:
+    """The layout after ``moves`` and what ``seat`` knows of it (see :class:`View`).
+
+    Voids: a card that would have been illegal had its player held an unknown card shows he
+    does not hold it (he did not follow suit, or did not trump when he had to)."""
+    rules = start.rules
+    seat = rules.seat(seat)
+    seen = {rules.seat(s) for s in sees}
+    if seat in seen:
+        raise LayoutError(f"--sees {seat}: {seat} is the advised player; name the other hands open to him", seat)
+    full_deal = start.tricks_left == rules.hand_size and not start.played
+    history = []  # (trick rules, cards before in the trick, talon card, seat, card)
+    layout = start
+    for i, card in enumerate(start.played):
+        history.append((start.trick_rules(), tuple(c.index for c in start.played[:i]),
+                        _talon_card(start), start.played_by()[i], card))
+    for move in moves:
+        history.append((layout.trick_rules(), tuple(c.index for c in layout.played), _talon_card(layout),
+                        layout.to_move, move.card))
+        layout = layout.play(move)
+    if layout.to_move != seat:
+        raise LayoutError(f"{seat} is not to move: {layout.to_move} is", seat)
+    first_lead = full_deal and not moves
+    visible = {seat} | seen | _seat_sees_by_rules(layout, seat, first_lead)
+    piles: list[str | None] = [s for s in rules.seats if s not in visible]
+    known = [0] * len(piles)
+    sizes = [len(layout.hands[s]) for s in piles]
+    unknown = 0
+    for s in piles:
+        unknown |= layout.hands[s].mask
+    # Cards known to lie in a hand he cannot see: what the declarer gave there (Thousand).
+    if seat == layout.declarer:
+        for target, card in layout.gave.items():
+            if target in piles and card in layout.hands[target]:
+                number = piles.index(target)
+                known[number] |= card.mask
+                sizes[number] -= 1
+                unknown &= ~card.mask
+    discard_unseen = bool(layout.discard) and seat != layout.declarer and not rules.counts_points
+    if discard_unseen:
+        piles.append(None)
+        known.append(0)
+        sizes.append(len(layout.discard))
+        for card in layout.discard:
+            unknown |= card.mask
+    everywhere = (1 << len(piles)) - 1
+    allowed: dict[int, int] = {}
+
+    def restrict(card: int, piles_mask: int) -> None:
+        allowed[card] = allowed.get(card, everywhere) & piles_mask
+
+    # The talon was shown: its cards are in the declarer's hand or his discard.
+    if layout.talon and not layout.contract.is_allpass and not rules.counts_points and seat != layout.declarer:
+        declarer_piles = sum(1 << i for i, p in enumerate(piles) if p in (layout.declarer, None))
+        for card in layout.talon:
+            if unknown >> card.index & 1:
+                restrict(card.index, declarer_piles)
+    for trick_rules, before, talon_card, player, card in history:
+        if player not in piles:
+            continue
+        pile = piles.index(player)
+        for other in iter_bits(unknown):
+            if not trick_rules.legal_moves(card.mask | 1 << other, before, talon_card) >> card.index & 1:
+                restrict(other, everywhere & ~(1 << pile))
+    view = _settle(View(tuple(piles), tuple(known), tuple(sizes), unknown, allowed))
+    return layout, view
+
+
+def _talon_card(layout: Layout) -> int | None:
+    return layout.talon_tricks[0].index if layout.talon_tricks else None
+
+
+def _settle(view: View) -> View:
+    """Cards with one possible pile become known there; unrestricted cards are left out of
+    ``allowed`` (and with no restriction left, the plain enumeration applies)."""
+    known, sizes, unknown = list(view.known), list(view.sizes), view.unknown
+    allowed = dict(view.allowed)
+    everywhere = (1 << len(view.piles)) - 1
+    changed = True
+    while changed:
+        changed = False
+        full = sum(1 << i for i, size in enumerate(sizes) if size == 0)
+        for card in list(allowed):
+            piles = allowed[card] & ~full
+            if piles == 0:
+                raise LayoutError("the play contradicts itself: a card fits in no hand", str(card))
+            allowed[card] = piles
+            if piles & (piles - 1) == 0:
+                pile = piles.bit_length() - 1
+                del allowed[card]
+                unknown &= ~(1 << card)
+                known[pile] |= 1 << card
+                sizes[pile] -= 1
+                changed = True
+        if full:
+            for card in iter_bits(unknown):
+                if card not in allowed:
+                    allowed[card] = everywhere
+                    changed = True
+    allowed = {card: piles for card, piles in allowed.items() if piles != everywhere}
+    # A discard pile whose cards all became known needs no place among the piles.
+    return View(view.piles, tuple(known), tuple(sizes), unknown, allowed)
+
+
+@dataclass
+class CardAdvice:
+    """One legal card's result over the consistent layouts (for the declarer's side)."""
+
+    #: Mean result from here on: tricks, or points in Thousand, of the declarer's side
+    #: (in all-pass, the advised player's own tricks).
+    expected: float
+    #: Result (this trick included) -> probability.
+    distribution: dict[int, float]
+    #: 95% confidence interval of ``expected`` when sampled; None when exact.
+    interval: tuple[float, float] | None
+    #: How much worse than the best card for the advised player's side (0 for the best).
+    cost: float
+    #: The game's verdict words with their probabilities (make/defeat, caught/clean), when the
+    #: result of the deal is known from here (a full deal replayed, or Thousand's points).
+    outcomes: dict[str, float] | None
+    tally: Tally
+    #: The exact best single strategy's value after this card (None: not computed).
+    strategy: int | None = None
+
+
+@dataclass
+class Advice(HtmlView):
+    """The answer of :func:`advise`."""
+
+    layout: Layout
+    seat: str
+    sees: tuple[str, ...]
+    view: View
+    #: Consistent layouts (each equally likely).
+    layouts: int
+    #: Layouts solved per card (after symmetry, counted with their weight).
+    solved: int
+    exact: bool
+    cards: dict
+    best: Card | Move | None
+    seconds: float
+    #: The seat whose result is counted (the declarer, or in all-pass the advised player).
+    counted: str
+    #: True when the advised player wants the counted result high.
+    wants_high: bool
+    seed: int | None = None
+    #: Stopped by Ctrl-C: ``cards`` holds the cards finished, the one cut short marked.
+    interrupted: bool = False
+    #: The best single strategy's value per card (None: not computed), see item 2.
+    strategy: dict | None = None
+    strategy_note: str | None = None
+    engine: str = "fast"
+
+    @property
+    def partial(self) -> bool:
+        return self.interrupted or any(not c.tally.exact and c.tally.enumeration for c in self.cards.values())
+
+    def _what(self) -> str:
+        layout = self.layout
+        if layout.contract.is_allpass:
+            return f"{self.counted}'s tricks"
+        unit = "points" if layout.rules.counts_points else "tricks"
+        if layout.contract.is_misere:
+            return f"tricks on {self.counted}"
+        return f"{layout.rules.side_name(self.counted)}'s {unit}"
+
+    def headline(self) -> str:
+        seat, layout = self.seat, self.layout
+        sees = f", seeing {' '.join(self.sees)}" if self.sees else ""
+        if self.interrupted:
+            how = f"INTERRUPTED: {len(self.cards)} card(s) begun; a card cut short shows proven bounds"
+        elif self.exact:
+            how = f"exact over all {self.layouts:,} consistent layouts"
+        else:
+            how = (f"sampled: {self.solved:,} random layouts of {self.layouts:,} consistent "
+                   f"(seed {self.seed}), 95% intervals")
+        return (f"{layout.rules.seat_name(seat)} ({seat}) to play{sees}: {how}, {self.seconds:.1f} s. "
+                f"Values: {self._what()} from here on.")
+
+    def format(self, style: str = "symbols") -> str:
+        out = [self.headline(), ""]
+        words = list(next((c.outcomes for c in self.cards.values() if c.outcomes), None) or ())
+        header = f"  {'card':<5} {'expected':>16}" + "".join(f" {'P(' + w + ')':>12}" for w in words)
+        header += f" {'cost':>6}"
+        if self.strategy is not None:
+            header += f" {'one strategy':>13}"
+        out.append(header)
+        for move, advice in self.cards.items():
+            code = _move_text(move, style)
+            tally = advice.tally
+            if tally.enumeration and not tally.exact:
+                low, high = tally.expected_bounds()
+                expected = f"{low:.2f}..{high:.2f}"
+            elif advice.interval is not None:
+                expected = f"{advice.expected:.3f} ±{(advice.interval[1] - advice.interval[0]) / 2:.3f}"
+            else:
+                expected = f"{advice.expected:.3f}"
+            row = f"  {code:<5} {expected:>16}"
+            for w in words:
+                p = (advice.outcomes or {}).get(w)
+                row += f" {'-' if p is None else f'{100 * p:.1f}%':>12}"
+            row += f" {advice.cost:>6.3f}"
+            if self.strategy is not None:
+                value = self.strategy.get(move)
+                row += f" {'-' if value is None else value:>13}"
+            if move == self.best:
+                row += "  best"
+            out.append(row)
+        if self.strategy_note:
+            out += ["", self.strategy_note]
+        return "\n".join(out)
+
+    def __str__(self) -> str:
+        return self.format()
+
+    def to_json(self) -> dict:
+        from pyanalyzer.preferans.odds import tidy_json
+
+        cards = {}
+        for move, advice in self.cards.items():
+            entry = {"expected": advice.expected,
+                     "distribution": {str(v): p for v, p in sorted(advice.distribution.items())},
+                     "cost": advice.cost}
+            if advice.interval is not None:
+                entry["interval"] = list(advice.interval)
+            if advice.outcomes is not None:
+                entry["outcomes"] = advice.outcomes
+            tally = advice.tally
+            if tally.enumeration and not tally.exact:
+                entry["partial"] = True
+                entry["expected_bounds"] = list(tally.expected_bounds())
+            if self.strategy is not None:
+                entry["strategy"] = self.strategy.get(move)
+            cards[_move_text(move, "letters")] = entry
+        data = {"seat": self.seat, "sees": list(self.sees), "counted": self.counted,
+                "layouts": self.layouts, "solved": self.solved, "exact": self.exact,
+                "method": "enumeration" if all(c.tally.enumeration for c in self.cards.values()) else "sample",
+                "partial": self.partial, "interrupted": self.interrupted, "seed": self.seed,
+                "cards": cards, "best": None if self.best is None else _move_text(self.best, "letters"),
+                "seconds": round(self.seconds, 3)}
+        if self.strategy is not None:
+            data["strategy_note"] = self.strategy_note
+        return tidy_json(data)
+
+    def to_dict(self) -> dict:
+        return self.to_json()
+
+
+def _move_text(move, style: str) -> str:
+    if isinstance(move, Move):
+        return (move.code if style == "letters" else format_card(move.card, style) + ("+" if move.declare else ""))
+    return move.code if style == "letters" else format_card(move, style)
+
+
+def advise(layout: Layout, seat: str, sees: Sequence[str] = (), *, moves: Sequence = (), engine: str = "fast",
+           exact_limit: int = EXACT_LIMIT, samples: int = SAMPLES, seed: int | None = None,
+           threads: int | None = None, strategy: str = "auto", progress: Progress | None = None,
+           backends: Sequence | None = None) -> Advice:
+    """Advice for ``seat``, to move after ``moves`` from ``layout`` (the real deal), seeing
+    ``sees`` besides what the rules show him. See the module docstring.
+
+    ``strategy``: "auto" computes the best single strategy's exact value where the ending is
+    small enough (:data:`pyanalyzer.analysis.strategy.STRATEGY_LIMIT`), "always" or "never".
+    """
+    start_time = time.perf_counter()
+    if exact_limit < 0:
+        raise LayoutError(f"--exact-limit must be 0 or more, not {exact_limit}", str(exact_limit))
+    if samples < 1:
+        raise LayoutError(f"--samples must be at least 1, not {samples}", str(samples))
+    if strategy not in ("auto", "always", "never"):
+        raise LayoutError(f"strategy must be auto, always or never, not {strategy!r}", strategy)
+    rules = layout.rules
+    if not layout.rules.counts_points and layout.talon and not layout.discard and layout.declarer \
+            and not layout.contract.is_allpass and layout.tricks_left == rules.hand_size \
+            and not any(c in layout.hands[layout.declarer] for c in layout.talon):
+        raise LayoutError("the declarer's discard is still open: give discard= (advice starts with the play)",
+                          "discard")
+    moves = [m if isinstance(m, Move) else Move(m, False) for m in moves]
+    now, view = information(layout, moves, seat, sees)
+    seat = rules.seat(seat)
+    counted = now.declarer if now.declarer is not None else seat
+    position = now.position(side=counted)
+    wants_high = position.maximize == (seat in rules.side_of(counted))
+    total = view.count()
+    exact = total <= exact_limit
+    if not exact:
+        seed = seed if seed is not None else random.SystemRandom().randrange(1_000_000)
+    threads = threads or 2
+    if backends is None:
+        backends = [make_backend(engine) for _ in range(threads)]
+    piles = view.hand_piles
+    seat_numbers = tuple(rules.seats.index(s) for s in view.piles[:piles])
+    start_total = _deal_total_so_far(layout, moves, counted)
+    cards: dict = {}
+    interrupted = False
+    same_as = _equivalent_cards(now)
+    staged = progress is not None and hasattr(progress, "stage")
+    legal = now.moves()
+    for number, move in enumerate(legal, start=1):
+        key = move if move.declare else move.card
+        if key in same_as:  # as good as a touching lower card: judged once
+            continue
+        if staged:
+            progress.stage(f"card {_move_text(key, 'letters')}", number, len(legal))
+        after = now.play(move)
+        gain = _gain(now, after, move, counted)
+        template = _template(after.position(side=counted), seat_numbers, view)
+        if not piles:  # every hand seen: the one layout (the block solver deals into one hand)
+            other = next(i for i, s in enumerate(rules.seats) if s != seat)
+            tally = solve_splits(template, (other,), (0,), 0, engine=engine, threads=1, backends=backends[:1],
+                                 dealt=([((0,), 1)], 1))
+        elif exact:
+            dealt = None
+            if view.allowed:
+                dealt = (((split[:piles], 1) for split in view.splits()), total)
+            tally = solve_splits(template, seat_numbers, view.sizes[:piles], view.unknown, engine=engine,
+                                 threads=threads, progress=progress, backends=backends, dealt=dealt)
+        else:
+            rng = random.Random(seed)
+            dealt = (((split[:piles], 1) for split in view.sample(samples, rng)), samples)
+            tally = solve_splits(template, seat_numbers, view.sizes[:piles], view.unknown, engine=engine,
+                                 threads=threads, samples=samples, progress=progress, backends=backends,
+                                 dealt=dealt)
+        cards[key] = _card_advice(tally, gain, now, counted, start_total)
+        if tally.interrupted:
+            interrupted = True
+            break
+    cards = {m: (replace(cards[same_as[m]]) if m in same_as else cards[m]) for m in
+             (m if m.declare else m.card for m in legal) if m in cards or same_as.get(m) in cards}
+    key = (lambda m: cards[m].expected) if wants_high else (lambda m: -cards[m].expected)
+    finished = [m for m in cards if not (cards[m].tally.enumeration and not cards[m].tally.exact)]
+    best = max(finished, key=key) if finished else None
+    if best is not None:
+        top = cards[best].expected
+        for m in finished:
+            cards[m].cost = (top - cards[m].expected) if wants_high else (cards[m].expected - top)
+    strategy_values, note = None, None
+    solved = next(iter(cards.values())).tally.solves if cards else 0
+    return Advice(now, seat, tuple(rules.seat(s) for s in sees), view, total, solved,
+                  exact and not interrupted, cards, best, time.perf_counter() - start_time, counted, wants_high,
+                  None if exact else seed, interrupted, strategy_values, note,
+                  engine if isinstance(engine, str) else getattr(engine, "name", "fast"))
+
+
+def _equivalent_cards(layout: Layout) -> dict[Card, Card]:
+    """Legal cards of the player to move that touch a lower one of his (no card still in play
+    lies between): the same result in every layout (trick games only: in Thousand touching
+    cards score different points)."""
+    if layout.rules.counts_points:
+        return {}
+    seats = layout.rules.seats
+    hands = tuple(layout.hands[s].mask for s in seats)
+    played = tuple(c.index for c in layout.played)
+    legal = [c.index for c in layout.legal_cards()]
+    chosen = distinct_cards(legal, hands, played, layout.trick_rules().suit_masks)
+    deck, same, representative = layout.rules.deck, {}, None
+    for card in sorted(legal):
+        if card in chosen:
+            representative = card
+        else:
+            same[deck.from_index(card)] = deck.from_index(representative)
+    return same
+
+
+def _template(position: Position, seat_numbers: tuple[int, ...], view: View) -> Position:
+    """The position with the unseen hands holding only the cards known to be there."""
+    hands = list(position.hands)
+    for number, known in zip(seat_numbers, view.known):
+        hands[number] = known
+    return replace(position, hands=tuple(hands))
+
+
+def _gain(before: Layout, after: Layout, move: Move, counted: str) -> int:
+    """What the move itself adds to the counted side's result: the trick it completes (Thousand:
+    its card points) and the marriage it declares."""
+    side = before.rules.side_of(counted)
+    if before.rules.counts_points:
+        return sum(after.scored.get(s, 0) - before.scored.get(s, 0) for s in side)
+    if len(before.played) + 1 < len(before.rules.seats):
+        return 0
+    winner = before.trick_winner(before.played + (move.card,))
+    return int(winner is not None and winner in side)
+
+
+def _deal_total_so_far(start: Layout, moves: Sequence[Move], counted: str) -> int | None:
+    """The counted side's result so far in the deal: Thousand's points written in the layout, or
+    the tricks won during ``moves`` when the layout is a whole deal (else unknown: None)."""
+    rules = start.rules
+    side = rules.side_of(counted)
+    layout = start
+    if rules.counts_points:
+        for move in moves:
+            layout = layout.play(move)
+        return sum(layout.scored.get(s, 0) for s in side)
+    if start.tricks_left != rules.hand_size or start.played:
+        return None
+    total = 0
+    for move in moves:
+        total += _gain(layout, layout.play(move), move, counted)
+        layout = layout.play(move)
+    return total
+
+
+def _outcomes(layout: Layout, counted: str, total_so_far: int | None, distribution: dict[int, float]
+              ) -> dict[str, float] | None:
+    """The game's verdicts with their probabilities, from the result from here on."""
+    if total_so_far is None:
+        return None
+    contract = layout.contract
+    if contract.is_misere:
+        caught = sum(p for v, p in distribution.items() if total_so_far + v >= 1)
+        return {"caught": caught, "clean": 1 - caught}
+    if layout.rules.counts_points:
+        if contract.bid is None:
+            return None
+        made = sum(p for v, p in distribution.items() if total_so_far + v >= contract.bid)
+        return {"made": made, "failed": 1 - made}
+    if contract.is_allpass or contract.level is None:
+        return None
+    need = contract.level + layout.rules.book
+    made = sum(p for v, p in distribution.items() if total_so_far + v >= need)
+    return {"made": made, "defeated": 1 - made}
+
+
+def _card_advice(tally: Tally, gain: int, layout: Layout, counted: str, total_so_far: int | None) -> CardAdvice:
+    n = tally.splits
+    distribution = {v + gain: count / n for v, count in enumerate(tally.histogram) if count} if n else {}
+    expected = tally.expected() + gain if n else float("nan")
+    interval = None
+    if not tally.enumeration and n:
+        mean = tally.expected()
+        variance = sum(count * (v - mean) ** 2 for v, count in enumerate(tally.histogram)) / max(1, n - 1)
+        half = Z95 * math.sqrt(variance / n)
+        interval = (expected - half, expected + half)
+    return CardAdvice(expected, distribution, interval, 0.0,
+                      _outcomes(layout, counted, total_so_far, distribution), tally)

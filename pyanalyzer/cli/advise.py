@@ -1,0 +1,98 @@
+"""``pref advise``: which card to play with the cards one player can see."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from pyanalyzer.analysis.advise import EXACT_LIMIT, SAMPLES, advise
+from pyanalyzer.cli.progress import ProgressLine
+from pyanalyzer.cli.scheduler import SCHEDULER_OPTION, on_scheduler, scheduler_for
+from pyanalyzer.cli.support import (
+    ENGINE_OPTION,
+    NOTATION_OPTION,
+    SAMPLES_TYPE,
+    SEED_TYPE,
+    THREADS_TYPE,
+    BoundedInt,
+    command_errors,
+    exit_if_interrupted,
+)
+from pyanalyzer.cli.terminal import echo_text
+from pyanalyzer.engines.registry import DEFAULT_TT_MB, check_table_memory
+from pyanalyzer.errors import LayoutError
+from pyanalyzer.model.layout_io import parse_layout_with_moves, read_text
+from pyanalyzer.model.notation import parse_moves
+
+#: The largest --exact-limit: every layout of a whole Preferans deal seen by a defender.
+MAX_EXACT_LIMIT = 100_000_000
+
+
+def parse_sees(texts, rules) -> tuple[str, ...]:
+    """``--sees E`` (repeated, or ``E,S``): the seats, each named once."""
+    seats: list[str] = []
+    for text in texts:
+        for part in text.replace(",", " ").split():
+            seat = rules.seat(part)
+            if seat in seats:
+                raise LayoutError(f"--sees names {seat} twice", part)
+            seats.append(seat)
+    return tuple(seats)
+
+
+@click.command("advise")
+@click.argument("layout")
+@click.option("--seat", "seat_text", required=True, metavar="SEAT",
+              help="The player to advise (he must be the one to move).")
+@click.option("--sees", "sees_texts", multiple=True, metavar="SEAT",
+              help="A hand open to him besides what the rules show (repeat, or E,S).")
+@click.option("--moves", "moves_text", metavar="CARDS",
+              help="Cards played from LAYOUT so far, in order (after any played= record in it).")
+@click.option("--exact-limit", type=BoundedInt(0, MAX_EXACT_LIMIT), default=EXACT_LIMIT, show_default=True,
+              help="Solve every consistent layout when there are at most this many, else sample.")
+@click.option("--samples", type=SAMPLES_TYPE, default=SAMPLES, show_default=True,
+              help="Random layouts to solve when there are more than --exact-limit.")
+@click.option("--seed", type=SEED_TYPE, help="Seed of the random layouts (reproducible runs).")
+@click.option("--threads", type=THREADS_TYPE, default=2, show_default=True, help="Solver threads.")
+@click.option("--strategy", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
+              help="The best single strategy's exact value too: auto (small endings), always, never.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@ENGINE_OPTION
+@NOTATION_OPTION
+@SCHEDULER_OPTION
+def advise_command(layout, seat_text, sees_texts, moves_text, exact_limit, samples, seed, threads, strategy,
+                   as_json, engine, notation, scheduler) -> None:
+    """Which card should SEAT play, knowing only what he can see?
+
+    LAYOUT is the real deal (all hands, as for pref solve; played= may hold the play so far).
+    Every layout of the cards he cannot see that agrees with what he knows (his hand, the hands
+    open to him, the talon or discard as the game shows them, the cards played and the voids
+    they showed) is equally likely; each of his cards gets the expected result and the chance
+    of each outcome over them: exactly, or over a seeded sample with 95% intervals.
+
+    \b
+    Examples:
+      pref advise layouts/seven-clubs.txt --seat S
+      pref advise layouts/seven-clubs.txt --seat W --moves Ac --sees E --json
+      pref advise "contract=6s declarer=S lead=W S=Ac,Qc,7s W=Kc,7d,8s E=8d,9d,9s" --seat W
+    """
+    scheduler = scheduler_for(scheduler, True, "")
+    progress = ProgressLine("layouts")
+    with command_errors(progress):
+        if engine == "fast":
+            check_table_memory(DEFAULT_TT_MB, threads, advice="lower --threads")
+        deal, record = parse_layout_with_moves(read_text(layout))
+        rules = deal.rules
+        moves = list(record) + (parse_moves(moves_text, rules.deck) if moves_text else [])
+        seat = rules.seat(seat_text)
+        sees = parse_sees(sees_texts, rules)
+        with on_scheduler(scheduler):
+            result = advise(deal, seat, sees, moves=moves, engine=engine, exact_limit=exact_limit,
+                            samples=samples, seed=seed, threads=threads, strategy=strategy, progress=progress)
+        progress.close()
+    if as_json:
+        click.echo(json.dumps(result.to_json(), ensure_ascii=False))
+    else:
+        echo_text(result.format(notation))
+    exit_if_interrupted(result)
