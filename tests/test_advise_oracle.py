@@ -601,20 +601,21 @@ def test_a_fixed_seed_reproduces_the_sample():
 
 
 def test_the_95_percent_interval_covers_the_exact_value():
-    """The issue: over 200 checks (seeds 0-199, each card's interval) the 95% interval holds the
-    exact mean, computed here by the oracle, in at least 95% of them."""
+    """The issue: over 200 checks (seeds 0-199) each card's 95% interval holds the exact mean,
+    computed here by the oracle, at least 190 times. Two of the cards have a skewed distribution
+    (the lower value in 3 layouts of 35), where an interval from the normal approximation with the
+    sample's variance covers less often (and has no width when every sample agrees)."""
     start = parse_layout(SAMPLED)
-    exact = Averaged(start, "S").expected
-    covered = checks = 0
+    exact = Averaged(start, "S", known_to(start, (), "S")[1]).expected
+    covered: Counter = Counter()
     for seed in range(200):
         advice = advise(start, "S", exact_limit=10, samples=30, seed=seed)
         assert not advice.exact
         for key, card in advice.cards.items():
             low, high = card.interval
-            checks += 1
-            covered += low - 1e-9 <= exact[code_of(key)] <= high + 1e-9
-    assert checks >= 200
-    assert covered >= 0.95 * checks, (covered, checks)
+            covered[code_of(key)] += low - 1e-9 <= exact[code_of(key)] <= high + 1e-9
+    assert set(covered) == set(exact)
+    assert all(times >= 190 for times in covered.values()), dict(covered)
 
 
 # -- 5. the command line ---------------------------------------------------------------------------
@@ -632,7 +633,7 @@ def test_cli_json_has_the_issue_keys_and_the_oracle_values():
     answer = json.loads(result.stdout)
     assert {"layouts", "exact", "cards", "best", "seconds"} <= set(answer)
     layout = parse_layout(ENDING)
-    oracle = Averaged(layout, "W", ("E",))
+    oracle = Averaged(layout, "W", known_to(layout, (), "W", ("E",))[1])
     assert answer["layouts"] == oracle.count == 1
     assert answer["exact"] is True
     assert set(answer["cards"]) == set(oracle.expected)
@@ -647,7 +648,8 @@ def test_cli_json_hidden_hand():
     result = run(ENDING, "--seat", "W", "--json")
     assert result.exit_code == 0, result.output
     answer = json.loads(result.stdout)
-    oracle = Averaged(parse_layout(ENDING), "W", ())
+    layout = parse_layout(ENDING)
+    oracle = Averaged(layout, "W", known_to(layout, (), "W")[1])
     assert answer["layouts"] == oracle.count == 20
     for code, card in answer["cards"].items():
         assert card["expected"] == pytest.approx(float(oracle.expected[code]))
