@@ -36,8 +36,8 @@ from fractions import Fraction
 
 import pytest
 from click.testing import CliRunner
-from pyanalyzer.analysis.advise import advise
 
+from pyanalyzer.analysis.advise import advise
 from pyanalyzer.analysis.solve import solve
 from pyanalyzer.cli.main import main
 from pyanalyzer.engines.reference import ReferenceSolver
