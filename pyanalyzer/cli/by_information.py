@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import math
+
 import click
 
 from pyanalyzer.analysis.by_information import EXACT_LIMIT, THRESHOLD_POINTS, THRESHOLD_TRICKS
@@ -20,7 +22,7 @@ def by_information_options(command):
                      help="Judge each card of the record by what its player knew: error (it lowered his "
                           "expectation by more than --threshold) or unlucky (best by information, wrong "
                           "double dummy)."),
-        click.option("--threshold", type=click.FloatRange(0, 1000), metavar="X",
+        click.option("--threshold", type=float, metavar="X",
                      help=f"With --by-information: the loss that makes an error (default {THRESHOLD_TRICKS:g} "
                           f"tricks; {THRESHOLD_POINTS:g} points in Thousand)."),
         click.option("--open", "open_texts", multiple=True, metavar="SEAT",
@@ -35,7 +37,10 @@ def by_information_options(command):
 
 
 def check_by_information_options(by_information: bool, threshold, open_texts, exact_limit) -> None:
-    """The options of ``--by-information`` are refused without it (one line naming the option)."""
+    """The options of ``--by-information`` are refused without it, a threshold below 0 (or not a
+    number) in any case: one line naming the option."""
+    if threshold is not None and not 0 <= threshold < math.inf:
+        raise LayoutError(f"--threshold must be a number of 0 or more, not {threshold:g}", f"{threshold:g}")
     if by_information:
         return
     for name, value in (("--threshold", threshold), ("--open", open_texts), ("--exact-limit", exact_limit)):
