@@ -20,7 +20,7 @@ from test_advise_oracle import Averaged, dd_values, known_to, random_ending, rep
 from pyanalyzer.analysis.by_information import judge_by_information
 from pyanalyzer.analysis.playcheck import check_play
 from pyanalyzer.cli.main import main
-from pyanalyzer.model.layout_io import format_one_line, parse_layout_with_record, parse_layout_with_moves
+from pyanalyzer.model.layout_io import format_one_line, parse_layout_with_moves, parse_layout_with_record
 from pyanalyzer.thousand.review import review_deal
 
 #: South leads against East's 6♠ seeing only his own cards. Over the 20 layouts he cannot tell

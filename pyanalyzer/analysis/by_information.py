@@ -16,8 +16,9 @@ card he played than after the best card. The verdicts:
 * ``ok``: neither; ``forced``: he had one card (or only cards of the same worth) to play.
 
 A record has some thirty decisions, each an enumeration of the unseen cards: a decision with at most
-``exact_limit`` consistent layouts is judged exactly, one with more over ``samples`` random layouts
-drawn with ``seed`` (the same layouts for each of his cards), and the step says which.
+``exact_limit`` consistent layouts (default 20,000; 2,000 in Thousand) is judged exactly, one with
+more over ``samples`` random layouts drawn with ``seed`` (the same layouts for each of his cards),
+and the step says which.
 
 >>> from pyanalyzer.model.layout_io import parse_layout_with_record
 >>> from pyanalyzer.analysis.playcheck import check_play
@@ -46,8 +47,10 @@ from pyanalyzer.render.html import HtmlView
 #: points (the opponents' points are rounded to fives, so less seldom matters).
 THRESHOLD_TRICKS = 0.25
 THRESHOLD_POINTS = 5.0
-#: A decision with at most this many consistent layouts is judged exactly, else sampled.
+#: A decision with at most this many consistent layouts is judged exactly, else sampled; Thousand's
+#: solves cost several times a trick game's (points, not tricks), so its limit is lower.
 EXACT_LIMIT = 20_000
+EXACT_LIMIT_POINTS = 2_000
 #: Random layouts per sampled decision.
 SAMPLES = 400
 #: The seed of the sampled decisions when none is given (so a review always reproduces).
@@ -62,6 +65,10 @@ def _rounded(value: float | None) -> float | None:
 
 def default_threshold(layout: Layout) -> float:
     return THRESHOLD_POINTS if layout.rules.counts_points else THRESHOLD_TRICKS
+
+
+def default_exact_limit(layout: Layout) -> int:
+    return EXACT_LIMIT_POINTS if layout.rules.counts_points else EXACT_LIMIT
 
 
 @dataclass
@@ -187,7 +194,7 @@ class InformationReview(HtmlView):
 
 
 def judge_by_information(dd, record: Sequence, *, open_hands: Sequence[str] = (), threshold: float | None = None,
-                         engine: str = "fast", exact_limit: int = EXACT_LIMIT, samples: int = SAMPLES,
+                         engine: str = "fast", exact_limit: int | None = None, samples: int = SAMPLES,
                          seed: int | None = None, threads: int = 2, progress=None) -> InformationReview:
     """Judge each card of ``record`` (the moves of ``dd``'s replay, from ``dd.layout``) by what its
     player knew; ``open_hands``: hands face up, seen by every other player (the whisters playing
@@ -197,6 +204,7 @@ def judge_by_information(dd, record: Sequence, *, open_hands: Sequence[str] = ()
     rules = layout.rules
     open_hands = tuple(rules.seat(s) for s in open_hands)
     threshold = default_threshold(layout) if threshold is None else threshold
+    exact_limit = default_exact_limit(layout) if exact_limit is None else exact_limit
     if threshold < 0:
         raise LayoutError(f"--threshold must be 0 or more, not {threshold:g}", str(threshold))
     if layout.contract.is_allpass:

@@ -7,7 +7,7 @@ import math
 
 import click
 
-from pyanalyzer.analysis.by_information import EXACT_LIMIT, THRESHOLD_POINTS, THRESHOLD_TRICKS
+from pyanalyzer.analysis.by_information import EXACT_LIMIT, EXACT_LIMIT_POINTS, THRESHOLD_POINTS, THRESHOLD_TRICKS
 from pyanalyzer.cli.support import BoundedInt
 from pyanalyzer.errors import LayoutError
 
@@ -30,7 +30,8 @@ def by_information_options(command):
                           "(repeat, or W,E), e.g. the whisters playing open."),
         click.option("--exact-limit", type=BoundedInt(0, MAX_EXACT_LIMIT),
                      help=f"With --by-information: judge a decision exactly when it has at most this many "
-                          f"consistent layouts, else over --samples random ones (default {EXACT_LIMIT:,})."),
+                          f"consistent layouts, else over --samples random ones (default {EXACT_LIMIT:,}; "
+                          f"{EXACT_LIMIT_POINTS:,} in Thousand)."),
     )):
         command = option(command)
     return command

@@ -6,7 +6,7 @@ import json
 
 import click
 
-from pyanalyzer.analysis.by_information import EXACT_LIMIT, SAMPLES, judge_by_information
+from pyanalyzer.analysis.by_information import SAMPLES, judge_by_information
 from pyanalyzer.analysis.playcheck import check_play
 from pyanalyzer.cli.by_information import by_information_options, check_by_information_options, parse_open
 from pyanalyzer.cli.pictures import check_svg_has_a_layout, picture_options, write_pictures
@@ -158,7 +158,7 @@ def _by_information_mode(argument: str, engine: str, threshold, open_texts, exac
     replay = check_play(layout, record, make_backend(engine))
     result = judge_by_information(replay, record, open_hands=parse_open(open_texts, layout.rules),
                                   threshold=threshold, engine=engine,
-                                  exact_limit=EXACT_LIMIT if exact_limit is None else exact_limit,
+                                  exact_limit=exact_limit,
                                   samples=samples or SAMPLES, seed=seed, threads=threads, progress=progress)
     progress.close()
     return result

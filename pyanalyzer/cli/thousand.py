@@ -6,7 +6,6 @@ import json
 
 import click
 
-from pyanalyzer.analysis.by_information import EXACT_LIMIT as BY_INFORMATION_EXACT_LIMIT
 from pyanalyzer.analysis.by_information import SAMPLES as BY_INFORMATION_SAMPLES
 from pyanalyzer.analysis.solve import solve
 from pyanalyzer.cli.by_information import by_information_options, check_by_information_options, parse_open
@@ -140,7 +139,7 @@ def thousand_command(layout, hand_text, gave_text, bid, samples, seed, threads, 
                 raise LayoutError("--by-information judges the moves of a play record: give played= with a "
                                   "whole trick or more", "--by-information")
             options = {"open_hands": parse_open(open_texts, THOUSAND_RULES), "threshold": threshold,
-                       "exact_limit": BY_INFORMATION_EXACT_LIMIT if exact_limit is None else exact_limit,
+                       "exact_limit": exact_limit,
                        "samples": samples or BY_INFORMATION_SAMPLES, "seed": seed, "threads": threads,
                        "progress": progress}
             progress.unit = "layouts"
