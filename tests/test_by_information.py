@@ -211,3 +211,18 @@ def test_bad_input_is_one_line_and_exit_2(args, token):
     assert len(lines) == 1 and lines[0].startswith("pref: error: "), result.stderr
     assert token in lines[0], lines[0]
     assert result.stdout == ""
+
+
+def test_open_hands_are_seen_by_every_other_player():
+    """With West's hand face up, South sees it: nothing is unknown to him at the first lead (one
+    layout), so his ♠A is judged on the real layout, where the ♦9 is a trick better: an error."""
+    review, layout, record = reviewed(UNLUCKY, open_hands=("W",))
+    first = review.steps[0]
+    assert first.layouts == 1 and first.verdict == "error" and first.cost == pytest.approx(1.0)
+    assert "hands open to all: W" in review.format()
+
+
+def test_html_view_shows_the_verdicts():
+    review, _, _ = reviewed(UNLUCKY)
+    html = review._repr_html_()
+    assert "<svg" in html and "1 unlucky" in html and "unlucky 0.00 !" in html
