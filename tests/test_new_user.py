@@ -542,15 +542,15 @@ def test_table_columns_in_dds_strain_order():
 SHARED_OPTIONS = {
     "--cards": {"solve", "allpass", "misere"},
     "--no-line": {"solve", "allpass", "misere"},
-    "--notation": {"show", "solve", "allpass", "misere", "contract", "thousand"},
-    "--engine": {"solve", "allpass", "misere", "contract", "table", "thousand"},
-    "--threads": {"misere", "contract", "table", "thousand"},
-    "--seed": {"misere", "contract", "puzzles", "thousand"},
+    "--notation": {"show", "solve", "allpass", "misere", "contract", "thousand", "advise"},
+    "--engine": {"solve", "allpass", "misere", "contract", "table", "thousand", "advise"},
+    "--threads": {"misere", "contract", "table", "thousand", "advise"},
+    "--seed": {"misere", "contract", "puzzles", "thousand", "advise"},
     "--tt-mb": {"solve", "allpass", "table", "thousand", "serve"},
     "--svg": {"show", "solve", "misere", "contract", "thousand"},
     "--html": {"show", "solve", "misere", "contract", "thousand"},
     "--color": set(),  # on the group (pref --color never solve ...), for every command at once
-    "--scheduler": {"solve", "allpass", "table", "misere", "contract", "thousand", "puzzles"},
+    "--scheduler": {"solve", "allpass", "table", "misere", "contract", "thousand", "puzzles", "advise"},
     "--by-information": {"contract", "thousand"},
 }
 

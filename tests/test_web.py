@@ -95,6 +95,12 @@ def test_api_solve_answers_what_pref_solve_json_prints(client, layout):
     ("/api/thousand", {"layout": THOUSAND}, ["thousand", THOUSAND]),
     ("/api/thousand", {"layout": THOUSAND_BEFORE_EXCHANGE}, ["thousand", THOUSAND_BEFORE_EXCHANGE]),
     ("/api/table", {"deal": PBN}, ["table", PBN]),
+    ("/api/advise", {"layout": SEVEN_CLUBS, "seat": "E", "moves": "As,Js", "sees": "W"},
+     ["advise", SEVEN_CLUBS, "--seat", "E", "--moves", "As,Js", "--sees", "W"]),
+    ("/api/advise", {"layout": SEVEN_CLUBS, "seat": "E", "moves": "As,Js", "samples": "50", "seed": "4",
+                     "exact_limit": "10"},
+     ["advise", SEVEN_CLUBS, "--seat", "E", "--moves", "As,Js", "--samples", "50", "--seed", "4",
+      "--exact-limit", "10"]),
 ])
 def test_each_analysis_answers_its_commands_json(client, path, body, command):
     answer = client.post(path, json=body)
@@ -420,3 +426,10 @@ def test_an_engine_that_cannot_be_built_is_said_at_start():
 
     with pytest.raises(MemoryError, match="no room"):
         EnginePool(no_memory, workers=2)
+
+
+def test_api_advise_bad_input_is_the_command_line_message(client):
+    answer = client.post("/api/advise", json={"layout": SEVEN_CLUBS, "seat": "W"})
+    assert answer.status_code == 400, answer.text
+    assert "W is not to move" in answer.text and answer.text.count("\n") <= 1
+    assert "W is not to move" in cli_error("advise", SEVEN_CLUBS, "--seat", "W")

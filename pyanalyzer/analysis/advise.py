@@ -198,6 +198,18 @@ class _GroupCounts:
         return tuple(piles)
 
 
+def parse_sees(texts, rules) -> tuple[str, ...]:
+    """``--sees E`` (repeated, or ``E,S``): the seats, each named once."""
+    seats: list[str] = []
+    for text in texts:
+        for part in text.replace(",", " ").split():
+            seat = rules.seat(part)
+            if seat in seats:
+                raise LayoutError(f"--sees names {seat} twice", part)
+            seats.append(seat)
+    return tuple(seats)
+
+
 def _seat_sees_by_rules(layout: Layout, seat: str, first_lead: bool) -> set[str]:
     """The hands the game's rules open to ``seat``: in misère the defenders play open (they see
     each other; the declarer sees them once they open, after his lead if he leads first)."""
@@ -219,6 +231,7 @@ def information(start: Layout, moves: Sequence[Move], seat: str, sees: Sequence[
     rules = start.rules
     seat = rules.seat(seat)
     seen = {rules.seat(s) for s in sees}
+    moves = [m if isinstance(m, Move) else Move(m, False) for m in moves]
     if seat in seen:
         raise LayoutError(f"--sees {seat}: {seat} is the advised player; name the other hands open to him", seat)
     full_deal = start.tricks_left == rules.hand_size and not start.played
@@ -332,8 +345,8 @@ class CardAdvice:
     #: result of the deal is known from here (a full deal replayed, or Thousand's points).
     outcomes: dict[str, float] | None
     tally: Tally
-    #: The exact best single strategy's value after this card (None: not computed).
-    strategy: int | None = None
+    #: The best single strategy's exact mean value after this card (None: not computed).
+    strategy: float | None = None
 
 
 @dataclass
@@ -415,7 +428,7 @@ class Advice(HtmlView):
             row += f" {advice.cost:>6.3f}"
             if self.strategy is not None:
                 value = self.strategy.get(move)
-                row += f" {'-' if value is None else value:>13}"
+                row += f" {'-' if value is None else f'{value:.3f}':>13}"
             if move == self.best:
                 row += "  best"
             out.append(row)
@@ -548,6 +561,14 @@ def advise(layout: Layout, seat: str, sees: Sequence[str] = (), *, moves: Sequen
         for m in finished:
             cards[m].cost = (top - cards[m].expected) if wants_high else (cards[m].expected - top)
     strategy_values, note = None, None
+    if not interrupted and strategy != "never":
+        from pyanalyzer.analysis.strategy import single_strategy_values
+
+        strategy_values, note = single_strategy_values(now, seat, view, counted, wants_high, backends[0],
+                                                       force=strategy == "always")
+        for m, value in (strategy_values or {}).items():
+            if m in cards:
+                cards[m].strategy = value
     solved = next(iter(cards.values())).tally.solves if cards else 0
     return Advice(now, seat, tuple(rules.seat(s) for s in sees), view, total, solved,
                   exact and not interrupted, cards, best, time.perf_counter() - start_time, counted, wants_high,
@@ -635,15 +656,32 @@ def _outcomes(layout: Layout, counted: str, total_so_far: int | None, distributi
     return {"made": made, "defeated": 1 - made}
 
 
+def mean_interval(mean: float, n: int, top: int, z: float = Z95) -> tuple[float, float]:
+    """A 95% interval for the mean of a value from 0 to ``top`` estimated from ``n`` random layouts.
+
+    The Wilson score interval of the mean scaled to [0, 1], with the largest variance a value
+    of that range and mean can have (``m (top - m)``): conservative, and never of zero width
+    when every sample agreed (a rare result may not have been drawn; the plain normal
+    interval with the sample's variance misses it far more often than 5%).
+
+    >>> [round(x, 3) for x in mean_interval(0.0, 30, 1)]  # nothing in 30 draws: up to 11%
+    [0.0, 0.114]
+    """
+    if top <= 0:
+        return mean, mean
+    p = mean / top
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half) * top, min(1.0, centre + half) * top
+
+
 def _card_advice(tally: Tally, gain: int, layout: Layout, counted: str, total_so_far: int | None) -> CardAdvice:
     n = tally.splits
     distribution = {v + gain: count / n for v, count in enumerate(tally.histogram) if count} if n else {}
     expected = tally.expected() + gain if n else float("nan")
     interval = None
     if not tally.enumeration and n:
-        mean = tally.expected()
-        variance = sum(count * (v - mean) ** 2 for v, count in enumerate(tally.histogram)) / max(1, n - 1)
-        half = Z95 * math.sqrt(variance / n)
-        interval = (expected - half, expected + half)
+        low, high = mean_interval(tally.expected(), n, len(tally.histogram) - 1)
+        interval = (low + gain, high + gain)
     return CardAdvice(expected, distribution, interval, 0.0,
                       _outcomes(layout, counted, total_so_far, distribution), tally)

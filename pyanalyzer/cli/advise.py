@@ -6,7 +6,7 @@ import json
 
 import click
 
-from pyanalyzer.analysis.advise import EXACT_LIMIT, SAMPLES, advise
+from pyanalyzer.analysis.advise import EXACT_LIMIT, SAMPLES, advise, parse_sees
 from pyanalyzer.cli.progress import ProgressLine
 from pyanalyzer.cli.scheduler import SCHEDULER_OPTION, on_scheduler, scheduler_for
 from pyanalyzer.cli.support import (
@@ -21,24 +21,11 @@ from pyanalyzer.cli.support import (
 )
 from pyanalyzer.cli.terminal import echo_text
 from pyanalyzer.engines.registry import DEFAULT_TT_MB, check_table_memory
-from pyanalyzer.errors import LayoutError
 from pyanalyzer.model.layout_io import parse_layout_with_moves, read_text
 from pyanalyzer.model.notation import parse_moves
 
 #: The largest --exact-limit: every layout of a whole Preferans deal seen by a defender.
 MAX_EXACT_LIMIT = 100_000_000
-
-
-def parse_sees(texts, rules) -> tuple[str, ...]:
-    """``--sees E`` (repeated, or ``E,S``): the seats, each named once."""
-    seats: list[str] = []
-    for text in texts:
-        for part in text.replace(",", " ").split():
-            seat = rules.seat(part)
-            if seat in seats:
-                raise LayoutError(f"--sees names {seat} twice", part)
-            seats.append(seat)
-    return tuple(seats)
 
 
 @click.command("advise")

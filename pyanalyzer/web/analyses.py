@@ -1,7 +1,8 @@
 """The analyses the web analyzer offers, each on the engine of the pool's worker that runs it.
 
 Each answer is the JSON object the matching command prints with ``--json`` (the same analyzer,
-the same ``to_dict()``): ``solve`` is ``pref solve LAYOUT --json``, ``misere`` is
+the same ``to_dict()``): ``solve`` is ``pref solve LAYOUT --json``, ``advise`` is
+``pref advise LAYOUT --seat S .. --json``, ``misere`` is
 ``pref misere LAYOUT [--talon ..] --json``, and so on. Input is text only: a layout is read from
 the text given (one-line form, a layout file's text, or PBN for Whist), never from a path.
 Bad input raises :class:`~pyanalyzer.errors.PrefInputError` with the command line's message.
@@ -12,13 +13,20 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 
+from pyanalyzer.analysis.advise import advise, parse_sees
 from pyanalyzer.analysis.solve import Solution, solve
 from pyanalyzer.errors import LayoutError, PrefInputError, shorten
 from pyanalyzer.model.cards import Card
 from pyanalyzer.model.contract import Contract
 from pyanalyzer.model.hand import Hand
 from pyanalyzer.model.layout import Layout
-from pyanalyzer.model.layout_io import format_one_line, layout_to_dict, parse_layout, parse_layout_with_record
+from pyanalyzer.model.layout_io import (
+    format_one_line,
+    layout_to_dict,
+    parse_layout,
+    parse_layout_with_moves,
+    parse_layout_with_record,
+)
 from pyanalyzer.model.notation import parse_card, parse_cards, parse_moves
 from pyanalyzer.model.rules import PREFERANS_RULES, THOUSAND_RULES, AllPassRules
 from pyanalyzer.preferans.allpass import analyse_allpass, with_conventions
@@ -139,6 +147,26 @@ def thousand(engine, text: str) -> dict:
     return solve(layout, engine, cards=True, line=True).to_dict()
 
 
+def advise_layout(engine, text: str, seat: str = "", sees: str = "", moves: str = "", exact_limit: str = "",
+                  samples: str = "", seed: str = "") -> dict:
+    """``pref advise LAYOUT --seat S [--sees E] [--moves ..] [--exact-limit N] [--samples N] [--seed N]
+    --json``: each card of the player to move judged over the layouts he cannot tell apart."""
+    layout, record = parse_layout_with_moves(text) if not PBN_START.match(text) else (read_layout_text(text), [])
+    rules = layout.rules
+    if not seat:
+        raise LayoutError("missing --seat: the player to advise (the one to move)", "--seat")
+    played = list(record) + (parse_moves(moves, rules.deck) if moves else [])
+    params = {"exact-limit": exact_limit, "samples": samples, "seed": seed}
+    limit = _whole_number(params, "exact-limit", 0, MAX_SAMPLES)
+    count = _whole_number(params, "samples", 1, MAX_SAMPLES)
+    options = {"exact_limit": limit} if limit is not None else {}
+    if count is not None:
+        options["samples"] = count
+    result = advise(layout, rules.seat(seat), parse_sees([sees], rules), moves=played, engine=engine,
+                    seed=_whole_number(params, "seed", 0, MAX_SEED), threads=1, backends=[engine], **options)
+    return result.to_json()
+
+
 def _seat_cards(text: str, option: str, rules) -> tuple[str, list[Card]]:
     seat, sep, cards = str(text).partition("=")
     if not sep:
@@ -249,6 +277,7 @@ ANALYSES: dict[str, tuple[Callable[..., dict], tuple[str, ...]]] = {
     "allpass": (allpass, ("talon_rule",)),
     "table": (table, ()),
     "thousand": (thousand, ()),
+    "advise": (advise_layout, ("seat", "sees", "moves", "exact_limit", "samples", "seed")),
 }
 
 

@@ -4,7 +4,8 @@ API (every body is JSON, at most ``max_body`` bytes; every answer is JSON):
 
 * ``POST /api/solve`` ``{"layout": "<one-line layout>"}`` -> what ``pref solve LAYOUT --json`` prints;
   likewise ``/api/misere`` (``talon``), ``/api/contract``, ``/api/allpass`` (``talon_rule``),
-  ``/api/table`` (a PBN deal or a Whist layout), ``/api/thousand``.
+  ``/api/table`` (a PBN deal or a Whist layout), ``/api/thousand``, ``/api/advise`` (``seat``,
+  ``sees``, ``moves``, ``exact_limit``, ``samples``, ``seed``: ``pref advise``'s options, as text).
 * ``POST /api/position`` ``{"layout": .., "moves": ["Td", ..], "values": {"Td": 1}}`` -> the layout
   after the moves (``pref show --json``), its legal ``moves`` and its ``svg`` diagram (``"values":
   "solve"``: each legal card's value solved, under the card and as ``cards``).

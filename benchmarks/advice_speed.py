@@ -1,0 +1,74 @@
+"""Advice speed (issue 22 targets): a whole 10-card Preferans decision from the declarer's seat.
+
+Random full deals (``tests/positions.py``, seeded): South declares a trump contract, his
+discard is the two extra cards dealt, and he leads to the first trick seeing only his own
+hand: every one of his legal cards is judged over the C(20, 10) = 184,756 ways West's and
+East's cards lie (``exact``; target <= 20 s on 2 cores), or over 2,000 seeded random ones
+(``sample``; target <= 1 s). Node counts are exact (the same on any machine); seconds
+depend on the load, printed with them.
+
+    python benchmarks/advice_speed.py --set report
+    python benchmarks/advice_speed.py --set tune --only sample --count 5
+
+Ctrl-C stops; the deals finished are printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from positions import deal_hands  # noqa: E402
+
+from pyanalyzer.analysis.advise import advise  # noqa: E402
+from pyanalyzer.model.contract import Contract  # noqa: E402
+from pyanalyzer.model.layout import Layout  # noqa: E402
+from pyanalyzer.model.rules import PREFERANS_RULES  # noqa: E402
+
+SEEDS = {"tune": "advice-tune", "report": "advice-report"}
+
+
+def deals(seed: str, count: int) -> list[Layout]:
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        hands, extra = deal_hands(rng, 10, 2, suits_drawn=None)
+        contract = Contract.parse(rng.choice(["6s", "7c", "6d", "8h"]), PREFERANS_RULES)
+        out.append(Layout(hands, contract, "S", "S", discard=tuple(extra)))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--set", choices=sorted(SEEDS), default="tune")
+    parser.add_argument("--count", type=int, default=3)
+    parser.add_argument("--only", choices=["exact", "sample"])
+    parser.add_argument("--threads", type=int, default=2)
+    args = parser.parse_args()
+    modes = [args.only] if args.only else ["sample", "exact"]
+    print(f"set {args.set}, {args.count} deals, {args.threads} threads, load at start {os.getloadavg()[0]:.2f}")
+    try:
+        for number, layout in enumerate(deals(SEEDS[args.set], args.count), start=1):
+            for mode in modes:
+                start = time.perf_counter()
+                limit = 0 if mode == "sample" else 10**6
+                advice = advise(layout, "S", exact_limit=limit, samples=2000, seed=number, threads=args.threads,
+                                strategy="never")
+                seconds = time.perf_counter() - start
+                nodes = sum(a.tally.nodes for a in advice.cards.values())
+                solved = sum(a.tally.solves for a in advice.cards.values())
+                print(f"deal {number} {layout.contract.code:<3} {mode:<6} {len(advice.cards)} cards, "
+                      f"{advice.layouts:,} layouts, {solved:,} solves, {nodes:,} nodes, {seconds:.2f} s "
+                      f"(load {os.getloadavg()[0]:.2f}), best {advice.best.code}", flush=True)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
