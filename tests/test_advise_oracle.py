@@ -520,10 +520,10 @@ def test_expectation_on_many_random_endings(game, kind, hidden, discard):
 def strategy_case(seed: int):
     """A tiny ending where the advised player holds 3 cards (one later decision): in the first trick
     of a 3-card ending, or after one trick of a 4-card one. The declarer, alone on his side, seeing
-    no other hand (Preferans trick contract, Thousand), or a misère defender not knowing the
-    declarer's discard (the defenders play open: both decide knowing the same)."""
+    no other hand (a trick contract), or a misère defender not knowing the declarer's discard (the
+    defenders play open: both decide knowing the same)."""
     rng = random.Random(f"strategy {seed}")
-    game, kind = [("preferans", "tricks"), ("preferans", "misere"), ("thousand", "points")][seed % 3]
+    game, kind = [("preferans", "tricks"), ("preferans", "misere")][seed % 2]
     while True:
         cards = rng.choice((3, 4))
         start = random_ending(rng, game, cards, kind, discard=kind == "misere")
@@ -553,13 +553,17 @@ def test_the_branch_and_bound_equals_every_pure_strategy_enumerated():
     assert compared == 4
 
 
-def test_single_strategy_value_matches_the_brute_force():
-    """``Advice.strategy``: the best pure strategy's value per card (exact on these tiny endings),
-    never better for the player than the averaged value; and somewhere the two differ, so the
-    comparison has teeth."""
-    differ = 0
-    for seed in range(6):
+def check_strategy(seeds) -> tuple[int, int]:
+    """``Advice.strategy`` (computed by default on endings this small) equals the brute force's best
+    pure strategy per card and is never better for the player than the averaged value. Only endings
+    of at most 10 consistent layouts (the size ``advise`` searches by default). Returns how many
+    endings were checked and on how many cards the two values differed."""
+    checked = differ = 0
+    for seed in seeds:
         start, moves, seat, sees = strategy_case(seed)
+        current, layouts = known_to(start, moves, seat, sees)
+        if len(layouts) > 10:
+            continue
         advice, oracle, current = check_against_oracle(start, moves, seat, sees)
         expected = best_strategy_values(current, seat, oracle.layouts)
         assert advice.strategy is not None, format_one_line(start)
@@ -569,17 +573,21 @@ def test_single_strategy_value_matches_the_brute_force():
         for code, value in expected.items():
             assert sign * value <= sign * oracle.expected[code]
             differ += value != oracle.expected[code]
-    assert differ
+        checked += 1
+    return checked, differ
+
+
+def test_single_strategy_value_matches_the_brute_force():
+    """Tiny endings of a trick contract and of the misère defence; on one of them (seed 1: 6
+    layouts) the single strategy is worth less than the average, so the comparison has teeth."""
+    checked, differ = check_strategy(range(12))
+    assert checked >= 6 and differ
 
 
 @pytest.mark.slow
 def test_single_strategy_value_on_many_tiny_endings():
-    for seed in range(6, 60):
-        start, moves, seat, sees = strategy_case(seed)
-        advice, oracle, current = check_against_oracle(start, moves, seat, sees)
-        expected = best_strategy_values(current, seat, oracle.layouts)
-        strategy = {code_of(k): v for k, v in advice.strategy.items()}
-        assert strategy == pytest.approx({c: float(v) for c, v in expected.items()}, abs=1e-9)
+    checked, _ = check_strategy(range(12, 120))
+    assert checked >= 40
 
 
 # -- 4. sampling -----------------------------------------------------------------------------------
