@@ -222,7 +222,7 @@ def judge_by_information(dd, record: Sequence, *, open_hands: Sequence[str] = ()
             seat = now.to_move
             step = InformationStep(dd_step.trick, seat, move, dd_step.changed, "forced")
             if len({_worth(now, m) for m in now.moves()}) > 1:
-                staged = _Staged(progress, f"card {number + 1} of {len(replay)}") if progress else None
+                staged = _Staged(progress, f"record move {number + 1} of {len(replay)} ({seat})") if progress else None
                 advice = advise(layout, seat, tuple(s for s in open_hands if s != seat), moves=moves[:number],
                                 engine=engine, exact_limit=exact_limit, samples=samples, seed=seed,
                                 threads=threads, strategy="never", progress=staged, backends=backends)
@@ -276,7 +276,7 @@ def _judge(step: InformationStep, advice, move: Move, threshold: float) -> None:
 
 
 class _Staged:
-    """A progress line whose stages are named within the record's card (``card 5 of 30, card ♠K``)."""
+    """A progress line whose stages are named within the record's move (``record move 5 of 30 (W), card Ks``)."""
 
     def __init__(self, progress, prefix: str) -> None:
         self.progress, self.prefix = progress, prefix
