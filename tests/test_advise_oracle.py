@@ -504,6 +504,19 @@ def test_unseen_discard_and_shown_talon():
     assert advice.layouts == 36
 
 
+def test_touching_cards_are_judged_by_what_the_player_knows():
+    """East holds ♦J ♦10 ♦7; the ♦9 is in the discard, which East cannot see: it may as well be in
+    South's hand, so the ♦10 and the ♦7 are not the same card to him. Over the 15 layouts (the
+    oracle) the ♦7 forces 14/15 of a trick on South, the ♦10 and ♦J 26/15. (Found by the slow sweep:
+    ``advise`` took touching cards from the real layout, where the ♦9 is out of play.)"""
+    start = parse_layout("contract=misere declarer=S lead=W S=Ts,Qc,Tc,8h W=Ks,8s,7c,Qh E=Jd,Td,7d,Kh "
+                         "talon=Qc,Tc discard=9h,9d")
+    moves = [parse_card("7c", start.rules.deck)]
+    _, oracle, _ = check_against_oracle(start, moves, "E", ())
+    assert oracle.count == 15
+    assert oracle.expected["7d"] == Fraction(14, 15) and oracle.expected["Td"] == Fraction(26, 15)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("game,kind,hidden,discard", CASES)
 def test_expectation_on_many_random_endings(game, kind, hidden, discard):
