@@ -226,3 +226,12 @@ def test_html_view_shows_the_verdicts():
     review, _, _ = reviewed(UNLUCKY)
     html = review._repr_html_()
     assert "<svg" in html and "1 unlucky" in html and "unlucky 0.00 !" in html
+
+
+def test_cards_around_an_unseen_discard_are_not_forced():
+    """East's ♦10 and ♦7 look touching in the real layout (the ♦9 and ♦8 are in the discard and out
+    of play), but East does not know the discard: the ♦9 may be South's, so his choice is judged."""
+    text = ("contract=misere declarer=S lead=W S=Ts,Qc,Tc,8h W=Ks,8s,7c,Qh E=Td,7d,Jh,Kh "
+            "talon=Qc,Tc discard=9d,8d played=7c,Td,Tc")
+    review, _, _ = reviewed(text)
+    assert review.steps[1].seat == "E" and review.steps[1].verdict != "forced"

@@ -243,12 +243,15 @@ def judge_by_information(dd, record: Sequence, *, open_hands: Sequence[str] = ()
 
 
 def _worth(layout: Layout, move: Move) -> tuple:
-    """Moves of the same worth in every layout: touching cards of a trick game (no card in play
-    between them); in Thousand every card counts its own points, so each is its own."""
+    """Moves of the same worth in every layout the player could have in mind: touching cards of a
+    trick game (no card in play between them; a discard he did not make may be in play, for all he
+    knows); in Thousand every card counts its own points, so each is its own."""
     if layout.rules.counts_points or move.declare:
         return (move.card.index, move.declare)
     rank_order = [c for c in layout.rules.deck if c.suit_number == move.card.suit_number]
     in_play = {c for hand in layout.hands.values() for c in hand} | set(layout.played)
+    if layout.to_move != layout.declarer:
+        in_play |= set(layout.discard)
     mine = layout.hands[layout.to_move]
     higher = sorted((c for c in rank_order if c in in_play and c.rank_number >= move.card.rank_number),
                     key=lambda c: c.rank_number)
