@@ -229,9 +229,10 @@ def test_html_view_shows_the_verdicts():
 
 
 def test_cards_around_an_unseen_discard_are_not_forced():
-    """East's ♦10 and ♦7 look touching in the real layout (the ♦9 and ♦8 are in the discard and out
-    of play), but East does not know the discard: the ♦9 may be South's, so his choice is judged."""
-    text = ("contract=misere declarer=S lead=W S=Ts,Qc,Tc,8h W=Ks,8s,7c,Qh E=Td,7d,Jh,Kh "
-            "talon=Qc,Tc discard=9d,8d played=7c,Td,Tc")
+    """West leads the ♦A; East must follow with the ♦10 or the ♦7, which look touching in the real
+    layout (the ♦9 and ♦8 are in the discard, out of play), but East does not know the discard: they
+    may be South's, so his choice is judged."""
+    text = ("contract=misere declarer=S lead=W S=Ts,Qc,Tc,8h W=Ks,8s,Ad,Qh E=Td,7d,Jh,Kh "
+            "talon=Qc,Tc discard=9d,8d played=Ad,Td,8h")
     review, _, _ = reviewed(text)
     assert review.steps[1].seat == "E" and review.steps[1].verdict != "forced"
