@@ -61,9 +61,11 @@ def main() -> None:
                 advice = advise(layout, "S", exact_limit=limit, samples=2000, seed=number, threads=args.threads,
                                 strategy="never")
                 seconds = time.perf_counter() - start
-                nodes = sum(a.tally.nodes for a in advice.cards.values())
-                solved = sum(a.tally.solves for a in advice.cards.values())
-                print(f"deal {number} {layout.contract.code:<3} {mode:<6} {len(advice.cards)} cards, "
+                tallies = {id(a.tally): a.tally for a in advice.cards.values()}.values()  # touching cards share
+                nodes = sum(t.nodes for t in tallies)
+                solved = sum(t.solves for t in tallies)
+                print(f"deal {number} {layout.contract.code:<3} {mode:<6} {len(advice.cards)} cards "
+                      f"({len(tallies)} judged), "
                       f"{advice.layouts:,} layouts, {solved:,} solves, {nodes:,} nodes, {seconds:.2f} s "
                       f"(load {os.getloadavg()[0]:.2f}), best {advice.best.code}", flush=True)
     except KeyboardInterrupt:

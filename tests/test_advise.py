@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 from positions import random_layout
 
-from pyanalyzer.analysis.advise import advise
+from pyanalyzer.analysis.advise import advise, information
 from pyanalyzer.cli.main import main
 from pyanalyzer.engines.registry import make_backend
 from pyanalyzer.model.hand import Hand
@@ -237,8 +237,7 @@ def _pure_strategy_value(position, worlds, seat, root_card, wants_high, most=409
     return best
 
 
-@pytest.mark.parametrize("seed", range(8))
-def test_the_single_strategy_value_is_the_best_pure_strategy_and_never_beats_the_average(seed):
+def _check_single_strategy(seed: int, most: int) -> None:
     rng = random.Random(1000 + seed)
     checked = 0
     while checked < 2:
@@ -246,9 +245,9 @@ def test_the_single_strategy_value_is_the_best_pure_strategy_and_never_beats_the
         now, moves = _play(start, rng, rng.randint(1, 2))
         if now.tricks_left < 3:
             continue
+        if not 2 <= information(start, moves, now.to_move)[1].count() <= 6:
+            continue  # (the search is exponential in the layouts)
         advice = advise(start, now.to_move, moves=moves, engine="fast", threads=1, strategy="always")
-        if not 2 <= advice.layouts <= 6:
-            continue
         seat = now.seats.index(now.to_move)
         position = now.position(side=advice.counted)
         worlds = []
@@ -261,11 +260,22 @@ def test_the_single_strategy_value_is_the_best_pure_strategy_and_never_beats_the
         for card, card_advice in advice.cards.items():
             fused, single = card_advice.expected, card_advice.strategy
             assert (single <= fused + 1e-9) if advice.wants_high else (single >= fused - 1e-9)
-            brute = _pure_strategy_value(position, worlds, seat, card.index, advice.wants_high)
+            brute = _pure_strategy_value(position, worlds, seat, card.index, advice.wants_high, most)
             if brute is not None:
                 assert card_advice.strategy == pytest.approx(brute, abs=1e-9)
                 compared += 1
         checked += compared > 0
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_single_strategy_value_is_the_best_pure_strategy_and_never_beats_the_average(seed):
+    _check_single_strategy(seed, most=256)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(8, 40))
+def test_the_single_strategy_value_against_larger_brute_forces(seed):
+    _check_single_strategy(seed, most=4096)
 
 
 def test_strategy_fusion_the_readme_example():
@@ -292,3 +302,58 @@ def test_strategy_fusion_the_readme_example():
         worlds.append(tuple(hands))
     brute = _pure_strategy_value(position, worlds, now.seats.index("W"), ace.index, False)
     assert brute == pytest.approx(0.3)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_misere_defender_on_lead_is_sure_of_what_the_unknown_discard_analysis_finds(seed):
+    """Issue 22 item 4: the defenders' lead without knowing the discard is the misère analysis's
+    question (one defence against every discard); the best card's guarantee is its answer."""
+    from positions import deal_hands
+
+    from pyanalyzer.model.contract import Contract
+    from pyanalyzer.model.layout import Layout
+    from pyanalyzer.preferans.misere import analyse_unknown_discard
+
+    rng = random.Random(2000 + seed)
+    hands, talon = deal_hands(rng, rng.randint(2, 3), 2, suits_drawn=None)
+    lead = rng.choice(["W", "E"])
+    layout = Layout(hands, Contract("misere"), "S", lead, discard=tuple(talon))
+    advice = advise(layout, lead, engine="fast", threads=1)
+    assert advice.guarantee is not None and advice.layouts == advice.view.count()
+    open_discard = Layout(hands, Contract("misere"), "S", lead)
+    expected = analyse_unknown_discard(open_discard, talon, discard_candidates=None, engine="fast").one_defence
+    assert max(advice.guarantee.values()) == expected
+    # One defence against every discard never beats the average with the discard known.
+    assert all(advice.guarantee[c] <= a.expected + 1e-9 for c, a in advice.cards.items())
+
+
+def test_touching_cards_are_judged_by_what_the_player_knows():
+    # (found by advtest) E cannot place the discarded ♦9: ♦7 and ♦10 do not touch for him.
+    start = parse_layout("contract=misere declarer=S lead=W S=Ts,Qc,Tc,8h W=Ks,8s,7c,Qh E=Jd,Td,7d,Kh "
+                         "talon=Qc,Tc discard=9h,9d")
+    moves = [next(c for c in start.rules.deck if c.code == "7c")]
+    expected, count = _oracle_misere_defender(start, moves, "E")
+    advice = advise(start, "E", moves=moves, engine="reference", threads=1, strategy="never")
+    assert advice.layouts == count == 15
+    assert {card: a.expected for card, a in advice.cards.items()} == pytest.approx(expected, abs=1e-9)
+
+
+def _oracle_misere_defender(start, moves, seat):
+    """A misère defender's per-card means: the declarer's hand and discard are his cards less
+    the partner's (open), dealt every way (the talon cards in either), no voids shown here."""
+    now = start
+    for card in moves:
+        now = now.after(card)
+    declarer = now.declarer
+    pool = sorted(list(now.hands[declarer]) + list(now.discard), key=lambda c: c.index)
+    backend = make_backend("reference")
+    sums, count = {}, 0
+    for kept in itertools.combinations(pool, len(now.hands[declarer])):
+        hands = dict(now.hands)
+        hands[declarer] = Hand(kept, now.rules.deck)
+        discard = tuple(c for c in pool if c not in kept)
+        values = backend.card_values(replace(now, hands=hands, discard=discard).position())
+        for card, value in values.items():
+            sums[card] = sums.get(card, 0) + value
+        count += 1
+    return {now.rules.deck.from_index(c): total / count for c, total in sums.items()}, count

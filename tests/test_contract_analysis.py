@@ -127,7 +127,7 @@ def test_the_analyzers_small_searches_are_one_helper_on_the_model_rules():
     from pyanalyzer.preferans import misere
 
     assert issubclass(defence._SecuredTricks, small_search.TrickSearch)
-    assert issubclass(misere._OneDefenceSearch, small_search.TrickSearch)
+    assert issubclass(misere.OneStrategyGuarantee, small_search.TrickSearch)
     for module in (defence, misere, small_search):
         tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
         imported = {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}

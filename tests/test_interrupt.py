@@ -271,3 +271,19 @@ def test_ctrl_c_during_a_batch_returns_the_values_finished():
     worker.join(timeout=30)
     assert not worker.is_alive()
     assert len(result) == 1 and len(result[0]) < len(splits)
+
+
+def test_interrupted_advice_keeps_the_cards_finished_and_marks_the_cut_one(tmp_path):
+    seven_clubs = Path(__file__).resolve().parents[1] / "layouts" / "seven-clubs.txt"
+    pref = Pref(["advise", str(seven_clubs), "--seat", "S", "--threads", "1",
+                 "--json"], tmp_path)
+    pref.wait_for(lambda line: splits_done(line) > 0, "a finished block of layouts")
+    status, out, errors = pref.interrupt()
+    assert status == 130
+    assert_interrupted_note(errors)
+    data = json.loads(out)
+    assert data["interrupted"] is True and data["partial"] is True and data["exact"] is False
+    cut = [card for card, entry in data["cards"].items() if entry.get("partial")]
+    assert len(cut) == 1 and list(data["cards"])[-1] == cut[0]  # the cards before it are complete
+    low, high = data["cards"][cut[0]]["expected_bounds"]
+    assert 0 <= low <= high <= 10 and data["cards"][cut[0]]["cost"] is None

@@ -244,6 +244,8 @@ def information(start: Layout, moves: Sequence[Move], seat: str, sees: Sequence[
         history.append((layout.trick_rules(), tuple(c.index for c in layout.played), _talon_card(layout),
                         layout.to_move, move.card))
         layout = layout.play(move)
+    if not layout.tricks_left:
+        raise LayoutError("the play is over: no card left to advise on", seat)
     if layout.to_move != seat:
         raise LayoutError(f"{seat} is not to move: {layout.to_move} is", seat)
     first_lead = full_deal and not moves
@@ -339,7 +341,8 @@ class CardAdvice:
     distribution: dict[int, float]
     #: 95% confidence interval of ``expected`` when sampled; None when exact.
     interval: tuple[float, float] | None
-    #: How much worse than the best card for the advised player's side (0 for the best).
+    #: How much worse than the best card for the advised player's side (0 for the best; NaN
+    #: for a card whose enumeration was cut short).
     cost: float
     #: The game's verdict words with their probabilities (make/defeat, caught/clean), when the
     #: result of the deal is known from here (a full deal replayed, or Thousand's points).
@@ -376,6 +379,9 @@ class Advice(HtmlView):
     strategy: dict | None = None
     strategy_note: str | None = None
     engine: str = "fast"
+    #: A misère defender: each card -> the tricks one defence forces after it against every
+    #: hand the declarer may hold (the unknown-discard question); None: not asked.
+    guarantee: dict | None = None
 
     @property
     def partial(self) -> bool:
@@ -410,6 +416,8 @@ class Advice(HtmlView):
         header += f" {'cost':>6}"
         if self.strategy is not None:
             header += f" {'one strategy':>13}"
+        if self.guarantee is not None:
+            header += f" {'sure':>5}"
         out.append(header)
         for move, advice in self.cards.items():
             code = _move_text(move, style)
@@ -425,15 +433,21 @@ class Advice(HtmlView):
             for w in words:
                 p = (advice.outcomes or {}).get(w)
                 row += f" {'-' if p is None else f'{100 * p:.1f}%':>12}"
-            row += f" {advice.cost:>6.3f}"
+            row += f" {'-' if math.isnan(advice.cost) else format(advice.cost, '.3f'):>6}"
             if self.strategy is not None:
                 value = self.strategy.get(move)
                 row += f" {'-' if value is None else f'{value:.3f}':>13}"
+            if self.guarantee is not None:
+                sure = self.guarantee.get(move)
+                row += f" {'-' if sure is None else sure:>5}"
             if move == self.best:
                 row += "  best"
             out.append(row)
         if self.strategy_note:
             out += ["", self.strategy_note]
+        if self.guarantee is not None:
+            out += ["", "sure: the tricks one defence forces after the card whatever the declarer discarded "
+                        "(the defenders see each other, not the discard)."]
         return "\n".join(out)
 
     def __str__(self) -> str:
@@ -457,6 +471,8 @@ class Advice(HtmlView):
                 entry["expected_bounds"] = list(tally.expected_bounds())
             if self.strategy is not None:
                 entry["strategy"] = self.strategy.get(move)
+            if self.guarantee is not None:
+                entry["guaranteed"] = self.guarantee.get(move)
             cards[_move_text(move, "letters")] = entry
         data = {"seat": self.seat, "sees": list(self.sees), "counted": self.counted,
                 "layouts": self.layouts, "solved": self.solved, "exact": self.exact,
@@ -519,7 +535,7 @@ def advise(layout: Layout, seat: str, sees: Sequence[str] = (), *, moves: Sequen
     start_total = _deal_total_so_far(layout, moves, counted)
     cards: dict = {}
     interrupted = False
-    same_as = _equivalent_cards(now)
+    same_as = _equivalent_cards(now, view.unknown)
     staged = progress is not None and hasattr(progress, "stage")
     legal = now.moves()
     for number, move in enumerate(legal, start=1):
@@ -569,21 +585,27 @@ def advise(layout: Layout, seat: str, sees: Sequence[str] = (), *, moves: Sequen
         for m, value in (strategy_values or {}).items():
             if m in cards:
                 cards[m].strategy = value
+    guarantee = None
+    if not interrupted:
+        from pyanalyzer.analysis.strategy import misere_guarantee
+
+        guarantee = misere_guarantee(now, seat, view, backends[0])
     solved = next(iter(cards.values())).tally.solves if cards else 0
     return Advice(now, seat, tuple(rules.seat(s) for s in sees), view, total, solved,
                   exact and not interrupted, cards, best, time.perf_counter() - start_time, counted, wants_high,
                   None if exact else seed, interrupted, strategy_values, note,
-                  engine if isinstance(engine, str) else getattr(engine, "name", "fast"))
+                  engine if isinstance(engine, str) else getattr(engine, "name", "fast"), guarantee)
 
 
-def _equivalent_cards(layout: Layout) -> dict[Card, Card]:
-    """Legal cards of the player to move that touch a lower one of his (no card still in play
-    lies between): the same result in every layout (trick games only: in Thousand touching
-    cards score different points)."""
+def _equivalent_cards(layout: Layout, unknown: int) -> dict[Card, Card]:
+    """Legal cards of the player to move that touch a lower one of his (no card that may still
+    be in play lies between: the cards in the hands, and the ``unknown`` ones, an unseen
+    discard's included): the same result in every layout he cannot tell apart (trick games
+    only: in Thousand touching cards score different points)."""
     if layout.rules.counts_points:
         return {}
     seats = layout.rules.seats
-    hands = tuple(layout.hands[s].mask for s in seats)
+    hands = tuple(layout.hands[s].mask for s in seats) + (unknown,)
     played = tuple(c.index for c in layout.played)
     legal = [c.index for c in layout.legal_cards()]
     chosen = distinct_cards(legal, hands, played, layout.trick_rules().suit_masks)
@@ -683,5 +705,5 @@ def _card_advice(tally: Tally, gain: int, layout: Layout, counted: str, total_so
     if not tally.enumeration and n:
         low, high = mean_interval(tally.expected(), n, len(tally.histogram) - 1)
         interval = (low + gain, high + gain)
-    return CardAdvice(expected, distribution, interval, 0.0,
+    return CardAdvice(expected, distribution, interval, float("nan"),  # (set once the best is known)
                       _outcomes(layout, counted, total_so_far, distribution), tally)

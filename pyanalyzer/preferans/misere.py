@@ -27,15 +27,14 @@ import itertools
 import time
 from dataclasses import dataclass, replace
 
-from pyanalyzer.analysis.small_search import TrickSearch, distinct_cards
 from pyanalyzer.analysis.solve import Solution, solve
+from pyanalyzer.analysis.strategy import OneStrategyGuarantee
 from pyanalyzer.engines.registry import make_backend
 from pyanalyzer.errors import LayoutError, shorten
 from pyanalyzer.model.cards import Card
 from pyanalyzer.model.layout import Layout
 from pyanalyzer.model.notation import format_card, parse_cards
-from pyanalyzer.model.play import TrickRules
-from pyanalyzer.model.position import Position, iter_bits
+from pyanalyzer.model.position import Position
 from pyanalyzer.preferans.makeable import discard_classes, discard_still_open
 from pyanalyzer.preferans.odds import tidy_json
 from pyanalyzer.render.html import HtmlView
@@ -201,7 +200,7 @@ def analyse_unknown_discard(layout: Layout, talon, discard_candidates=None,
             values = backend.card_values(position)
             catching = [layout.rules.deck.from_index(i) for i, v in sorted(values.items()) if v == forced]
         outcomes.append(DiscardOutcome(tuple(discard), forced, catching))
-    search = _OneDefenceSearch(base, seat_number, backend)
+    search = OneStrategyGuarantee(base, seat_number, backend)
     value = search.one_defence(list(hands.values()))
     pairs = []
     if value == 0 and all(o.forced > 0 for o in outcomes):
@@ -215,72 +214,6 @@ def analyse_unknown_discard(layout: Layout, talon, discard_candidates=None,
 
 def _with_declarer(base: Position, seat: int, hand: int) -> Position:
     return replace(base, hands=base.hands[:seat] + (hand,) + base.hands[seat + 1:])
-
-
-class _OneDefenceSearch(TrickSearch):
-    """max over the defenders' cards, min over the declarer's cards *and* candidate hands.
-
-    A node carries (as its ``extra``) the set of candidate declarer hands still
-    consistent with the play; a declarer card keeps the candidates that could
-    play it. With one candidate left the engine gives the open-card value; with
-    several, the open-card values bound the result from above (knowing the
-    discard can only help the defenders), which prunes the search.
-    """
-
-    def __init__(self, base: Position, declarer: int, backend) -> None:
-        super().__init__(TrickRules.of(base), len(base.hands))
-        self.base = base
-        self.declarer = declarer
-        self.backend = backend
-        self.open_values: dict[tuple, int] = {}
-
-    def one_defence(self, candidates: list[int]) -> int:
-        """Tricks one defence forces against every hand of ``candidates``."""
-        hands = self.base.hands[:self.declarer] + (0,) + self.base.hands[self.declarer + 1:]
-        tricks = max(bin(h).count("1") for h in candidates)
-        return self.value(hands, self.base.leader, (), frozenset(candidates), -1, tricks + 1)
-
-    def _open_value(self, hands, leader, played, hand: int) -> int:
-        key = (hands, leader, played, hand)
-        if key not in self.open_values:
-            full = hands[:self.declarer] + (hand,) + hands[self.declarer + 1:]
-            self.open_values[key] = self.backend.solve(replace(self.base, hands=full, leader=leader, played=played))
-        return self.open_values[key]
-
-    def known(self, hands, leader, played, candidates):
-        if len(candidates) == 1:
-            return self._open_value(hands, leader, played, next(iter(candidates)))
-        if not played and not any(hands) and not any(candidates):
-            return 0
-        return None
-
-    def finished(self, hands, candidates):
-        return not any(hands) and not any(candidates)
-
-    def bounds(self, hands, leader, candidates):
-        return 0, min(self._open_value(hands, leader, (), h) for h in candidates)
-
-    def maximising(self, seat):
-        return seat != self.declarer
-
-    def gain(self, winner):
-        return int(winner == self.declarer)
-
-    def expand(self, hands, leader, played, candidates, seat):
-        if seat == self.declarer:
-            # The declarer picks a card, and in doing so the worst candidate hands for the defence.
-            moves: dict[int, list[int]] = {}
-            for hand in candidates:
-                for card in iter_bits(self.rules.legal_moves(hand, played)):
-                    moves.setdefault(card, []).append(hand & ~(1 << card))
-            return [(card, hands, frozenset(rest)) for card, rest in sorted(moves.items())], None
-        union = 0
-        for hand in candidates:
-            union |= hand
-        legal = list(iter_bits(self.rules.legal_moves(hands[seat], played)))
-        full = hands[:self.declarer] + (union,) + hands[self.declarer + 1:]
-        return [(card, hands[:seat] + (hands[seat] & ~(1 << card),) + hands[seat + 1:], candidates)
-                for card in distinct_cards(legal, full, played, self.base.suit_masks)], None
 
 
 @dataclass
