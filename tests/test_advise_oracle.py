@@ -5,7 +5,7 @@ the advised player knows and its own enumeration, and uses the project only for 
 (``Layout``: legal cards, trick winners, points) and the reference minimax for the double-dummy
 value of a layout (both checked elsewhere against independent brute forces).
 
-What the player to move knows (the issue, item 1; ``../shared/RULES.md``): his own hand, the hands
+What the player to move knows (the issue, item 1; ``docs/rules.md``): his own hand, the hands
 open to him (``sees``), every card played. The cards of the other hands are unknown to him, their
 counts known, and a player who did not follow the suit led has shown a void in it (in Preferans and
 Thousand, where a void player must trump, one who neither followed nor trumped has shown a void in
@@ -76,7 +76,7 @@ def replay(layout: Layout, moves) -> tuple[Layout, dict[str, set[int]]]:
 
 
 def open_by_rules(current: Layout, seat: str, first_lead: bool) -> set[str]:
-    """The hands the rules open to ``seat`` (``RULES.md``, misère): the defenders play open, so
+    """The hands the rules open to ``seat`` (``docs/rules.md``, misère): the defenders play open, so
     they see each other, and the declarer sees them, except at his lead to the first trick of the
     deal (he leads before they open)."""
     if not current.contract.is_misere:
