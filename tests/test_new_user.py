@@ -551,6 +551,7 @@ SHARED_OPTIONS = {
     "--html": {"show", "solve", "misere", "contract", "thousand"},
     "--color": set(),  # on the group (pref --color never solve ...), for every command at once
     "--scheduler": {"solve", "allpass", "table", "misere", "contract", "thousand", "puzzles", "advise"},
+    "--by-information": {"contract", "thousand"},
 }
 
 

@@ -6,6 +6,9 @@ import json
 
 import click
 
+from pyanalyzer.analysis.by_information import SAMPLES, judge_by_information
+from pyanalyzer.analysis.playcheck import check_play
+from pyanalyzer.cli.by_information import by_information_options, check_by_information_options, parse_open
 from pyanalyzer.cli.pictures import check_svg_has_a_layout, picture_options, write_pictures
 from pyanalyzer.cli.progress import ProgressLine
 from pyanalyzer.cli.scheduler import SCHEDULER_OPTION, on_scheduler, scheduler_for
@@ -74,13 +77,14 @@ def _emit(result, as_json: bool, notation: str) -> None:
 @click.option("--plot", "plot_path", type=PlotPath(), metavar="FILE.png",
               help="Draw the distribution (needs matplotlib).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@by_information_options
 @ENGINE_OPTION
 @NOTATION_OPTION
 @picture_options
 @SCHEDULER_OPTION
 def contract_command(layout, hand_text, discard_text, contract_text, lead_text, declarer_text, known_text,
-                     samples, seed, threads, plot_path, as_json, engine, notation, svg_path, html_path,
-                     scheduler) -> None:
+                     samples, seed, threads, plot_path, as_json, by_information, threshold, open_texts,
+                     exact_limit, engine, notation, svg_path, html_path, scheduler) -> None:
     """Trick contracts: whist tricks, the talon's best discard, mistakes, and odds.
 
     \b
@@ -89,7 +93,10 @@ def contract_command(layout, hand_text, discard_text, contract_text, lead_text, 
       with talon=            (talon not in any hand) best discard per trump, highest
                              makeable contract; with discard= and a contract, was it made
       with played= (a whole trick or more)
-                             replay the record, mark every card that changed the result
+                             replay the record, mark every card that changed the result;
+                             --by-information: judge each card by what its player knew
+                             (error / unlucky; --threshold, --open, --exact-limit,
+                             --samples, --seed); Whist records too (game=whist)
     \b
     With --hand (the other hands unknown):
       --hand S=10 cards --discard .. --contract 6s --lead W
@@ -105,6 +112,7 @@ def contract_command(layout, hand_text, discard_text, contract_text, lead_text, 
       pref contract layouts/seven-clubs.txt
       pref contract --hand S=As,7c,8c,9c,Ac,Jd,Kd,Th,Kh,Ah --discard 8s,7s --contract 7c --lead S
       pref contract --hand W=Ts,Js,Qs,Jc,Kc,7d,9d,Ad,9h,Jh --declarer S --contract 6c --lead W --samples 200 --seed 1
+      pref contract "contract=6s declarer=E lead=S S=As,7s,9d W=Ks,Ac,Jc E=Qs,Jd,9h played=As,Ks,Qs" --by-information
     """
     if (layout is None) == (hand_text is None):
         fail("give either a LAYOUT or --hand SEAT=CARDS")
@@ -114,8 +122,16 @@ def contract_command(layout, hand_text, discard_text, contract_text, lead_text, 
                               "it goes with --hand (a LAYOUT is analysed here)")
     progress = ProgressLine("splits")
     with command_errors(progress):
+        check_by_information_options(by_information, threshold, open_texts, exact_limit)
+        if by_information and layout is None:
+            raise LayoutError("--by-information judges the cards of a play record: give a LAYOUT with played=",
+                              "--by-information")
         check_svg_has_a_layout(svg_path, layout is not None)
-        if layout is not None:
+        if layout is not None and by_information:
+            progress.unit = "layouts"
+            result = _by_information_mode(layout, engine, threshold, open_texts, exact_limit, samples, seed,
+                                          threads, progress)
+        elif layout is not None:
             result = _layout_mode(layout, engine)
         else:
             with on_scheduler(scheduler):
@@ -129,6 +145,23 @@ def contract_command(layout, hand_text, discard_text, contract_text, lead_text, 
 def _layout_mode(argument: str, engine: str):
     layout, record = parse_layout_with_record(read_text(argument))
     return analyse_contract_layout(layout, record, make_backend(engine))
+
+
+def _by_information_mode(argument: str, engine: str, threshold, open_texts, exact_limit, samples, seed, threads,
+                         progress):
+    layout, record = parse_layout_with_record(read_text(argument))
+    if not record:
+        raise LayoutError("--by-information judges the cards of a play record: give played= with a whole trick "
+                          "or more", "--by-information")
+    if engine == "fast":
+        check_table_memory(DEFAULT_TT_MB, threads, advice="lower --threads")
+    replay = check_play(layout, record, make_backend(engine))
+    result = judge_by_information(replay, record, open_hands=parse_open(open_texts, layout.rules),
+                                  threshold=threshold, engine=engine,
+                                  exact_limit=exact_limit,
+                                  samples=samples or SAMPLES, seed=seed, threads=threads, progress=progress)
+    progress.close()
+    return result
 
 
 def _hand_mode(hand_text, discard_text, contract_text, lead_text, declarer_text, known_text, samples,

@@ -6,7 +6,9 @@ import json
 
 import click
 
+from pyanalyzer.analysis.by_information import SAMPLES as BY_INFORMATION_SAMPLES
 from pyanalyzer.analysis.solve import solve
+from pyanalyzer.cli.by_information import by_information_options, check_by_information_options, parse_open
 from pyanalyzer.cli.options import marriage_options, tt_mb_option, with_marriage_options
 from pyanalyzer.cli.pictures import check_svg_has_a_layout, picture_options, write_pictures
 from pyanalyzer.cli.progress import ProgressLine
@@ -21,7 +23,7 @@ from pyanalyzer.cli.support import (
     exit_if_interrupted,
 )
 from pyanalyzer.cli.terminal import echo_text
-from pyanalyzer.cli.thousand_review import has_play_record, review_command_text
+from pyanalyzer.cli.thousand_review import has_play_record, review_command_text, review_result
 from pyanalyzer.engines.registry import DEFAULT_TT_MB, check_table_memory
 from pyanalyzer.errors import LayoutError, shorten
 from pyanalyzer.model.cards import Card
@@ -83,12 +85,14 @@ def _gave(text: str, rules: Rules, declarer: str) -> dict[str, Card]:
 @tt_mb_option(default=DEFAULT_TT_MB)
 @marriage_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@by_information_options
 @ENGINE_OPTION
 @NOTATION_OPTION
 @picture_options
 @SCHEDULER_OPTION
 def thousand_command(layout, hand_text, gave_text, bid, samples, seed, threads, tt_mb, ace_marriage,
-                     declare_first_lead, as_json, engine, notation, svg_path, html_path, scheduler) -> None:
+                     declare_first_lead, as_json, by_information, threshold, open_texts, exact_limit, engine,
+                     notation, svg_path, html_path, scheduler) -> None:
     """Thousand: the exchange with open cards, a layout in points, and the declarer's odds.
 
     \b
@@ -99,7 +103,10 @@ def thousand_command(layout, hand_text, gave_text, bid, samples, seed, threads, 
       8-card hands (or gave=)   the layout solved: points, every card, the line
       with played= (whole tricks)
                                 replay the record: was the bid makeable, was it
-                                made, every move that changed the result
+                                made, every move that changed the result;
+                                --by-information: each move judged by what its
+                                player knew (error / unlucky; --threshold,
+                                --open, --exact-limit, --samples, --seed)
     \b
     With --hand (the other hands unknown):
       --hand S=8 cards --gave W:Js,E:9h [--bid 120]
@@ -126,7 +133,30 @@ def thousand_command(layout, hand_text, gave_text, bid, samples, seed, threads, 
         if engine == "fast":
             check_table_memory(tt_mb, threads)
         check_svg_has_a_layout(svg_path, layout is not None)
-        if layout is not None:
+        check_by_information_options(by_information, threshold, open_texts, exact_limit)
+        if layout is not None and by_information:
+            if not has_play_record(layout):
+                raise LayoutError("--by-information judges the moves of a play record: give played= with a "
+                                  "whole trick or more", "--by-information")
+            options = {"open_hands": parse_open(open_texts, THOUSAND_RULES), "threshold": threshold,
+                       "exact_limit": exact_limit,
+                       "samples": samples or BY_INFORMATION_SAMPLES, "seed": seed, "threads": threads,
+                       "progress": progress}
+            progress.unit = "layouts"
+            result = review_result(layout, engine, lambda deal: with_marriage_options(
+                deal, ace_marriage, declare_first_lead), options)
+            progress.close()
+            write_pictures(result, svg_path, html_path, notation)
+            if as_json:
+                click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
+            else:
+                echo_text(result.format(notation))
+            exit_if_interrupted(result)
+            return
+        elif by_information:
+            raise LayoutError("--by-information judges the moves of a play record: give a LAYOUT with played=",
+                              "--by-information")
+        elif layout is not None:
             for option, value in (("--gave", gave_text), ("--samples", samples), ("--seed", seed)):
                 if value is not None:
                     raise LayoutError(f"{option} goes with --hand; a LAYOUT says it all (gave= in the layout)",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 
+from pyanalyzer.analysis.by_information import judge_by_information
 from pyanalyzer.engines.registry import make_backend
 from pyanalyzer.model.layout_io import (
     check_moves,
@@ -37,6 +38,16 @@ def review_command_text(argument: str, as_json: bool = False, notation: str = "s
     """The review of the deal in ``argument`` as the command prints it: text in ``notation``,
     or one JSON object. ``rules_change`` (optional) turns the parsed layout into the one to
     analyse, e.g. the command's ``with_marriage_options``."""
+    result = review_result(argument, engine, rules_change)
+    if as_json:
+        return json.dumps(result.to_dict(), ensure_ascii=False)
+    return result.format(notation)
+
+
+def review_result(argument: str, engine: str = "fast", rules_change=None, by_information: dict | None = None):
+    """The review of the deal in ``argument`` (see :func:`review_command_text`); ``by_information``:
+    the options of :func:`~pyanalyzer.analysis.by_information.judge_by_information`, to judge each
+    move by what its player knew too (its result's ``interrupted`` says if it is partial)."""
     text = read_text(argument)
     if rules_change is None:
         layout, record = parse_layout_with_moves(text)
@@ -47,6 +58,6 @@ def review_command_text(argument: str, as_json: bool = False, notation: str = "s
         layout = rules_change(layout_from_fields(fields))
         check_moves(layout, record)
     result = review_deal(layout, record, make_backend(engine))
-    if as_json:
-        return json.dumps(result.to_dict(), ensure_ascii=False)
-    return result.format(notation)
+    if by_information is not None:
+        result = judge_by_information(result, record, engine=engine, **by_information)
+    return result
