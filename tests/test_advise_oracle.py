@@ -471,8 +471,12 @@ def _case_cards(game: str, hidden: int, discard: bool) -> tuple[int, ...]:
 @pytest.mark.parametrize("game,kind,hidden,discard", CASES)
 def test_expectation_is_the_average_over_every_consistent_layout(game, kind, hidden, discard):
     """Random small endings after a few random cards (voids shown), 2-4 cards a hand."""
-    rng = random.Random(f"average {game} {kind} {hidden} {discard}")
-    for _ in range(3):
+    check_random_endings(f"average {game} {kind} {hidden} {discard}", 3, game, kind, hidden, discard)
+
+
+def check_random_endings(seed: str, count: int, game, kind, hidden, discard) -> None:
+    rng = random.Random(seed)
+    for _ in range(count):
         start, moves, seat, sees = random_case(rng, game, rng.choice(_case_cards(game, hidden, discard)),
                                                hidden, kind, discard)
         check_against_oracle(start, moves, seat, sees)
@@ -520,11 +524,7 @@ def test_touching_cards_are_judged_by_what_the_player_knows():
 @pytest.mark.slow
 @pytest.mark.parametrize("game,kind,hidden,discard", CASES)
 def test_expectation_on_many_random_endings(game, kind, hidden, discard):
-    rng = random.Random(f"average many {game} {kind} {hidden} {discard}")
-    for _ in range(25):
-        start, moves, seat, sees = random_case(rng, game, rng.choice(_case_cards(game, hidden, discard)),
-                                               hidden, kind, discard)
-        check_against_oracle(start, moves, seat, sees)
+    check_random_endings(f"average many {game} {kind} {hidden} {discard}", 25, game, kind, hidden, discard)
 
 
 # -- 3. the best single strategy ------------------------------------------------------------------

@@ -198,16 +198,21 @@ class _GroupCounts:
         return tuple(piles)
 
 
-def parse_sees(texts, rules) -> tuple[str, ...]:
-    """``--sees E`` (repeated, or ``E,S``): the seats, each named once."""
+def parse_seats(texts, rules, option: str = "--sees") -> tuple[str, ...]:
+    """A seat list option (``--sees E``, ``--open W``; repeated, or ``E,S``): the seats, each named once."""
     seats: list[str] = []
     for text in texts:
         for part in text.replace(",", " ").split():
             seat = rules.seat(part)
             if seat in seats:
-                raise LayoutError(f"--sees names {seat} twice", part)
+                raise LayoutError(f"{option} names {seat} twice", part)
             seats.append(seat)
     return tuple(seats)
+
+
+def parse_sees(texts, rules) -> tuple[str, ...]:
+    """``--sees E`` (repeated, or ``E,S``): the seats, each named once."""
+    return parse_seats(texts, rules, "--sees")
 
 
 def _seat_sees_by_rules(layout: Layout, seat: str, first_lead: bool) -> set[str]:

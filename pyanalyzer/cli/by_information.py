@@ -7,6 +7,7 @@ import math
 
 import click
 
+from pyanalyzer.analysis.advise import parse_seats
 from pyanalyzer.analysis.by_information import EXACT_LIMIT, EXACT_LIMIT_POINTS, THRESHOLD_POINTS, THRESHOLD_TRICKS
 from pyanalyzer.cli.support import BoundedInt
 from pyanalyzer.errors import LayoutError
@@ -51,11 +52,4 @@ def check_by_information_options(by_information: bool, threshold, open_texts, ex
 
 def parse_open(texts, rules) -> tuple[str, ...]:
     """``--open W`` (repeated, or ``W,E``): the seats, each named once."""
-    seats: list[str] = []
-    for text in texts:
-        for part in text.replace(",", " ").split():
-            seat = rules.seat(part)
-            if seat in seats:
-                raise LayoutError(f"--open names {seat} twice", part)
-            seats.append(seat)
-    return tuple(seats)
+    return parse_seats(texts, rules, "--open")

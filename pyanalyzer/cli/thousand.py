@@ -147,11 +147,7 @@ def thousand_command(layout, hand_text, gave_text, bid, samples, seed, threads, 
                 deal, ace_marriage, declare_first_lead), options)
             progress.close()
             write_pictures(result, svg_path, html_path, notation)
-            if as_json:
-                click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
-            else:
-                echo_text(result.format(notation))
-            exit_if_interrupted(result)
+            _answer(result, as_json, notation)
             return
         elif by_information:
             raise LayoutError("--by-information judges the moves of a play record: give a LAYOUT with played=",
@@ -174,6 +170,11 @@ def thousand_command(layout, hand_text, gave_text, bid, samples, seed, threads, 
                                 seed, threads, tt_mb, progress)
         progress.close()
         write_pictures(result, None, html_path, notation)
+    _answer(result, as_json, notation)
+
+
+def _answer(result, as_json: bool, notation: str) -> None:
+    """Print a ranking's, view's or review's answer (JSON or text); exit 130 when it was cut short."""
     if as_json:
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
     else:
