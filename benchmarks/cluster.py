@@ -28,8 +28,8 @@ its tasks over the seconds its tasks worked. (The workers' idle time, ``workers 
 seconds in tasks``, is shown too: it adds the run's tail and, on a loaded machine, the CPU
 the other processes took.) Measures the load does not distort as much: the tasks' CPU seconds
 (the thread that ran them) against their seconds, and the CPU seconds of the cluster's other
-work during the run (worker processes beyond their tasks, nannies, this process: client and
-scheduler), against the local run's CPU seconds.
+work during the run (worker processes beyond their tasks, nannies in processes of their own,
+this process: client, scheduler and LocalCluster's nannies), against the local run's CPU seconds.
 
     python benchmarks/cluster.py --repeat 3
     python benchmarks/cluster.py --repeat 1 --jobs enumeration,ranking --layouts 500   # shorter
@@ -208,7 +208,9 @@ def main() -> None:
             label = f"Dask: {workers} worker{'s' * (workers > 1)}, {kind}"
             pids = cluster.client.run(os.getpid)
             worker_processes = [psutil.Process(pid) for pid in pids.values()]
-            processes = worker_processes + [process.parent() for process in worker_processes]
+            # LocalCluster runs the nannies in this process (the workers' parent): counted as "here".
+            nannies = {process.parent() for process in worker_processes} - {this}
+            processes = worker_processes + sorted(nannies, key=lambda process: process.pid)
             with use_cluster(cluster):
                 batch_on_executor(lines[:200], 2)   # warm-up: imports, engines
                 enumeration()
@@ -233,9 +235,10 @@ def main() -> None:
         runs = ", ".join(f"{s:.2f}" for s in seconds)
         print(f"| {name} | {statistics.median(seconds):.2f} | {runs} | " + " | ".join(cells) + " |")
     print("\nCPU seconds of the median run (local: this process, its threads; Dask: the tasks' threads, "
-          "the worker processes beyond them, the nannies, this process: client and scheduler):\n")
-    print("| run | CPU s | tasks' CPU s / tasks' s | worker processes beyond the tasks | nannies "
-          "| client + scheduler |")
+          "the worker processes beyond them, nannies in their own processes, this process: client, "
+          "scheduler and LocalCluster's nannies):\n")
+    print("| run | CPU s | tasks' CPU s / tasks' s | worker processes beyond the tasks | nannies apart "
+          "| client + scheduler + nannies |")
     print("|---|---|---|---|---|---|")
     for name, cpus in cpu_rows.items():
         cpu = cpus[medians[name]]
