@@ -83,11 +83,26 @@ def clear_warm_states() -> int:
     return len(states)
 
 
-def run_units(work, factory, streams: bool, units: list) -> tuple[list, float, float]:
+class Units:
+    """A task's units, opaque to Dask: ``Client.submit`` walks list and tuple arguments element by
+    element looking for futures, which for a block of thousands of splits cost the client more CPU
+    than pickling them; a plain object is taken as one literal."""
+
+    __slots__ = ("units",)
+
+    def __init__(self, units: list) -> None:
+        self.units = units
+
+    def __reduce__(self):
+        return Units, (self.units,)
+
+
+def run_units(work, factory, streams: bool, units: Units) -> tuple[list, float, float]:
     """One task on a worker: the units' events, in order, the seconds they took and the CPU
     seconds of the thread that ran them (less than the seconds when the worker had to wait for
     a core). An error ends the task (its event last); the units before it are delivered."""
     start, cpu = time.perf_counter(), time.thread_time()
+    units = units.units
     events: list = []
     try:
         state = _warm_state(factory)
@@ -257,7 +272,7 @@ class DaskPool:
                 return
             key = f"pref-{self._run}-{group[0][0]}"
             try:
-                future = self._client.submit(run_units, self._work, self._factory, self._streams, group,
+                future = self._client.submit(run_units, self._work, self._factory, self._streams, Units(group),
                                              key=key, pure=False)
             except (OSError, TimeoutError, RuntimeError) as error:
                 self._lose(error)
