@@ -97,8 +97,9 @@ for stale in KERNEL_SOURCES.glob("pref_engine/_kernels/*/*.pyx"):
         stale.unlink()
 
 extensions = [extension for kernel in kernels_to_build() for extension in kernel_extensions(kernel)]
-# The CPU check that picks a kernel: compiled for the baseline, like the Python that imports it.
-extensions.append(Extension("pref_engine._cpu", [str(Path("solver") / "pref_engine" / "_cpu.c")],
+# The CPU check that picks a kernel (hand-written C, kept apart from the engine folder, where .c
+# files are Cython's output): compiled for the baseline, like the Python that imports it.
+extensions.append(Extension("pref_engine._cpu", [str(Path("solver") / "cpu" / "cpu_check.c")],
                             extra_compile_args=OPTIMIZE))
 
 
