@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 
@@ -12,7 +11,7 @@ from pyanalyzer.cli.batch import BATCH_EXIT_HELP, run_batch
 from pyanalyzer.cli.options import NO_LINE_OPTION, cards_option, tt_mb_option
 from pyanalyzer.cli.scheduler import SCHEDULER_OPTION, on_scheduler, scheduler_for
 from pyanalyzer.cli.support import ENGINE_OPTION, NOTATION_OPTION, command_errors, fail
-from pyanalyzer.cli.terminal import echo_text
+from pyanalyzer.cli.terminal import echo_answer
 from pyanalyzer.engines.registry import WarmEngine, check_table_memory, make_backend
 from pyanalyzer.errors import LayoutError, shorten
 from pyanalyzer.model.layout import Layout
@@ -92,16 +91,8 @@ def allpass_command(layout, talon_rule, four_handed, taken_text, no_split, show_
                               "the fast engine", "--engine")
         taken = _parse_taken(taken_text, parsed)
         result = analyse_allpass(parsed, backend, taken=taken, **wanted)
-    if as_json:
-        click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
-        return
-    echo_text(diagram(parsed, notation))
-    echo_text("")
-    echo_text(f"Conventions: {conventions.describe()}.")
-    echo_text("")
-    echo_text(result.format(notation))
-    echo_text("")
-    echo_text(f"[{result.engine} engine: {result.nodes:,} nodes, {result.seconds:.3f} s]")
+    echo_answer(result, as_json, diagram(parsed, notation), f"Conventions: {conventions.describe()}.",
+                result.format(notation))
 
 
 @dataclass(frozen=True)

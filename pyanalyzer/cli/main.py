@@ -18,7 +18,7 @@ from pyanalyzer.cli.options import NO_LINE_OPTION, cards_option, marriage_option
 from pyanalyzer.cli.pictures import picture_options, write_layout_pictures, write_pictures
 from pyanalyzer.cli.scheduler import SCHEDULER_OPTION, on_scheduler, scheduler_for
 from pyanalyzer.cli.support import ENGINE_OPTION, NOTATION_OPTION, exit_interrupted, fail
-from pyanalyzer.cli.terminal import COLOR_CHOICES, echo_text, set_color
+from pyanalyzer.cli.terminal import COLOR_CHOICES, echo_answer, echo_text, set_color
 from pyanalyzer.engines.registry import WarmEngine, check_table_memory, make_backend
 from pyanalyzer.errors import PrefInputError
 from pyanalyzer.model.layout_io import format_layout_file, format_one_line, layout_to_dict, parse_one_line, read_layout
@@ -147,14 +147,8 @@ def solve_command(layout: str | None, show_cards: bool, as_json: bool, batch_fil
     write_pictures(result, svg_path, html_path, notation)
     if pictures and not show_cards:  # the text and JSON stay as asked: no card values
         result = dataclasses.replace(result, cards=None)
-    if as_json:
-        click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
-        return
-    echo_text(diagram(result.layout, notation))  # with the discard solve chose, if it did
-    echo_text("")
-    echo_text(result.format(notation))
-    echo_text("")
-    echo_text(f"[{result.engine} engine: {result.nodes:,} nodes, {result.seconds:.3f} s]")
+    # The diagram with the discard solve chose, if it did.
+    echo_answer(result, as_json, diagram(result.layout, notation), result.format(notation))
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ of the plain text. Colour is used only when standard output is a terminal
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sys
@@ -79,3 +80,15 @@ def echo_text(text: str = "", nl: bool = True) -> None:
         click.echo(paint_red_suits(text, red), nl=nl, color=True)
     else:
         click.echo(text, nl=nl, color=False)
+
+
+def echo_answer(result, as_json: bool, *sections: str) -> None:
+    """One analysis's answer: its ``--json`` object, or the text ``sections`` (a diagram, the
+    result...) each followed by a blank line, then the engine's footer (name, nodes, seconds)."""
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
+        return
+    for section in sections:
+        echo_text(section)
+        echo_text("")
+    echo_text(f"[{result.engine} engine: {result.nodes:,} nodes, {result.seconds:.3f} s]")

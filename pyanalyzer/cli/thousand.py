@@ -22,7 +22,7 @@ from pyanalyzer.cli.support import (
     command_errors,
     exit_if_interrupted,
 )
-from pyanalyzer.cli.terminal import echo_text
+from pyanalyzer.cli.terminal import echo_answer, echo_text
 from pyanalyzer.cli.thousand_review import has_play_record, review_command_text, review_result
 from pyanalyzer.engines.registry import DEFAULT_TT_MB, check_table_memory
 from pyanalyzer.errors import LayoutError, shorten
@@ -210,14 +210,7 @@ def _layout_mode(text, ace_marriage, declare_first_lead, engine, threads, tt_mb,
         return
     result = solve(layout, backends[0], cards=True, line=True)
     write_pictures(result, svg_path, html_path, notation)
-    if as_json:
-        click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
-        return
-    echo_text(diagram(result.layout, notation))
-    echo_text("")
-    echo_text(result.format(notation))
-    echo_text("")
-    echo_text(f"[{result.engine} engine: {result.nodes:,} nodes, {result.seconds:.3f} s]")
+    echo_answer(result, as_json, diagram(result.layout, notation), result.format(notation))
 
 
 def _hand_mode(rules, hand_text, gave_text, bid, samples, seed, threads, tt_mb, progress):

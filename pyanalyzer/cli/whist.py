@@ -7,7 +7,6 @@ batch goes on.
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from typing import NoReturn
@@ -18,7 +17,7 @@ from pyanalyzer.cli.batch import BATCH_EXIT_HELP, run_batch
 from pyanalyzer.cli.progress import ProgressLine
 from pyanalyzer.cli.scheduler import SCHEDULER_OPTION, on_scheduler, scheduler_for
 from pyanalyzer.cli.support import BoundedInt, exit_interrupted
-from pyanalyzer.cli.terminal import echo_text
+from pyanalyzer.cli.terminal import echo_answer
 from pyanalyzer.engines.registry import ENGINE_NAMES, WarmEngine, check_table_memory, make_backend
 from pyanalyzer.errors import LayoutError, PrefInputError
 from pyanalyzer.model.layout_io import parse_one_line, read_layout
@@ -119,13 +118,6 @@ def table_command(pbn: str | None, as_json: bool, batch_file: str | None, engine
         progress.close()
         fail(f"not enough memory for the transposition tables ({threads} x {tt_mb:,} MB): lower --tt-mb")
     progress.close()
-    if as_json:
-        click.echo(json.dumps(table.to_dict(), ensure_ascii=False))
-    else:
-        click.echo(deal.pbn())
-        echo_text("")
-        echo_text(str(table))
-        echo_text("")
-        echo_text(f"[{table.engine} engine: {table.nodes:,} nodes, {table.seconds:.3f} s]")
+    echo_answer(table, as_json, deal.pbn(), str(table))
     if table.interrupted:
         exit_interrupted("the table above is partial")
