@@ -34,7 +34,15 @@ from dataclasses import dataclass, field, replace
 from itertools import combinations
 
 from pyanalyzer.analysis.small_search import distinct_cards
-from pyanalyzer.analysis.splits import Progress, Tally, all_splits, count_splits, random_splits, solve_splits
+from pyanalyzer.analysis.splits import (
+    Progress,
+    Tally,
+    all_splits,
+    count_splits,
+    random_splits,
+    solve_splits,
+    wilson_interval,
+)
 from pyanalyzer.engines.registry import make_backend
 from pyanalyzer.errors import LayoutError
 from pyanalyzer.model.cards import Card
@@ -676,10 +684,8 @@ def mean_interval(mean: float, n: int, top: int, z: float = Z95) -> tuple[float,
     """
     if top <= 0:
         return mean, mean
-    p = mean / top
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half) * top, min(1.0, centre + half) * top
+    low, high = wilson_interval(mean / top, n, z)
+    return low * top, high * top
 
 
 def _card_advice(tally: Tally, gain: int, layout: Layout, counted: str, total_so_far: int | None) -> CardAdvice:
