@@ -50,7 +50,7 @@ from pyanalyzer.model.layout import Layout
 from pyanalyzer.model.move import Move
 from pyanalyzer.model.notation import format_card
 from pyanalyzer.model.position import Position, iter_bits
-from pyanalyzer.render.html import HtmlView
+from pyanalyzer.render.html import HtmlView, table_html
 
 #: At most this many consistent layouts are all solved; more are sampled.
 EXACT_LIMIT = 200_000
@@ -363,6 +363,21 @@ class CardAdvice:
     #: The best single strategy's mean value after this card: not computed in this version (None).
     strategy: float | None = None
 
+    def to_json(self) -> dict:
+        """``expected``, ``distribution``, ``cost``; ``interval`` when sampled, ``outcomes`` when
+        known, ``partial`` and ``expected_bounds`` for an enumeration cut short."""
+        entry = {"expected": self.expected,
+                 "distribution": {str(v): p for v, p in sorted(self.distribution.items())},
+                 "cost": self.cost}
+        if self.interval is not None:
+            entry["interval"] = list(self.interval)
+        if self.outcomes is not None:
+            entry["outcomes"] = self.outcomes
+        if self.tally.enumeration and not self.tally.exact:
+            entry["partial"] = True
+            entry["expected_bounds"] = list(self.tally.expected_bounds())
+        return entry
+
 
 @dataclass
 class Advice(HtmlView):
@@ -458,22 +473,56 @@ class Advice(HtmlView):
     def __str__(self) -> str:
         return self.format()
 
+    def html_parts(self, style: str = "symbols") -> dict:
+        """The ``--svg``/``--html`` pictures: the layout as the advised player sees it (the hands
+        he cannot see, and an unseen discard, as their count only), each card's expected value
+        under it (the best marked), the table of cards and distributions."""
+        values = {move: f"{advice.expected:.2f}" for move, advice in self.cards.items()
+                  if not math.isnan(advice.expected)}
+        words = list(next((c.outcomes for c in self.cards.values() if c.outcomes), None) or ())
+        header = ["card", "expected", "95% interval", *(f"P({w})" for w in words), "distribution", "cost"]
+        if self.guarantee is not None:
+            header.append("sure")
+        rows = []
+        for move, advice in self.cards.items():
+            tally = advice.tally
+            if tally.enumeration and not tally.exact:
+                expected = "{:.2f}..{:.2f}".format(*tally.expected_bounds())
+            else:
+                expected = f"{advice.expected:.3f}"
+            row = [_move_text(move, style) + (" (best)" if move == self.best else ""), expected,
+                   None if advice.interval is None else "{:.2f}..{:.2f}".format(*advice.interval),
+                   *(None if advice.outcomes is None else f"{100 * advice.outcomes[w]:.1f}%" for w in words),
+                   ", ".join(f"{v}: {100 * p:.1f}%" for v, p in sorted(advice.distribution.items())),
+                   None if math.isnan(advice.cost) else f"{advice.cost:.3f}"]
+            if self.guarantee is not None:
+                row.append(self.guarantee.get(move))
+            rows.append(row)
+        hidden = [pile for pile in self.view.piles if pile is not None]
+        if None in self.view.piles:
+            hidden.append("discard")
+        best = "" if self.best is None else f"; best {_move_text(self.best, style)}"
+        seat = self.seat
+        if self.exact:
+            how = (f"exact over all {self.layouts:,} layouts he cannot tell apart" if self.layouts > 1
+                   else "exact: he can tell the layout")
+        elif any(not c.tally.enumeration for c in self.cards.values()):
+            how = f"{self.solved:,} sampled of {self.layouts:,} layouts (seed {self.seed})"
+        else:
+            how = f"PARTIAL: {self.layouts:,} layouts, not all solved"
+        verdict = (f"{self.layout.rules.seat_name(seat)} ({seat}) to play{best}.\n"
+                   f"Expected {self._what()}: {how}.")
+        notes = self.format(style).split("\n\n")[2:]  # after the headline and the table: the notes
+        return {"layout": self.layout, "values": values, "verdict": verdict, "text": "\n".join(notes),
+                "best": [] if self.best is None else [self.best], "style": style, "hidden": hidden,
+                "table": table_html(header, rows)}
+
     def to_json(self) -> dict:
         from pyanalyzer.preferans.odds import tidy_json
 
         cards = {}
         for move, advice in self.cards.items():
-            entry = {"expected": advice.expected,
-                     "distribution": {str(v): p for v, p in sorted(advice.distribution.items())},
-                     "cost": advice.cost}
-            if advice.interval is not None:
-                entry["interval"] = list(advice.interval)
-            if advice.outcomes is not None:
-                entry["outcomes"] = advice.outcomes
-            tally = advice.tally
-            if tally.enumeration and not tally.exact:
-                entry["partial"] = True
-                entry["expected_bounds"] = list(tally.expected_bounds())
+            entry = advice.to_json()
             if self.guarantee is not None:
                 entry["guaranteed"] = self.guarantee.get(move)
             cards[_move_text(move, "letters")] = entry
@@ -564,7 +613,7 @@ def advise(layout: Layout, seat: str, sees: Sequence[str] = (), *, moves: Sequen
             tally = solve_splits(template, seat_numbers, view.sizes[:piles], view.unknown, engine=engine,
                                  threads=threads, samples=samples, progress=progress, backends=backends,
                                  dealt=dealt)
-        cards[key] = _card_advice(tally, gain, now, counted, start_total)
+        cards[key] = card_advice(tally, gain, now, counted, start_total)
         if tally.interrupted:
             interrupted = True
             break
@@ -688,7 +737,9 @@ def mean_interval(mean: float, n: int, top: int, z: float = Z95) -> tuple[float,
     return low * top, high * top
 
 
-def _card_advice(tally: Tally, gain: int, layout: Layout, counted: str, total_so_far: int | None) -> CardAdvice:
+def card_advice(tally: Tally, gain: int, layout: Layout, counted: str, total_so_far: int | None) -> CardAdvice:
+    """A card's advice from the tally of the results after it (``gain``: what the card itself
+    adds; ``total_so_far``: the counted side's result before, for the outcomes)."""
     n = tally.splits
     distribution = {v + gain: count / n for v, count in enumerate(tally.histogram) if count} if n else {}
     expected = tally.expected() + gain if n else float("nan")

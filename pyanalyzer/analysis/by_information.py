@@ -198,10 +198,12 @@ class InformationReview(HtmlView):
 
 def judge_by_information(dd, record: Sequence, *, open_hands: Sequence[str] = (), threshold: float | None = None,
                          engine: str = "fast", exact_limit: int | None = None, samples: int = SAMPLES,
-                         seed: int | None = None, threads: int = 2, progress=None) -> InformationReview:
+                         seed: int | None = None, threads: int = 2, progress=None,
+                         backends=None) -> InformationReview:
     """Judge each card of ``record`` (the moves of ``dd``'s replay, from ``dd.layout``) by what its
     player knew; ``open_hands``: hands face up, seen by every other player (the whisters playing
-    open). See the module docstring."""
+    open); ``backends``: the engines to use, one per thread (the web's worker brings its own).
+    See the module docstring."""
     start_time = time.perf_counter()
     layout: Layout = dd.layout
     rules = layout.rules
@@ -216,7 +218,8 @@ def judge_by_information(dd, record: Sequence, *, open_hands: Sequence[str] = ()
     seed = SEED if seed is None else seed
     moves = [m if isinstance(m, Move) else Move(m) for m in record]
     replay = list(dd.steps)  # each with trick, seat and changed
-    backends = [make_backend(engine) for _ in range(threads)]
+    if backends is None:
+        backends = [make_backend(engine) for _ in range(threads)]
     steps: list[InformationStep] = []
     interrupted = False
     now = layout

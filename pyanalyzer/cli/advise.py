@@ -7,6 +7,7 @@ import json
 import click
 
 from pyanalyzer.analysis.advise import EXACT_LIMIT, SAMPLES, advise, parse_sees
+from pyanalyzer.cli.pictures import picture_options, write_pictures
 from pyanalyzer.cli.progress import ProgressLine
 from pyanalyzer.cli.scheduler import SCHEDULER_OPTION, on_scheduler, scheduler_for
 from pyanalyzer.cli.support import (
@@ -21,8 +22,10 @@ from pyanalyzer.cli.support import (
 )
 from pyanalyzer.cli.terminal import echo_text
 from pyanalyzer.engines.registry import DEFAULT_TT_MB, check_table_memory
+from pyanalyzer.errors import LayoutError
 from pyanalyzer.model.layout_io import parse_layout_with_moves, read_text
 from pyanalyzer.model.notation import parse_moves
+from pyanalyzer.preferans.discard_advice import SCREEN_SAMPLES, advise_discard, asks_for_a_discard
 
 #: The largest --exact-limit: every layout of a whole Preferans deal seen by a defender.
 MAX_EXACT_LIMIT = 100_000_000
@@ -38,16 +41,18 @@ MAX_EXACT_LIMIT = 100_000_000
               help="Cards played from LAYOUT so far, in order (after any played= record in it).")
 @click.option("--exact-limit", type=BoundedInt(0, MAX_EXACT_LIMIT), default=EXACT_LIMIT, show_default=True,
               help="Solve every consistent layout when there are at most this many, else sample.")
-@click.option("--samples", type=SAMPLES_TYPE, default=SAMPLES, show_default=True,
-              help="Random layouts to solve when there are more than --exact-limit.")
+@click.option("--samples", type=SAMPLES_TYPE,
+              help=f"Random layouts to solve when there are more than --exact-limit (default {SAMPLES:,}; "
+                   f"the declarer's discard: {SCREEN_SAMPLES} per discard).")
 @click.option("--seed", type=SEED_TYPE, help="Seed of the random layouts (reproducible runs).")
 @click.option("--threads", type=THREADS_TYPE, default=2, show_default=True, help="Solver threads.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @ENGINE_OPTION
 @NOTATION_OPTION
+@picture_options
 @SCHEDULER_OPTION
 def advise_command(layout, seat_text, sees_texts, moves_text, exact_limit, samples, seed, threads,
-                   as_json, engine, notation, scheduler) -> None:
+                   as_json, engine, notation, svg_path, html_path, scheduler) -> None:
     """Which card should SEAT play, knowing only what he can see?
 
     LAYOUT is the real deal (all hands, as for pref solve; played= may hold the play so far).
@@ -61,6 +66,16 @@ def advise_command(layout, seat_text, sees_texts, moves_text, exact_limit, sampl
       pref advise layouts/seven-clubs.txt --seat S
       pref advise layouts/seven-clubs.txt --seat W --moves Ac --sees E --json
       pref advise "contract=6s declarer=S lead=W S=Ac,Qc,7s W=Kc,7d,8s E=8d,9d,9s" --seat W
+      pref advise layouts/seven-clubs.txt --seat S --svg advice.svg --html advice.html
+      pref advise "contract=misere declarer=S lead=W talon=As,Ah S=7s,8s,9s,7c,8c,9c,7d,8d,7h,8h
+        W=Ts,Js,Qs,Ks,Tc,Jc,Qc,Kc,Ac,9d E=Td,Jd,Qd,Kd,Ad,9h,Th,Jh,Qh,Kh" --seat S
+
+    The declarer holding twelve cards (the talon given in no hand, no discard=) is
+    asked which two to discard: each discard's expected tricks over the layouts of
+    the cards he cannot see (pref contract/misere --hand's ranking of twelve cards).
+
+    --svg draws the layout as he sees it (the hands he cannot see as their count of
+    cards) with each card's expected value under it; --html adds the table of cards.
     """
     scheduler = scheduler_for(scheduler, True, "")
     progress = ProgressLine("layouts")
@@ -73,9 +88,18 @@ def advise_command(layout, seat_text, sees_texts, moves_text, exact_limit, sampl
         seat = rules.seat(seat_text)
         sees = parse_sees(sees_texts, rules)
         with on_scheduler(scheduler):
-            result = advise(deal, seat, sees, moves=moves, engine=engine, exact_limit=exact_limit,
-                            samples=samples, seed=seed, threads=threads, progress=progress)
+            if asks_for_a_discard(deal, seat, moves):
+                if sees:
+                    raise LayoutError("--sees: the declarer's discard is judged over every layout of the "
+                                      "defenders' cards (he sees neither hand)", "--sees")
+                result = advise_discard(deal, seat, engine=engine, exact_limit=exact_limit,
+                                        samples=samples or SCREEN_SAMPLES, seed=seed, threads=threads,
+                                        progress=progress)
+            else:
+                result = advise(deal, seat, sees, moves=moves, engine=engine, exact_limit=exact_limit,
+                                samples=samples or SAMPLES, seed=seed, threads=threads, progress=progress)
         progress.close()
+        write_pictures(result, svg_path, html_path, notation)
     if as_json:
         click.echo(json.dumps(result.to_json(), ensure_ascii=False))
     else:

@@ -65,7 +65,8 @@ def write_pictures(result, svg_path: str | None, html_path: str | None, style: s
             check_svg_has_a_layout(svg_path, False)
         caption = parts["verdict"].splitlines() if parts.get("verdict") and "headline" not in parts else []
         _write(svg_path, "--svg", layout_svg(parts["layout"], values=parts.get("values"), style=style,
-                                             legal=False, caption=caption, best=parts.get("best", ())))
+                                             legal=False, caption=caption, best=parts.get("best", ()),
+                                             hidden=parts.get("hidden", ())))
     if html_path:
         layout = parts.get("layout")
         title = (layout.title if layout is not None and layout.title else None) or parts.get("verdict") or "pref"

@@ -324,13 +324,14 @@ class MisereDiscardRanking(HtmlView):
 
 def rank_misere_discards(twelve, declarer: str, lead: str, rules=None, engine: str = "fast",
                          threads: int = 2, top: int = 5, screen_samples: int = 200, seed: int = 0,
-                         progress=None) -> MisereDiscardRanking:
+                         progress=None, backends=None) -> MisereDiscardRanking:
     """Rank every discard class by the exact probability that the misère is caught.
 
     Candidates are screened on a few random splits to try the promising ones
     first; each is then enumerated exactly, and dropped as soon as its caught
     splits exceed those of the best complete one (it can only get worse), so
-    for dropped discards the probability shown is a lower bound.
+    for dropped discards the probability shown is a lower bound. ``backends``: the engines to
+    use, one per thread (by default new ones).
     """
     from pyanalyzer.model.contract import Contract
     from pyanalyzer.model.hand import Hand
@@ -351,7 +352,8 @@ def rank_misere_discards(twelve, declarer: str, lead: str, rules=None, engine: s
     classes = discard_classes(twelve, outside)
     from pyanalyzer.engines.registry import make_backend
 
-    backends = [make_backend(engine) for _ in range(threads)]  # shared by every enumeration below
+    if backends is None:  # shared by every enumeration below
+        backends = [make_backend(engine) for _ in range(threads)]
 
     def keep(discard):
         return Hand([c for c in twelve if c not in discard], rules.deck)

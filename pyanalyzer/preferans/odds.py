@@ -460,13 +460,14 @@ class DiscardRanking(HtmlView):
 def rank_discards(twelve: Sequence[Card], declarer: str, lead: str, contract: Contract | None = None,
                   rules: Rules = PREFERANS_RULES, engine: str = "fast", threads: int = 2,
                   screen_samples: int = 400, finalists: int = 3, seed: int | None = 0,
-                  progress: Progress | None = None) -> DiscardRanking:
+                  progress: Progress | None = None, backends=None) -> DiscardRanking:
     """Rank the discards (and trump choices) of a twelve-card hand by the probability of making.
 
     Every discard class and denomination (or only ``contract``'s) is screened
     on the same ``screen_samples`` random splits; the contract level is the
     highest that some choice makes at least half the time (or ``contract``'s);
-    the ``finalists`` best choices at that level are then solved exactly.
+    the ``finalists`` best choices at that level are then solved exactly. ``backends``: the
+    engines to use, one per thread (by default new ones).
     """
     twelve = list(twelve)
     if len(twelve) != rules.hand_size + rules.discard_size:
@@ -486,7 +487,8 @@ def rank_discards(twelve: Sequence[Card], declarer: str, lead: str, contract: Co
 
     from pyanalyzer.engines.registry import make_backend
 
-    backends = [make_backend(engine) for _ in range(threads)]  # shared by every enumeration below
+    if backends is None:  # shared by every enumeration below
+        backends = [make_backend(engine) for _ in range(threads)]
     screened: list[DiscardChoice] = []
     staged = progress is not None and hasattr(progress, "stage")
     if staged:

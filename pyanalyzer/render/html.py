@@ -51,16 +51,18 @@ def table_html(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
 
 def result_html(*, layout: Layout | None = None, values: Mapping[Move | Card, object] | None = None,
                 verdict: str | None = None, text: str = "", table: str = "",
-                headline: str | None = None, best: Sequence[Move | Card] = (), style: str = "symbols") -> str:
+                headline: str | None = None, best: Sequence[Move | Card] = (), style: str = "symbols",
+                hidden: Sequence[str] = ()) -> str:
     """One result: its diagram (with ``values`` under the cards), the verdict in bold, a table
     (HTML, from :func:`table_html`) and the rest of its text, preformatted. ``headline``: the
     diagram's headline in place of the contract and who is to play (the seat to move unmarked).
     ``best``: the moves whose values are marked as best play's; ``style``: how the diagram writes
-    ranks (the text comes written already)."""
+    ranks (the text comes written already); ``hidden``: the hands drawn as their count only (the
+    layout as one player sees it)."""
     parts = [f'<div class="pref-result" style="font-family:{FONT}">']
     if layout is not None:
         drawing = layout_svg(layout, values=values, legal=False, headline=headline, mark_to_move=headline is None,
-                             best=best, style=style)
+                             best=best, style=style, hidden=hidden)
         parts.append(f'<div class="pref-diagram">{drawing}</div>')
         if layout.source:
             parts.append(f'<p class="pref-source" style="font-size:12px;color:#555;margin:2px 0">'

@@ -10,7 +10,8 @@ Every card is one element ``<g class="card" data-card="Ah" data-seat="W">`` (``d
 carry ``data-legal="true"`` and ``data-move`` (the move's code), and a lead that may declare a
 marriage (Thousand) has a child ``<g class="move" data-move="Kh+">``. The seat to move is the
 element ``<g class="seat to-move">``. So a web page can make the cards clickable with a CSS
-selector, and a test can read the diagram back with an XML parser.
+selector, and a test can read the diagram back with an XML parser. A hand drawn from another
+player's point of view (``hidden``) shows its count only: ``<g class="seat hidden" data-count="10">``.
 
 >>> from pyanalyzer.model.layout_io import parse_layout
 >>> svg = layout_svg(parse_layout("contract=6s declarer=S lead=W S=As,Ks W=7h,8h E=7d,8d"))
@@ -100,7 +101,8 @@ class _Canvas:
 def layout_svg(layout: Layout, *, values: Mapping[Move | Card, object] | None = None,
                style: str = "symbols", legal: Iterable[Move | Card] | bool | None = None,
                title: bool = True, headline: str | None = None, mark_to_move: bool = True,
-               caption: Sequence[str] = (), scale: float = 1.0, best: Iterable[Move | Card] = ()) -> str:
+               caption: Sequence[str] = (), scale: float = 1.0, best: Iterable[Move | Card] = (),
+               hidden: Iterable[str] = ()) -> str:
     """``layout`` as an SVG document (a string): the diagram, the headline (contract, who is to
     lead or play), the trick in progress, the talon and discard.
 
@@ -112,7 +114,9 @@ def layout_svg(layout: Layout, *, values: Mapping[Move | Card, object] | None = 
     of the contract and who is to play (a table of a whole deal; "" for none: a puzzle sheet says
     it under the diagram). ``mark_to_move``: mark the seat to move. ``caption``: lines of text under the diagram (a
     verdict). ``scale``: the size it is shown at (its width and height; the drawing is the same).
-    ``best``: the moves whose value is the best play's, their values marked (green).
+    ``best``: the moves whose value is the best play's, their values marked (green). ``hidden``:
+    the seats (and ``"discard"``) a player cannot see, drawn as their count of cards only: the
+    layout from his point of view.
     """
     moves = _legal_moves(layout, legal)
     shown = _values_by_move(values)
@@ -133,13 +137,15 @@ def layout_svg(layout: Layout, *, values: Mapping[Move | Card, object] | None = 
     top = y + 12
     declares = any(move.declare for move in (*moves, *shown))
     row = ROW + (VALUE_ROW if shown else 0) + (DECLARE_ROW if declares else 0)
-    hands = {seat: _Hand(layout, seat, style, moves, shown, row, mark_to_move, best_moves) for seat in layout.seats}
+    hidden = set(hidden)
+    hands = {seat: _Hand(layout, seat, style, moves, shown, row, mark_to_move, best_moves, seat in hidden)
+             for seat in layout.seats}
     width = max(max(hand.width for hand in hands.values()), 110)
     height = LABEL + row * len(layout.rules.deck.suits)
     if "N" in layout.seats:
-        _four_hands(canvas, layout, hands, width, height, top, style)
+        _four_hands(canvas, layout, hands, width, height, top, style, "discard" in hidden)
     else:
-        _three_hands(canvas, layout, hands, width, height, top, style)
+        _three_hands(canvas, layout, hands, width, height, top, style, "discard" in hidden)
     y = canvas.height + 6
     for line in caption:
         y += 18
@@ -175,14 +181,19 @@ class _Hand:
     """One seat's hand as suit rows, measured before it is placed."""
 
     def __init__(self, layout: Layout, seat: str, style: str, moves: set[Move],
-                 values: dict[Move, str], row: float, mark_to_move: bool, best: set[Move]) -> None:
+                 values: dict[Move, str], row: float, mark_to_move: bool, best: set[Move],
+                 hidden: bool = False) -> None:
         self.layout, self.seat, self.style, self.moves, self.values, self.row, self.best = (
             layout, seat, style, moves, values, row, best)
         self.to_move = mark_to_move and seat == layout.to_move and layout.tricks_left > 0
         deck = layout.rules.deck
         hand = layout.hands[seat]
         self.rows = [(suit, hand.cards_of_suit(number)) for number, suit in deck.display_suits()]
-        self.width = SUIT_COLUMN + max(sum(self._chip(card) for card in cards) for _, cards in self.rows)
+        self.hidden = f"{len(hand)} card{'s' if len(hand) != 1 else ''}, unseen" if hidden else None
+        if self.hidden:
+            self.width = _text_width(self.hidden, 7.5)
+        else:
+            self.width = SUIT_COLUMN + max(sum(self._chip(card) for card in cards) for _, cards in self.rows)
         name = self.label()
         self.width = max(self.width, _text_width(name, 8) + 16)
 
@@ -201,7 +212,9 @@ class _Hand:
 
     def draw(self, canvas: _Canvas, x: float, y: float) -> None:
         seat, to_move = self.seat, self.to_move
-        out = [f'<g class="seat{" to-move" if to_move else ""}" data-seat="{seat}">']
+        hidden = f' data-count="{len(self.layout.hands[seat])}"' if self.hidden else ""
+        out = [f'<g class="seat{" to-move" if to_move else ""}{" hidden" if self.hidden else ""}" '
+               f'data-seat="{seat}"{hidden}>']
         label_x = x
         if to_move:
             out.append(f'<path {_look("to-move-mark")} d="M{x} {y + 4}l8 5-8 5z"/>')
@@ -209,6 +222,10 @@ class _Hand:
         name = _look("seat-name now" if to_move else "seat-name")
         out.append(f'<text {name} x="{label_x}" y="{y + 14}">{escape(self.label())}</text>')
         right = x + self.width
+        if self.hidden:
+            out.append(f'<text {_look("void")} x="{x}" y="{y + LABEL + 15}">{escape(self.hidden)}</text></g>')
+            canvas.add("".join(out), right, y + LABEL + self.row * len(self.rows))
+            return
         for i, (suit, cards) in enumerate(self.rows):
             base = y + LABEL + i * self.row + 15
             colour = "red" if suit.letter in RED_SUITS else "black"
@@ -280,7 +297,7 @@ def _middle(layout: Layout) -> float:
 
 
 def _three_hands(canvas: _Canvas, layout: Layout, hands: dict[str, _Hand], width: float,
-                 height: float, top: float, style: str) -> None:
+                 height: float, top: float, style: str, discard_hidden: bool = False) -> None:
     """West top left, East top right, South below in the middle; the trick between them."""
     middle = _middle(layout)
     west_x, east_x = PAD, PAD + width + middle
@@ -293,12 +310,13 @@ def _three_hands(canvas: _Canvas, layout: Layout, hands: dict[str, _Hand], width
     spots = {"W": (centre_x - FACE_W * 1.5 - 8, trick_y), "E": (centre_x + FACE_W / 2 + 8, trick_y),
              "S": (centre_x - FACE_W / 2, trick_y + FACE_H * 0.6)}
     _trick(canvas, layout, spots, style)
-    _notes(canvas, layout, centre_x - hands["S"].width / 2, centre_x + hands["S"].width / 2, south_y, style)
+    _notes(canvas, layout, centre_x - hands["S"].width / 2, centre_x + hands["S"].width / 2, south_y, style,
+           discard_hidden)
     canvas.width = max(canvas.width, east_x + width)
 
 
 def _four_hands(canvas: _Canvas, layout: Layout, hands: dict[str, _Hand], width: float,
-                height: float, top: float, style: str) -> None:
+                height: float, top: float, style: str, discard_hidden: bool = False) -> None:
     """Whist: North above, West and East beside the trick, South below."""
     middle = max(_middle(layout), 100)
     centre_x = PAD + width + middle / 2
@@ -313,24 +331,28 @@ def _four_hands(canvas: _Canvas, layout: Layout, hands: dict[str, _Hand], width:
              "W": (centre_x - FACE_W * 1.5 - 6, mid_y - FACE_H / 2),
              "E": (centre_x + FACE_W / 2 + 6, mid_y - FACE_H / 2)}
     _trick(canvas, layout, spots, style)
-    _notes(canvas, layout, centre_x - hands["S"].width / 2, centre_x + hands["S"].width / 2, south_y, style)
+    _notes(canvas, layout, centre_x - hands["S"].width / 2, centre_x + hands["S"].width / 2, south_y, style,
+           discard_hidden)
     canvas.width = max(canvas.width, PAD + 2 * width + middle)
 
 
 def _notes(canvas: _Canvas, layout: Layout, south_left: float, south_right: float, y: float,
-           style: str) -> None:
+           style: str, discard_hidden: bool = False) -> None:
     """Beside South (left of him when they fit there, else right): the talon and discard (a card
-    lying there that is in no hand is a card element), and a points game's state: the trump now,
-    the cards given in the exchange, the points so far (one item a line when they are long)."""
+    lying there that is in no hand is a card element; ``discard_hidden``: its count only), and a
+    points game's state: the trump now, the cards given in the exchange, the points so far (one
+    item a line when they are long)."""
     rules = layout.rules
     held = {card for hand in layout.hands.values() for card in hand} | set(layout.played)
     card_lines: list[tuple[str, list[tuple[Card, str | None]]]] = []
     if layout.talon:
         card_lines.append(("Talon:", [(card, None if card in held or card in layout.discard else "talon")
                                       for card in layout.talon]))
-    if layout.discard:
-        card_lines.append(("Discard:", [(card, "discard") for card in layout.discard]))
     items: list[tuple[str, list[str]]] = []
+    if layout.discard and discard_hidden:
+        items.append(("Discard:", [f"{len(layout.discard)} cards, unseen"]))
+    elif layout.discard:
+        card_lines.append(("Discard:", [(card, "discard") for card in layout.discard]))
     if rules.counts_points:
         trump = layout.current_trump
         items.append(("Trump:", [trump.symbol if trump else "none yet"]))

@@ -13,7 +13,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 
-from pyanalyzer.analysis.advise import advise, parse_sees
+from pyanalyzer.analysis.advise import advise, parse_seats, parse_sees
+from pyanalyzer.analysis.by_information import SAMPLES as BY_INFORMATION_SAMPLES
+from pyanalyzer.analysis.by_information import judge_by_information
+from pyanalyzer.analysis.playcheck import check_play
 from pyanalyzer.analysis.solve import Solution, solve
 from pyanalyzer.errors import LayoutError, PrefInputError, shorten
 from pyanalyzer.model.cards import Card
@@ -31,11 +34,13 @@ from pyanalyzer.model.notation import parse_card, parse_cards, parse_moves
 from pyanalyzer.model.rules import PREFERANS_RULES, THOUSAND_RULES, AllPassRules
 from pyanalyzer.preferans.allpass import analyse_allpass, with_conventions
 from pyanalyzer.preferans.defence import analyse_contract_layout
+from pyanalyzer.preferans.discard_advice import SCREEN_SAMPLES, advise_discard, asks_for_a_discard
 from pyanalyzer.preferans.misere import analyse_misere_layout, catching_summary
 from pyanalyzer.preferans.odds import declarer_view
 from pyanalyzer.render.svg import layout_svg
 from pyanalyzer.thousand.exchange import rank_exchange
 from pyanalyzer.thousand.odds import declarer_view as thousand_declarer_view
+from pyanalyzer.thousand.review import review_deal
 from pyanalyzer.whist.deal import Deal, whist_layout
 from pyanalyzer.whist.table import dd_table
 
@@ -151,20 +156,89 @@ def advise_layout(engine, text: str, seat: str = "", sees: str = "", moves: str 
                   samples: str = "", seed: str = "") -> dict:
     """``pref advise LAYOUT --seat S [--sees E] [--moves ..] [--exact-limit N] [--samples N] [--seed N]
     --json``: each card of the player to move judged over the layouts he cannot tell apart."""
+    task = advise_task({"layout": text, "seat": seat, "sees": sees, "moves": moves, "exact_limit": exact_limit,
+                        "samples": samples, "seed": seed})
+    return task(engine, None).to_json()
+
+
+def _layout_and_moves(params: Mapping[str, object]) -> tuple[Layout, list]:
+    """The ``layout`` parameter (its ``played=`` record) and the ``moves`` played after it, checked."""
+    text = check_text_field(params.get("layout"), "layout")
     layout, record = parse_layout_with_moves(text) if not PBN_START.match(text) else (read_layout_text(text), [])
+    moves = params.get("moves") or ""
+    if isinstance(moves, list):
+        moves = ",".join(str(m) for m in moves)
+    played = list(record) + (parse_moves(str(moves), layout.rules.deck) if moves else [])
+    return layout, played
+
+
+def advise_task(params: Mapping[str, object]) -> Callable[[object, object], object]:
+    """``pref advise`` as a pool task ``task(engine, job)`` returning the :class:`Advice` (its
+    ``to_json()`` is the command's ``--json``); the parameters (``layout``, ``seat``, ``sees``,
+    ``moves``, ``exact_limit``, ``samples``, ``seed``: the command's options, as text) are
+    checked here, before a job is queued."""
+    layout, played = _layout_and_moves(params)
     rules = layout.rules
+    seat = str(params.get("seat") or "")
     if not seat:
         raise LayoutError("missing --seat: the player to advise (the one to move)", "--seat")
-    played = list(record) + (parse_moves(moves, rules.deck) if moves else [])
-    params = {"exact-limit": exact_limit, "samples": samples, "seed": seed}
-    limit = _whole_number(params, "exact-limit", 0, MAX_SAMPLES)
+    sees = params.get("sees") or ""
+    sees = parse_sees(sees if isinstance(sees, list) else [str(sees)], rules)
+    limit = _whole_number(params, "exact_limit", 0, MAX_SAMPLES, "--exact-limit")
     count = _whole_number(params, "samples", 1, MAX_SAMPLES)
+    seed = _whole_number(params, "seed", 0, MAX_SEED)
     options = {"exact_limit": limit} if limit is not None else {}
     if count is not None:
         options["samples"] = count
-    result = advise(layout, rules.seat(seat), parse_sees([sees], rules), moves=played, engine=engine,
-                    seed=_whole_number(params, "seed", 0, MAX_SEED), threads=1, backends=[engine], **options)
-    return result.to_json()
+    seat = rules.seat(seat)
+    if asks_for_a_discard(layout, seat, played):
+        if sees:
+            raise LayoutError("--sees: the declarer's discard is judged over every layout of the defenders' "
+                              "cards (he sees neither hand)", "--sees")
+
+        def discard_task(engine, job):
+            return advise_discard(layout, seat, engine=engine, exact_limit=limit, seed=seed, threads=1,
+                                  backends=[engine], progress=None if job is None else job.reporter,
+                                  samples=count or SCREEN_SAMPLES)
+        return discard_task
+
+    def task(engine, job):
+        return advise(layout, seat, sees, moves=played, engine=engine, seed=seed, threads=1, backends=[engine],
+                      progress=None if job is None else job.reporter, **options)
+    return task
+
+
+def by_information_task(params: Mapping[str, object]) -> Callable[[object, object], object]:
+    """``pref contract LAYOUT --by-information --json`` (``pref thousand`` for a Thousand deal) as a
+    pool task: the play record (``played=`` in ``layout``, then ``moves``) replayed double dummy and
+    each card judged by what its player knew. Options as text: ``open``, ``threshold``,
+    ``exact_limit``, ``samples``, ``seed``."""
+    layout, record = _layout_and_moves(params)
+    rules = layout.rules
+    if not record:
+        raise LayoutError("--by-information judges the cards of a play record: give played= with a whole trick "
+                          "or more", "--by-information")
+    open_text = params.get("open") or ""
+    open_hands = parse_seats(open_text if isinstance(open_text, list) else [str(open_text)], rules, "--open")
+    threshold = None
+    if params.get("threshold") not in (None, ""):
+        text = str(params["threshold"]).strip()
+        if not re.fullmatch(r"[0-9]{1,6}(\.[0-9]{1,6})?", text):
+            raise LayoutError(f"--threshold takes a number of 0 or more, not {shorten(text)!r}", "--threshold")
+        threshold = float(text)
+    options = {"open_hands": open_hands, "threshold": threshold,
+               "exact_limit": _whole_number(params, "exact_limit", 0, MAX_SAMPLES, "--exact-limit"),
+               "samples": _whole_number(params, "samples", 1, MAX_SAMPLES) or BY_INFORMATION_SAMPLES,
+               "seed": _whole_number(params, "seed", 0, MAX_SEED)}
+
+    def task(engine, job):
+        if rules.counts_points:
+            replay = review_deal(layout, record, engine)
+        else:
+            replay = check_play(layout, [move.card for move in record], engine)
+        return judge_by_information(replay, record, engine=engine, threads=1, backends=[engine],
+                                    progress=None if job is None else job.reporter, **options)
+    return task
 
 
 def _seat_cards(text: str, option: str, rules) -> tuple[str, list[Card]]:
@@ -179,15 +253,18 @@ MAX_SAMPLES = 100_000_000
 MAX_SEED = 2**64 - 1
 
 
-def _whole_number(params: Mapping[str, object], name: str, low: int, high: int) -> int | None:
-    """``params[name]`` as a whole number from ``low`` to ``high`` (None when not given)."""
+def _whole_number(params: Mapping[str, object], name: str, low: int, high: int,
+                  option: str | None = None) -> int | None:
+    """``params[name]`` as a whole number from ``low`` to ``high`` (None when not given);
+    ``option``: the command line's name of it, in the message (``--name`` by default)."""
+    option = option or f"--{name}"
     value = params.get(name)
     if value in (None, ""):
         return None
     text = str(value).strip()
     if not re.fullmatch(r"[0-9]{1,20}", text) or not low <= int(text) <= high:
-        raise LayoutError(f"--{name} takes a whole number from {low:,} to {high:,}, not {shorten(str(value))!r}",
-                          f"--{name}")
+        raise LayoutError(f"{option} takes a whole number from {low:,} to {high:,}, not {shorten(str(value))!r}",
+                          option)
     return int(text)
 
 
@@ -278,6 +355,14 @@ ANALYSES: dict[str, tuple[Callable[..., dict], tuple[str, ...]]] = {
     "table": (table, ()),
     "thousand": (thousand, ()),
     "advise": (advise_layout, ("seat", "sees", "moves", "exact_limit", "samples", "seed")),
+}
+
+#: The long analyses run as jobs (``POST /api/jobs {"analysis": NAME, ...}``): name -> the
+#: function checking the parameters and returning the pool task.
+JOBS: dict[str, Callable[[Mapping[str, object]], Callable[[object, object], object]]] = {
+    "odds": odds_task,
+    "advise": advise_task,
+    "by_information": by_information_task,
 }
 
 

@@ -10,7 +10,12 @@ API (every body is JSON, at most ``max_body`` bytes; every answer is JSON):
   after the moves (``pref show --json``), its legal ``moves`` and its ``svg`` diagram (``"values":
   "solve"``: each legal card's value solved, under the card and as ``cards``).
 * ``POST /api/jobs`` ``{"analysis": "odds", "hand": "S=..", ...}`` -> 202 and the job's status;
-  ``GET /api/jobs/ID`` -> its state, ``done`` / ``total`` and, once finished, ``result`` (the
+  the long analyses: ``odds`` (the declarer's odds over every split), ``advise`` (the fields of
+  ``/api/advise``), ``by_information`` (``layout`` with its ``played=`` record, ``moves`` after it,
+  ``open``, ``threshold``, ``exact_limit``, ``samples``, ``seed``: ``pref contract LAYOUT
+  --by-information --json``, ``pref thousand`` for a Thousand deal);
+  ``GET /api/jobs/ID`` -> its state, ``done`` / ``total``, the ``stage`` of an analysis in stages
+  (``card Ks 2 of 5``) and, once finished, ``result`` (the
   command's ``--json``; a cancelled job keeps what it finished, marked partial);
   ``DELETE /api/jobs/ID`` cancels it (its worker is free again at once).
 
@@ -187,10 +192,11 @@ def create_app(workers: int = 2, tt_mb: int = 64, waiting: int = 32, max_body: i
     async def start_job(request: Request) -> Response:
         data = await read_json(request)
         kind = data.get("analysis")
-        if kind != "odds":
-            raise RequestError(400, f"unknown analysis {shorten(str(kind))!r}: give \"odds\"")
-        task = analyses.odds_task(data)  # bad parameters: 400 now, not a failed job later
-        job = submit(request, task, "odds")
+        if kind not in analyses.JOBS:
+            raise RequestError(400, f"unknown analysis {shorten(str(kind))!r}: give one of "
+                                    + ", ".join(f'"{name}"' for name in analyses.JOBS))
+        task = analyses.JOBS[kind](data)  # bad parameters: 400 now, not a failed job later
+        job = submit(request, task, kind)
         jobs[job.id] = job
         while len(jobs) > KEPT_JOBS:
             oldest = next(iter(jobs.values()))

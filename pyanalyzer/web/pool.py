@@ -50,6 +50,8 @@ class Job:
         self.state = "queued"  # queued, running, done, failed, cancelled
         self.done = 0
         self.total = 0
+        #: What the job is doing now, when it runs in stages (``card Ks 2 of 5``).
+        self.stage_text = ""
         self.result: object = None
         self.error: BaseException | None = None
         self.reason = ""
@@ -97,6 +99,17 @@ class Job:
         """The analyzers' progress callback: records the count."""
         self.done, self.total = done, total
 
+    def stage(self, label: str, number: int | None = None, count: int | None = None, **_more) -> None:
+        """The analyzers' stage callback (``card Ks 2 of 5``): recorded, the count starts again."""
+        self.stage_text = f"{label} {number} of {count}" if number is not None else label
+        self.done = self.total = 0
+
+    @property
+    def reporter(self) -> _Reporter:
+        """The progress callback of an analysis that runs in stages: ``reporter(done, total)``
+        and ``reporter.stage(label, number, count)``."""
+        return _Reporter(self)
+
     def stops_between_blocks(self) -> None:
         """For a task that checks :meth:`stop_requested` between short blocks of searches (the
         enumerations): a cancel waits for the block under way instead of stopping every search
@@ -111,9 +124,22 @@ class Job:
 
     def status(self) -> dict:
         out = {"id": self.id, "kind": self.kind, "state": self.state, "done": self.done, "total": self.total}
+        if self.stage_text:
+            out["stage"] = self.stage_text
         if self.reason:
             out["reason"] = self.reason
         return out
+
+
+class _Reporter:
+    def __init__(self, job: Job) -> None:
+        self.job = job
+
+    def __call__(self, done: int, total: int) -> None:
+        self.job.progress(done, total)
+
+    def stage(self, label: str, number: int | None = None, count: int | None = None, **more) -> None:
+        self.job.stage(label, number, count, **more)
 
 
 def _no_stop() -> None:

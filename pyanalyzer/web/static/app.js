@@ -27,7 +27,7 @@ const state = {
   step: 0,             // how many cards of the line are shown played
   solution: null,
   position: null,      // the position after the moves (the API's layout object)
-  job: null,
+  job: null,           // the job under way: its id, title, unit and what shows its result
   busy: 0,
 };
 
@@ -163,7 +163,8 @@ function refreshAnalyses() {
     : contract === "misere" ? "misere" : contract === "allpass" ? "allpass" : "tricks";
   for (const button of document.querySelectorAll("#analyses button")) {
     const wanted = button.dataset.for;
-    button.hidden = wanted === "odds" ? !["misere", "tricks", "thousand"].includes(kind) : wanted !== kind;
+    button.hidden = wanted === "odds" ? !["misere", "tricks", "thousand"].includes(kind)
+      : wanted === "record" ? kind === "allpass" : wanted !== kind;
   }
   $("talon-option").hidden = kind !== "misere" && kind !== "tricks";
   $("talon-rule-option").hidden = kind !== "allpass";
@@ -256,6 +257,7 @@ function enteredText() {
 async function drawPosition(moves, values) {
   const position = await api("/api/position", { layout: currentText(), moves, values });
   $("diagram").innerHTML = position.svg;
+  renderAdviseControl(position);
   return position;
 }
 
@@ -270,6 +272,7 @@ async function solveCurrent() {
       state.line = [];
       state.step = 0;
       $("diagram").innerHTML = position.svg;
+      renderAdviseControl(position);
       $("verdict").textContent = "The hands are played out.";
       $("summary").textContent = "";
       renderLine();
@@ -436,6 +439,7 @@ function escapeHtml(text) {
 
 async function runAnalysis(kind) {
   if (kind === "odds") return startOdds();
+  if (kind === "by-information") return startByInformation();
   await busy(async () => {
     const position = state.position || await api("/api/position", { layout: currentText(), moves: state.moves });
     const layout = position.one_line;
@@ -468,14 +472,20 @@ async function startOdds() {
       body.discard = $("talon").value.trim() || (start.discard || []).join(",");
       body.contract = start.contract;
     }
-    const job = await api("/api/jobs", body);
-    state.job = job.id;
-    $("job").hidden = false;
-    $("cancel").disabled = false;
-    $("job-title").textContent = "Declarer's odds over every split of the unseen cards";
-    showJob(job);
-    pollJob(job.id);
+    await startJob(body, "Declarer's odds over every split of the unseen cards", "splits",
+      (result, cancelled) => renderAnalysis(cancelled ? "Declarer's odds (cancelled: partial)" : "Declarer's odds", result));
   });
+}
+
+/** Start a job of the API and follow it in the job box; ``show(result, cancelled)`` shows its answer. */
+async function startJob(body, title, unit, show) {
+  const job = await api("/api/jobs", body);
+  state.job = { id: job.id, unit, show };
+  $("job").hidden = false;
+  $("cancel").disabled = false;
+  $("job-title").textContent = title;
+  showJob(job);
+  pollJob(job.id);
 }
 
 function showJob(job) {
@@ -485,13 +495,17 @@ function showJob(job) {
   const share = job.total ? ` (${Math.floor((100 * job.done) / job.total)}%)` : "";
   const what = { queued: "Waiting for a free worker…", running: "Running", done: "Finished",
     cancelled: "Cancelled", failed: "Failed" }[job.state] || job.state;
-  $("job-text").textContent = `${what}: ${job.done.toLocaleString()} of ${job.total.toLocaleString()} splits${share}`
+  const unit = (state.job && state.job.unit) || "splits";
+  const stage = job.stage && ["queued", "running"].includes(job.state) ? `${job.stage}: ` : "";
+  $("job-text").textContent = `${what}: ${stage}${job.done.toLocaleString()} of ${job.total.toLocaleString()} ${unit}${share}`
     + (job.reason && job.state === "cancelled" && job.reason !== "cancelled" ? ` — ${job.reason}` : "");
   $("job").dataset.state = job.state;
 }
 
+const jobId = () => state.job && state.job.id;
+
 async function pollJob(id) {
-  while (state.job === id) {
+  while (jobId() === id) {
     let job;
     try {
       job = await api(`/api/jobs/${id}`, undefined, "GET");
@@ -499,7 +513,7 @@ async function pollJob(id) {
       showError(error);
       return;
     }
-    if (state.job !== id) return;
+    if (jobId() !== id) return;
     showJob(job);
     if (!["queued", "running"].includes(job.state)) {
       finishJob(job);
@@ -510,14 +524,15 @@ async function pollJob(id) {
 }
 
 function finishJob(job) {
+  const show = state.job && state.job.show;
   state.job = null;
   $("cancel").disabled = true;
   if (job.error) showError(new Error(job.error));
-  if (job.result) renderAnalysis(job.state === "cancelled" ? "Declarer's odds (cancelled: partial)" : "Declarer's odds", job.result);
+  if (job.result && show) show(job.result, job.state === "cancelled");
 }
 
 async function cancelJob() {
-  const id = state.job;
+  const id = jobId();
   if (!id) return;
   $("cancel").disabled = true;
   try {
@@ -527,6 +542,126 @@ async function cancelJob() {
   } catch (error) {
     showError(error);
   }
+}
+
+// -- advice at the table: which card, with the cards one player sees (a job) -------------------
+
+/** The cards played from the start of the play to the position shown. */
+const playedSoFar = () => state.moves.concat(state.line.slice(0, state.step));
+
+/** The advise control for the position shown: the player (the one to move by default) and the
+ * hands he also sees (checkboxes). */
+function renderAdviseControl(position) {
+  state.shown = position;
+  const box = $("advise-box");
+  box.hidden = !position.tricks_left;
+  if (box.hidden) return;
+  const select = $("advise-seat");
+  const seats = SEATS[position.game];
+  select.innerHTML = "";
+  for (const seat of seats) select.append(new Option(SEAT_NAMES[seat], seat));
+  select.value = position.to_move;
+  renderSeesBoxes();
+}
+
+function renderSeesBoxes() {
+  const seat = $("advise-seat").value;
+  const box = $("advise-sees");
+  const checked = new Set([...box.querySelectorAll("input:checked")].map((input) => input.value));
+  box.querySelectorAll("label").forEach((label) => label.remove());
+  for (const other of SEATS[state.shown.game].filter((s) => s !== seat)) {
+    const label = document.createElement("label");
+    label.innerHTML = `<input type="checkbox" value="${other}"${checked.has(other) ? " checked" : ""}> ${SEAT_NAMES[other]}`;
+    box.append(label);
+  }
+}
+
+async function startAdvise() {
+  await busy(async () => {
+    const seat = $("advise-seat").value;
+    const sees = [...$("advise-sees").querySelectorAll("input:checked")].map((input) => input.value);
+    const moves = playedSoFar();
+    const body = { analysis: "advise", layout: currentText(), moves: moves.join(","), seat, sees: sees.join(",") };
+    const title = `Advice for ${SEAT_NAMES[seat]}` + (sees.length ? `, seeing ${sees.map((s) => SEAT_NAMES[s]).join(" and ")}` : "");
+    $("analysis").innerHTML = `<h3>${title}</h3><p>Working…</p>`;
+    await startJob(body, title, "layouts", (result, cancelled) => showAdvice(title, result, cancelled, moves));
+  });
+}
+
+const number = (x, digits) => (x === null || x === undefined ? "–" : Number(x).toFixed(digits));
+
+function showAdvice(title, data, cancelled, moves) {
+  renderAdvice(cancelled ? `${title} (cancelled: partial)` : title, data);
+  // Each card's expected value under it on the diagram, when the position is still the one shown.
+  if (playedSoFar().join(",") !== moves.join(",")) return;
+  const values = {};
+  for (const [code, entry] of Object.entries(data.cards)) {
+    if (entry.expected !== null && entry.expected !== undefined) values[code] = number(entry.expected, 2);
+  }
+  busy(() => drawPosition(moves, values));
+}
+
+function renderAdvice(title, data) {
+  const seat = SEAT_NAMES[data.seat] || data.seat;
+  const how = data.exact ? `exact over all ${data.layouts.toLocaleString()} layouts he cannot tell apart`
+    : data.method === "sample" ? `sampled: ${data.solved.toLocaleString()} random layouts of ${data.layouts.toLocaleString()} (seed ${data.seed}), 95% intervals`
+      : `partial: ${data.layouts.toLocaleString()} layouts, not all solved`;
+  let html = `<h3>${title}</h3><p>${seat} to play: ${how}. Values: ${data.counted === data.seat ? "his" : `${SEAT_NAMES[data.counted] || data.counted}'s`} result from here on`
+    + (data.best ? `; best card <strong>${cards([data.best])}</strong>` : "") + ".</p>";
+  const entries = Object.entries(data.cards);
+  const outcomes = [...new Set(entries.flatMap(([, e]) => Object.keys(e.outcomes || {})))];
+  const strategy = entries.some(([, e]) => e.strategy !== undefined && e.strategy !== null);
+  const sure = entries.some(([, e]) => e.guaranteed !== undefined && e.guaranteed !== null);
+  const headers = ["Card", "Expected", "95% interval", ...outcomes.map((o) => `P(${o})`), "Distribution", "Cost"];
+  if (strategy) headers.push("One strategy");
+  if (sure) headers.push("Sure");
+  const rows = entries.map(([code, e]) => {
+    const expected = e.expected_bounds ? `${number(e.expected_bounds[0], 2)}..${number(e.expected_bounds[1], 2)}` : number(e.expected, 3);
+    const row = [cards([code]) + (e.partial ? " (cut short)" : ""), expected,
+      e.interval ? `${number(e.interval[0], 2)}..${number(e.interval[1], 2)}` : "–",
+      ...outcomes.map((o) => percent(e.outcomes ? e.outcomes[o] : null)),
+      Object.entries(e.distribution).map(([value, p]) => `${value}: ${percent(p)}`).join(", "),
+      e.cost === null || e.cost === undefined ? "–" : number(e.cost, 3)];
+    if (strategy) row.push(number(e.strategy, 3));
+    if (sure) row.push(e.guaranteed ?? "–");
+    return { row, best: code === data.best };
+  });
+  const head = headers.map((h) => `<th>${h}</th>`).join("");
+  const body = rows.map(({ row, best }) => `<tr${best ? ' class="best"' : ""}>${row.map((c) => `<td>${c}</td>`).join("")}</tr>`).join("");
+  html += `<table class="advice"><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
+  if (data.strategy_note) html += `<p>${escapeHtml(data.strategy_note)}</p>`;
+  html += `<details><summary>The answer as JSON (what pref advise --json prints)</summary><pre>${escapeHtml(JSON.stringify(data, null, 1))}</pre></details>`;
+  $("analysis").innerHTML = html;
+}
+
+// -- mistakes by information: each card of the play judged by what its player knew (a job) -------
+
+async function startByInformation() {
+  await busy(async () => {
+    const moves = playedSoFar();
+    const body = { analysis: "by_information", layout: currentText(), moves: moves.join(",") };
+    const title = "The play judged by information";
+    $("analysis").innerHTML = `<h3>${title}</h3><p>Working…</p>`;
+    await startJob(body, title, "layouts", (result, cancelled) => renderReview(cancelled ? `${title} (cancelled: partial)` : title, result));
+  });
+}
+
+function renderReview(title, data) {
+  const info = data.by_information;
+  let html = `<h3>${title}</h3>`;
+  if (data.verdict) html += `<p>${escapeHtml(String(data.verdict))}</p>`;
+  html += `<p>${info.judged} of ${info.cards} cards judged by what their players knew: ${info.errors.length} error(s), ${info.unlucky.length} unlucky;`
+    + ` an error loses more than ${info.threshold} ${info.unit} for his side on average.${info.interrupted ? " <strong>Partial:</strong> stopped before the end." : ""}</p>`;
+  html += table(["Trick", "Player", "Card", "Double dummy", "By information", "Cost", "Expected", "Best", "Layouts"],
+    info.steps.map((step) => [step.trick, SEAT_NAMES[step.seat] || step.seat, cards([step.card]),
+      step.dd_changed ? "changed the result" : "–",
+      `<span class="verdict-${step.verdict}">${step.verdict}</span>`,
+      step.verdict === "forced" ? "–" : number(step.cost, 2),
+      step.verdict === "forced" ? "–" : number(step.expected, 2),
+      step.best ? cards([step.best]) : "–",
+      step.layouts === null ? "–" : `${step.layouts.toLocaleString()}${step.exact ? "" : " (sampled)"}`]));
+  html += `<details><summary>The answer as JSON (what pref contract … --by-information --json prints)</summary><pre>${escapeHtml(JSON.stringify(data, null, 1))}</pre></details>`;
+  $("analysis").innerHTML = html;
 }
 
 // -- start ------------------------------------------------------------------------------------
@@ -568,6 +703,8 @@ function wire() {
   $("undo").addEventListener("click", () => { state.moves = []; solveCurrent(); });
   $("diagram").addEventListener("click", playClicked);
   $("cancel").addEventListener("click", cancelJob);
+  $("advise").addEventListener("click", startAdvise);
+  $("advise-seat").addEventListener("change", renderSeesBoxes);
   for (const button of document.querySelectorAll("#analyses button")) {
     button.addEventListener("click", () => runAnalysis(button.dataset.analysis));
   }
