@@ -21,7 +21,10 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("starlette")
-pytest.importorskip("httpx")
+try:  # the HTTP client Starlette's test client runs on: httpx2 (Starlette 1.x), or httpx (older)
+    import httpx2 as http_client
+except ImportError:
+    http_client = pytest.importorskip("httpx")
 
 from click.testing import CliRunner  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
@@ -190,6 +193,67 @@ def test_bad_odds_parameters_are_refused_before_a_job_starts(client):
     assert answer.status_code == 400 and "10 cards" in answer.json()["error"]
 
 
+def finished_job(client, params: dict) -> dict:
+    """Start a job and poll it until it has finished (bounded): its last status."""
+    started = client.post("/api/jobs", json=params)
+    assert started.status_code == 202, started.text
+    for _ in range(12_000):
+        status = client.get(f"/api/jobs/{started.json()['id']}").json()
+        if status["state"] not in ("queued", "running"):
+            return status
+        threading.Event().wait(0.05)
+    raise AssertionError("the job did not finish in ten minutes")
+
+
+#: The README's record judged by information (South's ♠A lead is unlucky).
+RECORD = "contract=6s declarer=E lead=S S=As,7s,9d W=Ks,Ac,Jc E=Qs,Jd,9h"
+RECORD_PLAYED = "As,Ks,Qs,7s,Jc,9h,9d,Ac,Jd"
+
+
+@pytest.mark.parametrize("params, command", [
+    ({"layout": SEVEN_CLUBS, "seat": "E", "moves": "As,Js", "sees": "W"},
+     ["advise", SEVEN_CLUBS, "--seat", "E", "--moves", "As,Js", "--sees", "W"]),
+    ({"layout": SEVEN_CLUBS, "seat": "E", "moves": ["As", "Js"], "samples": "40", "seed": "4", "exact_limit": "10"},
+     ["advise", SEVEN_CLUBS, "--seat", "E", "--moves", "As,Js", "--samples", "40", "--seed", "4",
+      "--exact-limit", "10"]),
+    ({"layout": RECORD + " played=As,Ks,Qs,7s,Jc,9h", "seat": "S"},  # a record: its cards played
+     ["advise", RECORD + " played=As,Ks,Qs,7s,Jc,9h", "--seat", "S"]),
+])
+def test_an_advise_job_answers_what_pref_advise_json_prints(client, params, command):
+    """The page's advise control runs a job; its result is ``pref advise ... --json`` (timings aside)."""
+    finished = finished_job(client, {"analysis": "advise", **params})
+    assert finished["state"] == "done", finished
+    assert without_timing(finished["result"]) == without_timing(cli_json(*command))
+
+
+@pytest.mark.parametrize("params", [
+    {"layout": RECORD + " played=" + RECORD_PLAYED},
+    {"layout": RECORD, "moves": RECORD_PLAYED},  # the cards played on the page, after the layout
+    {"layout": RECORD + " played=As,Ks,Qs", "moves": RECORD_PLAYED.split(",")[3:]},
+])
+def test_a_by_information_job_answers_what_pref_contract_by_information_prints(client, params):
+    finished = finished_job(client, {"analysis": "by_information", **params})
+    assert finished["state"] == "done", finished
+    expected = cli_json("contract", RECORD + " played=" + RECORD_PLAYED, "--by-information")
+    assert without_timing(finished["result"]) == without_timing(expected)
+    steps = finished["result"]["by_information"]["steps"]
+    assert [(s["seat"], s["card"], s["verdict"]) for s in steps][:2] == [("S", "As", "unlucky"), ("W", "Ks", "forced")]
+
+
+@pytest.mark.parametrize("params, says", [
+    ({"analysis": "advise", "layout": SEVEN_CLUBS, "seat": "W"}, "W is not to move"),
+    ({"analysis": "advise", "layout": SEVEN_CLUBS}, "missing --seat"),
+    ({"analysis": "advise", "layout": SEVEN_CLUBS, "seat": "S", "samples": "0"}, "--samples takes"),
+    ({"analysis": "by_information", "layout": SEVEN_CLUBS}, "give played="),
+    ({"analysis": "by_information", "layout": RECORD, "moves": RECORD_PLAYED, "threshold": "-1"},
+     "--threshold takes"),
+    ({"analysis": "sing"}, "unknown analysis 'sing'"),
+])
+def test_bad_job_parameters_are_refused_with_the_command_lines_message(client, params, says):
+    answer = client.post("/api/jobs", json=params)
+    assert answer.status_code == 400 and says in answer.json()["error"], answer.text
+
+
 def test_a_full_pool_answers_503_and_serves_again_when_free():
     """One worker, no waiting line, held by a job blocked on an Event: deterministic."""
     release = threading.Event()
@@ -315,8 +379,6 @@ def random_ending(rng: random.Random) -> str:
 def test_twenty_four_requests_at_once_on_a_real_server_are_all_answered_correctly():
     """Real Uvicorn on a free port of 127.0.0.1; each answer checked against the reference
     minimax (the test oracle)."""
-    import httpx
-
     from pyanalyzer.analysis.solve import solve
     from pyanalyzer.model.layout_io import parse_layout
 
@@ -325,7 +387,7 @@ def test_twenty_four_requests_at_once_on_a_real_server_are_all_answered_correctl
     expected = [solve(parse_layout(text), "reference", cards=True, line=False) for text in layouts]
     with running_server(workers=2, tt_mb=16) as (url, _app):
         def ask(text: str):
-            return httpx.post(f"{url}/api/solve", json={"layout": text}, timeout=60)
+            return http_client.post(f"{url}/api/solve", json={"layout": text}, timeout=60)
 
         with ThreadPoolExecutor(len(layouts)) as threads:
             answers = list(threads.map(ask, layouts))
@@ -337,8 +399,6 @@ def test_twenty_four_requests_at_once_on_a_real_server_are_all_answered_correctl
 
 
 def test_pref_serve_answers_and_stops_cleanly_on_sigterm():
-    import httpx
-
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     process = subprocess.Popen([sys.executable, "-m", "pyanalyzer", "serve", "--port", "0", "--tt-mb", "16"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
@@ -359,7 +419,7 @@ def test_pref_serve_answers_and_stops_cleanly_on_sigterm():
             if "Uvicorn running on " in line:
                 url = line.split("Uvicorn running on ", 1)[1].split()[0]
         assert url.startswith("http://127.0.0.1:")
-        answer = httpx.post(f"{url}/api/solve", json={"layout": SEVEN_CLUBS}, timeout=60)
+        answer = http_client.post(f"{url}/api/solve", json={"layout": SEVEN_CLUBS}, timeout=60)
         assert answer.json()["declarer_tricks"] == 7  # the published answer (layouts/seven-clubs.txt)
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=60)

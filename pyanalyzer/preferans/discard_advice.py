@@ -104,7 +104,7 @@ class DiscardAdvice(HtmlView):
             how = (f"every discard class on the same {self.samples:,} random layouts (seed {self.seed}) of "
                    f"{self.layouts:,}")
         partial = "PARTIAL (interrupted): " if self.interrupted else ""
-        return f"{partial}{how}, {self.seconds:.1f} s. Values: {self.seat}'s tricks."
+        return f"{partial}{how}, {self.seconds:.1f} s. Values: {self.layout.rules.seat_name(self.seat)}'s tricks."
 
     def _rows(self, style: str) -> list[list]:
         rows = []
@@ -117,17 +117,21 @@ class DiscardAdvice(HtmlView):
                 expected = f"{advice.expected:.3f}" + (
                     "" if advice.interval is None else f" ±{(advice.interval[1] - advice.interval[0]) / 2:.3f}")
             chance = self.deciding[discard]
-            cost = "-" if math.isnan(advice.cost) else f"{100 * advice.cost:.1f}"
+            if chance is None:  # an enumeration cut short: its bounds
+                high = advice.tally.bounds(self._decides)[1]
+                shown = f"<= {100 * high:.1f}%"
+                cost = "-" if self.best is None else f">= {100 * max(0.0, self.deciding[self.best] - high):.1f}"
+            else:
+                shown, cost = f"{100 * chance:.1f}%", "-" if math.isnan(advice.cost) else f"{100 * advice.cost:.1f}"
             rows.append([self._code(discard, style) + (" (best)" if discard == self.best else ""), expected,
-                         "-" if chance is None else f"{100 * chance:.1f}%",
-                         cost, how])
+                         shown, cost, how])
         return rows
 
     def format(self, style: str = "symbols") -> str:
         out = [self.headline(style), self.method(), ""]
-        out.append(f"  {'discard':<10} {'expected':>16} {'P(' + self.deciding_word + ')':>10} {'cost':>6}  how")
+        out.append(f"  {'discard':<14} {'expected':>16} {'P(' + self.deciding_word + ')':>10} {'cost':>7}  how")
         for row in self._rows(style):
-            out.append(f"  {row[0]:<10} {row[1]:>16} {row[2]:>10} {row[3]:>6}  {row[4]}")
+            out.append(f"  {row[0]:<14} {row[1]:>16} {row[2]:>10} {row[3]:>7}  {row[4]}")
         out += ["", f"cost: how much less likely than with the best discard the contract is {self.deciding_word} "
                     "(percentage points)."]
         return "\n".join(out)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 
-from pyanalyzer.analysis.advise import advise, parse_seats, parse_sees
+from pyanalyzer.analysis.advise import advise, information, parse_seats, parse_sees
 from pyanalyzer.analysis.by_information import SAMPLES as BY_INFORMATION_SAMPLES
 from pyanalyzer.analysis.by_information import judge_by_information
 from pyanalyzer.analysis.playcheck import check_play
@@ -201,6 +201,7 @@ def advise_task(params: Mapping[str, object]) -> Callable[[object, object], obje
                                   backends=[engine], progress=None if job is None else job.reporter,
                                   samples=count or SCREEN_SAMPLES)
         return discard_task
+    information(layout, played, seat, sees)  # (he is not to move, ...: 400 now, not a failed job later)
 
     def task(engine, job):
         return advise(layout, seat, sees, moves=played, engine=engine, seed=seed, threads=1, backends=[engine],
