@@ -152,3 +152,52 @@ def test_bad_input_is_shown_in_one_line(browser, server):
         assert page.text_content("#message") == "bad contract 'zz': write e.g. 6s, 7♦, 8nt, misere, allpass"
     finally:
         page.close()
+
+
+#: A two-card ending: South cannot see West's and East's cards (six layouts); the ♣A takes both tricks.
+ENDING = "contract=6s declarer=S lead=S S=Ac,Qc W=Kc,7d E=8d,9d"
+
+
+def test_the_advise_control_shows_each_cards_expected_value(browser, server):
+    """Which card for South, seeing neither hand: the job's table and the diagram's values (the
+    same figures as ``pref advise ENDING --seat S``: ♣A 2 tricks, ♣Q none, over 6 layouts)."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    try:
+        page.goto(server + "/?layout=" + urllib.parse.quote(ENDING))
+        page.wait_for_selector("#advise-box:not([hidden])", timeout=WAIT)
+        assert page.input_value("#advise-seat") == "S"  # the one to move
+        assert sorted(page.eval_on_selector_all("#advise-sees input", "boxes => boxes.map(b => b.value)")) == ["E", "W"]
+        page.click("#advise")
+        page.wait_for_selector("#analysis table.advice", timeout=WAIT)
+        rows = page.eval_on_selector_all("#analysis table.advice tbody tr",
+                                         "rows => rows.map(r => [...r.cells].map(c => c.textContent))")
+        assert [row[:2] for row in rows] == [["♣A", "2.000"], ["♣Q", "0.000"]]
+        assert "exact over all 6 layouts" in page.text_content("#analysis")
+        # The values are drawn under the cards too.
+        page.wait_for_selector("#diagram g.card[data-card='Ac'] text.value", timeout=WAIT)
+        assert page.text_content("#diagram g.card[data-card='Ac'] text.value") == "2.00"
+        assert page.get_attribute("#job", "data-state") == "done"
+    finally:
+        page.close()
+    assert problems == []
+
+
+def test_the_play_judged_by_information(browser, server):
+    """The README's record, played on the page (the address's moves): South's ♠A lead is unlucky
+    (as ``pref contract ... --by-information`` says), West's ♠K forced."""
+    record = "contract=6s declarer=E lead=S S=As,7s,9d W=Ks,Ac,Jc E=Qs,Jd,9h"
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        page.goto(server + "/?layout=" + urllib.parse.quote(record) + "&moves=As,Ks,Qs,7s,Jc,9h,9d,Ac,Jd")
+        page.wait_for_function("document.getElementById('verdict').textContent === 'The hands are played out.'",
+                               timeout=WAIT)
+        page.click("#analyses button[data-analysis='by-information']")
+        page.wait_for_selector("#analysis table", timeout=WAIT)
+        rows = page.eval_on_selector_all("#analysis table tbody tr",
+                                         "rows => rows.map(r => [...r.cells].map(c => c.textContent))")
+        assert [row[1:5] for row in rows[:2]] == [["South", "♠A", "changed the result", "unlucky"],
+                                                  ["West", "♠K", "–", "forced"]]
+    finally:
+        page.close()
