@@ -221,3 +221,117 @@ def _oracle_misere_defender(start, moves, seat):
             sums[card] = sums.get(card, 0) + value
         count += 1
     return {now.rules.deck.from_index(c): total / count for c, total in sums.items()}, count
+
+
+# -- the pictures: the layout as the advised player sees it ------------------------------------
+
+
+def _svg_tree(path):
+    import xml.etree.ElementTree as ElementTree
+
+    return ElementTree.parse(path).getroot()
+
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def test_svg_and_html_show_the_layout_as_he_sees_it_with_each_cards_expected_value(tmp_path):
+    """South sees neither defender (six layouts): their hands are drawn as a count, no card of
+    theirs is in the picture; his ♣A is worth 2 tricks (best), his ♣Q none (the oracle above:
+    the ♣A takes both tricks in every layout, the ♣Q loses the first to the ♣K)."""
+    text = "contract=6s declarer=S lead=S S=Ac,Qc W=Kc,7d E=8d,9d"
+    svg, html = tmp_path / "advice.svg", tmp_path / "advice.html"
+    run = CliRunner().invoke(main, ["advise", text, "--seat", "S", "--svg", str(svg), "--html", str(html)])
+    assert run.exit_code == 0, run.output
+    root = _svg_tree(svg)
+    seats = {g.get("data-seat"): g for g in root.iter(f"{SVG}g") if "seat" in (g.get("class") or "").split()}
+    assert {s for s, g in seats.items() if "hidden" in g.get("class")} == {"W", "E"}
+    assert seats["W"].get("data-count") == "2" and "2 cards, unseen" in "".join(seats["W"].itertext())
+    cards = {g.get("data-card"): g for g in root.iter(f"{SVG}g") if g.get("class") == "card"}
+    assert set(cards) == {"Ac", "Qc"}  # the unseen cards are not drawn
+    values = {code: [t for t in g.iter(f"{SVG}text") if "value" in t.get("class")] for code, g in cards.items()}
+    assert [(t.text, "best" in t.get("class")) for t in values["Ac"]] == [("2.00", True)]
+    assert [(t.text, "best" in t.get("class")) for t in values["Qc"]] == [("0.00", False)]
+    page = html.read_text(encoding="utf-8")
+    assert "<table" in page and "♣A (best)" in page and "2.000" in page and "exact over all 6 layouts" in page
+
+
+def test_an_unseen_discard_is_drawn_as_its_count():
+    """A misère defender (Kovalevskaya's East) does not see the discard: two cards, unseen."""
+    from pyanalyzer.render.svg import layout_svg
+
+    layout = parse_layout("contract=misere declarer=S lead=W S=7s,8h W=8s,Kh E=9s,Qh discard=7d,8d")
+    drawn = layout_svg(layout, hidden=("S", "discard"))
+    assert 'data-seat="discard"' not in drawn and "2 cards, unseen" in drawn
+    assert 'data-card="7s"' not in drawn and 'data-card="8s"' in drawn
+    assert 'data-seat="discard"' in layout_svg(layout)  # (shown when not hidden)
+
+
+# -- the declarer's discard of twelve cards: the twelve-card rankings in advise's shape ----------
+
+#: seven-clubs.txt before the discard: South's ten cards, the talon ♠8 ♠7 in no hand.
+TWELVE = ("contract=7c declarer=S lead=S talon=8s,7s S=As,Ac,9c,8c,7c,Kd,Jd,Ah,Kh,Th "
+          "W=Qs,Js,Ts,Kc,Jc,Ad,9d,7d,Jh,9h E=Ks,9s,Qc,Tc,Qd,Td,8d,Qh,8h,7h")
+
+
+def test_the_declarers_discard_is_the_twelve_card_ranking_in_advises_shape():
+    """Sampled (cheap): every discard class once, each with the ranking's own figures on the same
+    seeded layouts (``rank_discards``, the ranking of pref contract --hand S=<12 cards>), the best
+    the likeliest to make, each cost the chance of making lost."""
+    from pyanalyzer.model.layout_io import parse_layout as parse
+    from pyanalyzer.preferans.discard_advice import advise_discard
+    from pyanalyzer.preferans.makeable import twelve_cards
+    from pyanalyzer.preferans.odds import rank_discards
+
+    layout = parse(TWELVE)
+    advice = advise_discard(layout, "S", exact_limit=0, samples=24, seed=5, threads=1)
+    ranking = rank_discards(twelve_cards(layout), "S", "S", layout.contract, screen_samples=24, finalists=0,
+                            seed=5, threads=1)
+    assert advice.layouts == 184_756 and not advice.exact
+    assert set(advice.cards) == {choice.discard for choice in ranking.screened}
+    for choice in ranking.screened:
+        card = advice.cards[choice.discard]
+        assert card.expected == pytest.approx(choice.odds.expected_tricks)
+        assert advice.deciding[choice.discard] == pytest.approx(choice.p_make)
+        assert card.outcomes["made"] == pytest.approx(choice.p_make)
+        assert sum(card.distribution.values()) == pytest.approx(1)
+    top = max(advice.deciding.values())
+    assert advice.deciding[advice.best] == top and advice.cards[advice.best].cost == 0
+    assert all(advice.cards[d].cost == pytest.approx(top - p) for d, p in advice.deciding.items())
+    data = advice.to_json()
+    assert data["question"] == "discard" and data["ranked_by"] == "p_made" and data["best"] == ",".join(
+        c.code for c in advice.best)
+    entry = data["cards"][data["best"]]
+    assert entry["method"] == "sample" and entry["solved"] == 24 and "interval" in entry
+
+
+def test_pref_advise_asks_the_declarer_with_twelve_cards_for_his_discard():
+    run = CliRunner().invoke(main, ["advise", TWELVE, "--seat", "S", "--exact-limit", "0", "--samples", "12",
+                                    "--seed", "1", "--json"])
+    assert run.exit_code == 0, run.output
+    data = json.loads(run.stdout)
+    assert data["question"] == "discard" and data["twelve"][:2] == ["7s", "8s"] and data["best"] in data["cards"]
+    text = CliRunner().invoke(main, ["advise", TWELVE, "--seat", "S", "--exact-limit", "0", "--samples", "12"])
+    assert text.exit_code == 0 and "Which two to discard?" in text.output, text.output
+    for args, token in [(["--seat", "S", "--sees", "W"], "--sees"),
+                        (["--seat", "W"], "discard is still open: give discard= (advice starts with the play), "
+                                          "or ask the declarer (--seat S)")]:
+        bad = CliRunner().invoke(main, ["advise", TWELVE, *args])
+        assert bad.exit_code == 2 and token in bad.stderr and "Traceback" not in bad.output, bad.output
+
+
+@pytest.mark.slow
+def test_the_misere_discard_of_twelve_cards_exactly():
+    """Throwing the two aces leaves a hand nobody can catch (every card of his suits has a
+    higher one outstanding: tests/test_misere.py's hand); any other discard keeps an ace and is
+    caught sometimes, so it is dropped once provably worse (bounds)."""
+    from pyanalyzer.preferans.discard_advice import advise_discard
+
+    layout = parse_layout("contract=misere declarer=S lead=W talon=As,Ah S=7s,8s,9s,7c,8c,9c,7d,8d,7h,8h "
+                          "W=Ts,Js,Qs,Ks,Tc,Jc,Qc,Kc,Ac,9d E=Td,Jd,Qd,Kd,Ad,9h,Th,Jh,Qh,Kh")
+    advice = advise_discard(layout, "S")
+    assert {c.code for c in advice.best} == {"As", "Ah"} and advice.deciding[advice.best] == 1.0
+    assert advice.cards[advice.best].distribution == {0: 1.0} and advice.exact_discards[advice.best]
+    data = advice.to_json()
+    others = [entry for key, entry in data["cards"].items() if key != data["best"]]
+    assert others and all(e["dropped"] and e["p_clean"] is None and e["cost_at_least"] > 0 for e in others)

@@ -514,7 +514,8 @@ class Advice(HtmlView):
                    f"Expected {self._what()}: {how}.")
         notes = self.format(style).split("\n\n")[2:]  # after the headline and the table: the notes
         return {"layout": self.layout, "values": values, "verdict": verdict, "text": "\n".join(notes),
-                "best": [] if self.best is None else [self.best], "style": style, "hidden": hidden,
+                "best": [m for m, advice in self.cards.items() if abs(advice.cost) < 1e-9],  # (NaN: not best)
+                "style": style, "hidden": hidden,
                 "table": table_html(header, rows)}
 
     def to_json(self) -> dict:
@@ -565,8 +566,8 @@ def advise(layout: Layout, seat: str, sees: Sequence[str] = (), *, moves: Sequen
     if not layout.rules.counts_points and layout.talon and not layout.discard and layout.declarer \
             and not layout.contract.is_allpass and layout.tricks_left == rules.hand_size \
             and not any(c in layout.hands[layout.declarer] for c in layout.talon):
-        raise LayoutError("the declarer's discard is still open: give discard= (advice starts with the play)",
-                          "discard")
+        raise LayoutError(f"the declarer's discard is still open: give discard= (advice starts with the play), "
+                          f"or ask the declarer (--seat {layout.declarer}) which two cards to discard", "discard")
     moves = [m if isinstance(m, Move) else Move(m, False) for m in moves]
     now, view = information(layout, moves, seat, sees)
     seat = rules.seat(seat)
