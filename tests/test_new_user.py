@@ -547,8 +547,8 @@ SHARED_OPTIONS = {
     "--threads": {"misere", "contract", "table", "thousand", "advise"},
     "--seed": {"misere", "contract", "puzzles", "thousand", "advise"},
     "--tt-mb": {"solve", "allpass", "table", "thousand", "serve"},
-    "--svg": {"show", "solve", "misere", "contract", "thousand"},
-    "--html": {"show", "solve", "misere", "contract", "thousand"},
+    "--svg": {"show", "solve", "misere", "contract", "thousand", "advise"},
+    "--html": {"show", "solve", "misere", "contract", "thousand", "advise"},
     "--color": set(),  # on the group (pref --color never solve ...), for every command at once
     "--scheduler": {"solve", "allpass", "table", "misere", "contract", "thousand", "puzzles", "advise"},
     "--by-information": {"contract", "thousand"},

@@ -67,8 +67,7 @@ def advise_command(layout, seat_text, sees_texts, moves_text, exact_limit, sampl
       pref advise layouts/seven-clubs.txt --seat W --moves Ac --sees E --json
       pref advise "contract=6s declarer=S lead=W S=Ac,Qc,7s W=Kc,7d,8s E=8d,9d,9s" --seat W
       pref advise layouts/seven-clubs.txt --seat S --svg advice.svg --html advice.html
-      pref advise "contract=misere declarer=S lead=W talon=As,Ah S=7s,8s,9s,7c,8c,9c,7d,8d,7h,8h
-        W=Ts,Js,Qs,Ks,Tc,Jc,Qc,Kc,Ac,9d E=Td,Jd,Qd,Kd,Ad,9h,Th,Jh,Qh,Kh" --seat S
+      pref advise layouts/seven-clubs-discard.txt --seat S
 
     The declarer holding twelve cards (the talon given in no hand, no discard=) is
     asked which two to discard: each discard's expected tricks over the layouts of
