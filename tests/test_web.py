@@ -37,6 +37,7 @@ from pyanalyzer.web.app import create_app  # noqa: E402
 REPO = Path(__file__).resolve().parent.parent
 KOVALEVSKAYA = format_one_line(read_layout(str(REPO / "layouts" / "kovalevskaya.txt")))
 SEVEN_CLUBS = format_one_line(read_layout(str(REPO / "layouts" / "seven-clubs.txt")))
+SEVEN_CLUBS_DISCARD = format_one_line(read_layout(str(REPO / "layouts" / "seven-clubs-discard.txt")))
 ALLPASS = format_one_line(read_layout(str(REPO / "layouts" / "allpass.txt")))
 THOUSAND = format_one_line(read_layout(str(REPO / "layouts" / "thousand-deal.txt")))
 #: A Whist ending: three cards each, small enough for a table in well under a second.
@@ -218,6 +219,8 @@ RECORD_PLAYED = "As,Ks,Qs,7s,Jc,9h,9d,Ac,Jd"
       "--exact-limit", "10"]),
     ({"layout": RECORD + " played=As,Ks,Qs,7s,Jc,9h", "seat": "S"},  # a record: its cards played
      ["advise", RECORD + " played=As,Ks,Qs,7s,Jc,9h", "--seat", "S"]),
+    ({"layout": SEVEN_CLUBS_DISCARD, "seat": "S", "exact_limit": "0", "samples": "10", "seed": "2"},  # his discard
+     ["advise", SEVEN_CLUBS_DISCARD, "--seat", "S", "--exact-limit", "0", "--samples", "10", "--seed", "2"]),
 ])
 def test_an_advise_job_answers_what_pref_advise_json_prints(client, params, command):
     """The page's advise control runs a job; its result is ``pref advise ... --json`` (timings aside)."""

@@ -44,7 +44,7 @@ from pyanalyzer.errors import LayoutError
 from pyanalyzer.model.layout import Layout
 from pyanalyzer.model.move import Move
 from pyanalyzer.model.notation import format_move
-from pyanalyzer.render.html import HtmlView
+from pyanalyzer.render.html import HtmlView, table_html
 
 #: The default threshold of an ``error``: a quarter of a trick in the trick games; in Thousand five
 #: points (the opponents' points are rounded to fives, so less seldom matters).
@@ -182,6 +182,22 @@ class InformationReview(HtmlView):
 
     def __str__(self) -> str:
         return self.format()
+
+    def html_parts(self, style: str = "symbols") -> dict:
+        """``--html``: the card-by-card verdicts as a table (double dummy beside by information)."""
+        parts = super().html_parts(style)
+        names = self.layout.rules.seat_name
+        rows = [[step.trick, names(step.seat), format_move(step.move, style),
+                 "changed the result" if step.dd_changed else None, step.verdict,
+                 None if step.verdict == "forced" else f"{step.cost:.2f}",
+                 None if step.expected is None else f"{step.expected:.2f}",
+                 None if step.best is None else format_move(step.best, style),
+                 None if step.layouts is None else f"{step.layouts:,}" + ("" if step.exact else " (sampled)")]
+                for step in self.steps]
+        parts["table"] = table_html(["trick", "player", "card", "double dummy", "by information",
+                                     f"cost ({self.unit})", "expected", "best", "layouts"], rows)
+        parts["text"] = parts["text"].split("\nCard by card (verdict;")[0]  # (the table says it)
+        return parts
 
     def to_dict(self) -> dict:
         data = dict(self.dd.to_dict())

@@ -15,7 +15,8 @@ API (every body is JSON, at most ``max_body`` bytes; every answer is JSON):
   ``open``, ``threshold``, ``exact_limit``, ``samples``, ``seed``: ``pref contract LAYOUT
   --by-information --json``, ``pref thousand`` for a Thousand deal);
   ``GET /api/jobs/ID`` -> its state, ``done`` / ``total``, the ``stage`` of an analysis in stages
-  (``card Ks 2 of 5``) and, once finished, ``result`` (the
+  (``card Ks 2 of 5``; ``unit``: what it counts, when not the analysis' own) and, once finished,
+  ``result`` (the
   command's ``--json``; a cancelled job keeps what it finished, marked partial);
   ``DELETE /api/jobs/ID`` cancels it (its worker is free again at once).
 

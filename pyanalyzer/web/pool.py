@@ -52,6 +52,7 @@ class Job:
         self.total = 0
         #: What the job is doing now, when it runs in stages (``card Ks 2 of 5``).
         self.stage_text = ""
+        self.stage_unit: str | None = None
         self.result: object = None
         self.error: BaseException | None = None
         self.reason = ""
@@ -99,9 +100,12 @@ class Job:
         """The analyzers' progress callback: records the count."""
         self.done, self.total = done, total
 
-    def stage(self, label: str, number: int | None = None, count: int | None = None, **_more) -> None:
-        """The analyzers' stage callback (``card Ks 2 of 5``): recorded, the count starts again."""
+    def stage(self, label: str, number: int | None = None, count: int | None = None, unit: str | None = None,
+              **_more) -> None:
+        """The analyzers' stage callback (``card Ks 2 of 5``): recorded, the count starts again;
+        ``unit``: what the stage counts, when not the analysis' own unit."""
         self.stage_text = f"{label} {number} of {count}" if number is not None else label
+        self.stage_unit = unit
         self.done = self.total = 0
 
     @property
@@ -126,6 +130,8 @@ class Job:
         out = {"id": self.id, "kind": self.kind, "state": self.state, "done": self.done, "total": self.total}
         if self.stage_text:
             out["stage"] = self.stage_text
+        if self.stage_unit:
+            out["unit"] = self.stage_unit
         if self.reason:
             out["reason"] = self.reason
         return out

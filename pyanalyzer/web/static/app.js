@@ -164,7 +164,8 @@ function refreshAnalyses() {
   for (const button of document.querySelectorAll("#analyses button")) {
     const wanted = button.dataset.for;
     button.hidden = wanted === "odds" ? !["misere", "tricks", "thousand"].includes(kind)
-      : wanted === "record" ? kind === "allpass" : wanted !== kind;
+      : wanted === "record" ? kind === "allpass"
+        : wanted === "discard" ? !(state.game === "preferans" && ["misere", "tricks"].includes(kind)) : wanted !== kind;
   }
   $("talon-option").hidden = kind !== "misere" && kind !== "tricks";
   $("talon-rule-option").hidden = kind !== "allpass";
@@ -440,6 +441,7 @@ function escapeHtml(text) {
 async function runAnalysis(kind) {
   if (kind === "odds") return startOdds();
   if (kind === "by-information") return startByInformation();
+  if (kind === "discard-advice") return startDiscardAdvice();
   await busy(async () => {
     const position = state.position || await api("/api/position", { layout: currentText(), moves: state.moves });
     const layout = position.one_line;
@@ -495,7 +497,7 @@ function showJob(job) {
   const share = job.total ? ` (${Math.floor((100 * job.done) / job.total)}%)` : "";
   const what = { queued: "Waiting for a free worker…", running: "Running", done: "Finished",
     cancelled: "Cancelled", failed: "Failed" }[job.state] || job.state;
-  const unit = (state.job && state.job.unit) || "splits";
+  const unit = job.unit || (state.job && state.job.unit) || "splits";
   const stage = job.stage && ["queued", "running"].includes(job.state) ? `${job.stage}: ` : "";
   $("job-text").textContent = `${what}: ${stage}${job.done.toLocaleString()} of ${job.total.toLocaleString()} ${unit}${share}`
     + (job.reason && job.state === "cancelled" && job.reason !== "cancelled" ? ` — ${job.reason}` : "");
@@ -586,6 +588,38 @@ async function startAdvise() {
     $("analysis").innerHTML = `<h3>${title}</h3><p>Working…</p>`;
     await startJob(body, title, "layouts", (result, cancelled) => showAdvice(title, result, cancelled, moves));
   });
+}
+
+/** The declarer's discard at the table: the deal as entered (his twelve cards, the talon in no hand). */
+async function startDiscardAdvice() {
+  await busy(async () => {
+    const start = await api("/api/position", { layout: enteredText(), moves: [] });
+    if (!start.declarer) throw new Error("the discard is the declarer's: give a declarer (not all-pass)");
+    if ((start.discard || []).length || !(start.talon || []).length) {
+      throw new Error("this asks the declarer holding twelve cards: give the talon, not in his hand, and no discard");
+    }
+    const body = { analysis: "advise", layout: enteredText(), seat: start.declarer };
+    const title = `${SEAT_NAMES[start.declarer]}'s discard, seeing neither hand`;
+    $("analysis").innerHTML = `<h3>${title}</h3><p>Working…</p>`;
+    await startJob(body, title, "layouts", (result, cancelled) => renderDiscardAdvice(cancelled ? `${title} (cancelled: partial)` : title, result));
+  });
+}
+
+function renderDiscardAdvice(title, data) {
+  const word = data.ranked_by.replace(/^p_/, "");
+  let html = `<h3>${title}</h3><p>Each discard over the ${data.layouts.toLocaleString()} layouts of the cards he cannot see`
+    + `${data.exact ? "" : " (sampled or bounded where the table says)"}; best: <strong>${cards(data.best ? data.best.split(",") : [])}</strong>.`
+    + ` Cost: how much less likely than with the best the contract is ${word}.</p>`;
+  html += table(["Discard", "Expected tricks", `P(${word})`, "Cost", "How"], Object.entries(data.cards).map(([key, e]) => [
+    cards(e.discard) + (key === data.best ? " (best)" : ""),
+    e.expected_bounds ? `${number(e.expected_bounds[0], 2)}..${number(e.expected_bounds[1], 2)}`
+      : number(e.expected, 3) + (e.interval ? ` ±${number((e.interval[1] - e.interval[0]) / 2, 2)}` : ""),
+    e[data.ranked_by] !== null && e[data.ranked_by] !== undefined ? percent(e[data.ranked_by])
+      : `≤ ${percent(e[`${data.ranked_by}_bounds`][1])}`,
+    e.cost !== null && e.cost !== undefined ? percent(e.cost) : e.cost_at_least !== undefined ? `≥ ${percent(e.cost_at_least)}` : "–",
+    e.exact ? `exact (${e.solved.toLocaleString()})` : e.dropped ? "dropped (bounds)" : `sampled (${e.solved.toLocaleString()})`]));
+  html += `<details><summary>The answer as JSON (what pref advise --json prints)</summary><pre>${escapeHtml(JSON.stringify(data, null, 1))}</pre></details>`;
+  $("analysis").innerHTML = html;
 }
 
 const number = (x, digits) => (x === null || x === undefined ? "–" : Number(x).toFixed(digits));
