@@ -282,11 +282,18 @@ class GatedEngine:
     def __getattr__(self, name):
         return getattr(self._engine, name)
 
-    def solve_batch(self, *args, **kwargs):
+    def _hold(self) -> None:
         if not self.entered.is_set():
             self.entered.set()
             assert self._gate.wait(60), "the job was never cancelled"
+
+    def solve_batch(self, *args, **kwargs):
+        self._hold()
         return self._engine.solve_batch(*args, **kwargs)
+
+    def solve(self, *args, **kwargs):  # (a block starting in mid-trick is solved layout by layout)
+        self._hold()
+        return self._engine.solve(*args, **kwargs)
 
 
 def test_a_cancelled_job_frees_its_worker_and_keeps_what_finished(monkeypatch):
@@ -331,6 +338,49 @@ def test_a_cancelled_job_frees_its_worker_and_keeps_what_finished(monkeypatch):
         assert result["exact"] is False and result["p_caught"] is None  # bounds only, not a figure
         assert stopped_searches == []  # no other job's search was cut short
         assert test_client.post("/api/solve", json={"layout": SEVEN_CLUBS}).status_code == 200
+
+
+def test_a_cancelled_advise_job_keeps_the_cards_finished_and_stops_no_other_search(monkeypatch):
+    """As the odds' cancel: South's advice at the start of seven-clubs.txt (184,756 layouts a card)
+    is held in its first block until the cancel; that block finishes, no other starts, and the
+    answer holds the card begun, marked partial with its bounds."""
+    from pyanalyzer.engines.registry import make_backend
+    from pyanalyzer.web import pool as pool_module
+
+    gate = threading.Event()
+    engines = []
+
+    def make_engine():
+        engines.append(GatedEngine(make_backend("fast", tt_size_mb=16), gate))
+        return engines[-1]
+
+    cancel = pool_module.Job.cancel
+
+    def cancel_and_open(job, reason="cancelled"):
+        cancel(job, reason)
+        gate.set()
+
+    monkeypatch.setattr(pool_module.Job, "cancel", cancel_and_open)
+    stopped_searches = []
+    monkeypatch.setattr(pool_module, "stop_running_searches", lambda: stopped_searches.append(1))
+    with TestClient(create_app(workers=1, waiting=0, make_engine=make_engine)) as test_client:
+        started = test_client.post("/api/jobs", json={"analysis": "advise", "layout": SEVEN_CLUBS, "seat": "S"})
+        assert started.status_code == 202, started.text
+        job_id = started.json()["id"]
+        assert engines[0].entered.wait(60)
+        assert test_client.get(f"/api/jobs/{job_id}").json()["stage"].startswith("card ")
+        cancelled = test_client.delete(f"/api/jobs/{job_id}").json()
+        for _ in range(1200):
+            if cancelled["state"] != "running":
+                break
+            threading.Event().wait(0.05)
+            cancelled = test_client.get(f"/api/jobs/{job_id}").json()
+        assert cancelled["state"] == "cancelled"
+        result = cancelled["result"]
+        assert result["interrupted"] is True and result["exact"] is False and result["layouts"] == 184_756
+        assert result["cards"] and all(card["partial"] for card in result["cards"].values())
+        assert len(result["cards"]) < 10  # not every card begun
+        assert stopped_searches == []
 
 
 @pytest.mark.parametrize("params, command", [

@@ -548,9 +548,12 @@ def _move_text(move, style: str) -> str:
 def advise(layout: Layout, seat: str, sees: Sequence[str] = (), *, moves: Sequence = (), engine: str = "fast",
            exact_limit: int = EXACT_LIMIT, samples: int = SAMPLES, seed: int | None = None,
            threads: int | None = None, strategy: str = "auto", progress: Progress | None = None,
-           backends: Sequence | None = None) -> Advice:
+           backends: Sequence | None = None, stop_when=None) -> Advice:
     """Advice for ``seat``, to move after ``moves`` from ``layout`` (the real deal), seeing
     ``sees`` besides what the rules show him. See the module docstring.
+
+    ``stop_when(histogram)`` is asked between blocks of layouts: once true the advice stops as
+    after Ctrl-C (``interrupted``: the cards finished kept, the one cut short with its bounds).
 
     ``strategy`` ("auto", "always" or "never") is accepted for the interface's sake: the best
     single strategy's value is not computed in this version (``Advice.strategy`` is None).
@@ -607,15 +610,16 @@ def advise(layout: Layout, seat: str, sees: Sequence[str] = (), *, moves: Sequen
             if view.allowed:
                 dealt = (((split[:piles], 1) for split in view.splits()), total)
             tally = solve_splits(template, seat_numbers, view.sizes[:piles], view.unknown, engine=engine,
-                                 threads=threads, progress=progress, backends=backends, dealt=dealt)
+                                 threads=threads, progress=progress, backends=backends, dealt=dealt,
+                                 stop_when=stop_when)
         else:
             rng = random.Random(seed)
             dealt = (((split[:piles], 1) for split in view.sample(samples, rng)), samples)
             tally = solve_splits(template, seat_numbers, view.sizes[:piles], view.unknown, engine=engine,
                                  threads=threads, samples=samples, progress=progress, backends=backends,
-                                 dealt=dealt)
+                                 dealt=dealt, stop_when=stop_when)
         cards[key] = card_advice(tally, gain, now, counted, start_total)
-        if tally.interrupted:
+        if tally.interrupted or tally.pruned:  # (pruned: stopped by stop_when)
             interrupted = True
             break
     cards = {m: (replace(cards[same_as[m]]) if m in same_as else cards[m]) for m in

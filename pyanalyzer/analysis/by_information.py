@@ -215,10 +215,11 @@ class InformationReview(HtmlView):
 def judge_by_information(dd, record: Sequence, *, open_hands: Sequence[str] = (), threshold: float | None = None,
                          engine: str = "fast", exact_limit: int | None = None, samples: int = SAMPLES,
                          seed: int | None = None, threads: int = 2, progress=None,
-                         backends=None) -> InformationReview:
+                         backends=None, stop_when=None) -> InformationReview:
     """Judge each card of ``record`` (the moves of ``dd``'s replay, from ``dd.layout``) by what its
     player knew; ``open_hands``: hands face up, seen by every other player (the whisters playing
-    open); ``backends``: the engines to use, one per thread (the web's worker brings its own).
+    open); ``backends``: the engines to use, one per thread (the web's worker brings its own);
+    ``stop_when``: asked between blocks of layouts, stops the review once true (as Ctrl-C does).
     See the module docstring."""
     start_time = time.perf_counter()
     layout: Layout = dd.layout
@@ -247,7 +248,8 @@ def judge_by_information(dd, record: Sequence, *, open_hands: Sequence[str] = ()
                 staged = _Staged(progress, f"record move {number + 1} of {len(replay)} ({seat})") if progress else None
                 advice = advise(layout, seat, tuple(s for s in open_hands if s != seat), moves=moves[:number],
                                 engine=engine, exact_limit=exact_limit, samples=samples, seed=seed,
-                                threads=threads, strategy="never", progress=staged, backends=backends)
+                                threads=threads, strategy="never", progress=staged, backends=backends,
+                                stop_when=stop_when)
                 if advice.interrupted:
                     interrupted = True
                     break

@@ -204,8 +204,12 @@ def advise_task(params: Mapping[str, object]) -> Callable[[object, object], obje
     information(layout, played, seat, sees)  # (he is not to move, ...: 400 now, not a failed job later)
 
     def task(engine, job):
+        if job is None:  # (answered at once: /api/advise)
+            return advise(layout, seat, sees, moves=played, engine=engine, seed=seed, threads=1, backends=[engine],
+                          **options)
+        job.stops_between_blocks()
         return advise(layout, seat, sees, moves=played, engine=engine, seed=seed, threads=1, backends=[engine],
-                      progress=None if job is None else job.reporter, **options)
+                      progress=job.reporter, stop_when=job.stop_requested, **options)
     return task
 
 
@@ -237,8 +241,9 @@ def by_information_task(params: Mapping[str, object]) -> Callable[[object, objec
             replay = review_deal(layout, record, engine)
         else:
             replay = check_play(layout, [move.card for move in record], engine)
+        job.stops_between_blocks()
         return judge_by_information(replay, record, engine=engine, threads=1, backends=[engine],
-                                    progress=None if job is None else job.reporter, **options)
+                                    progress=job.reporter, stop_when=job.stop_requested, **options)
     return task
 
 
