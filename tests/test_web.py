@@ -229,6 +229,26 @@ def test_an_advise_job_answers_what_pref_advise_json_prints(client, params, comm
     assert without_timing(finished["result"]) == without_timing(cli_json(*command))
 
 
+def test_a_jobs_events_stream_its_progress_and_end_with_the_result(client):
+    """``GET /api/jobs/ID/events``: Server-Sent Events, each a status as ``GET /api/jobs/ID`` gives
+    it; the stream ends after the finished one, which holds the result."""
+    started = client.post("/api/jobs", json={"analysis": "advise", "layout": SEVEN_CLUBS, "seat": "E",
+                                             "moves": "As,Js", "sees": "W"})
+    assert started.status_code == 202
+    events = []
+    with client.stream("GET", f"/api/jobs/{started.json()['id']}/events") as stream:
+        assert stream.headers["content-type"].startswith("text/event-stream")
+        for line in stream.iter_lines():
+            if line.startswith("data: "):
+                events.append(json.loads(line.removeprefix("data: ")))
+    assert events and all(e["id"] == started.json()["id"] for e in events)
+    assert all(e["state"] in ("queued", "running") for e in events[:-1]) and events[-1]["state"] == "done"
+    assert all(before != after for before, after in zip(events, events[1:]))  # one event per change
+    assert without_timing(events[-1]["result"]) == without_timing(
+        cli_json("advise", SEVEN_CLUBS, "--seat", "E", "--moves", "As,Js", "--sees", "W"))
+    assert client.get("/api/jobs/0123456789abcdef/events").status_code == 404
+
+
 @pytest.mark.parametrize("params", [
     {"layout": RECORD + " played=" + RECORD_PLAYED},
     {"layout": RECORD, "moves": RECORD_PLAYED},  # the cards played on the page, after the layout

@@ -164,6 +164,8 @@ def test_the_advise_control_shows_each_cards_expected_value(browser, server):
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     problems: list[str] = []
     page.on("pageerror", lambda error: problems.append(str(error)))
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(urllib.parse.urlparse(request.url).path))
     try:
         page.goto(server + "/?layout=" + urllib.parse.quote(ENDING))
         page.wait_for_selector("#advise-box:not([hidden])", timeout=WAIT)
@@ -179,6 +181,9 @@ def test_the_advise_control_shows_each_cards_expected_value(browser, server):
         page.wait_for_selector("#diagram g.card[data-card='Ac'] text.value", timeout=WAIT)
         assert page.text_content("#diagram g.card[data-card='Ac'] text.value") == "2.00"
         assert page.get_attribute("#job", "data-state") == "done"
+        # The job was followed by its Server-Sent Events, not by polling.
+        jobs = [path for path in asked if path.startswith("/api/jobs/")]
+        assert jobs and all(path.endswith("/events") for path in jobs), jobs
     finally:
         page.close()
     assert problems == []

@@ -18,6 +18,8 @@ API (every body is JSON, at most ``max_body`` bytes; every answer is JSON):
   (``card Ks 2 of 5``; ``unit``: what it counts, when not the analysis' own) and, once finished,
   ``result`` (the
   command's ``--json``; a cancelled job keeps what it finished, marked partial);
+  ``GET /api/jobs/ID/events`` -> the same statuses as Server-Sent Events (``text/event-stream``),
+  one each time it changes, the last with the result; the page follows a job so;
   ``DELETE /api/jobs/ID`` cancels it (its worker is free again at once).
 
 Errors: bad input -> 400 ``{"error": "<the command line's one-line message>"}``; a body over
@@ -38,7 +40,7 @@ from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -55,6 +57,8 @@ MAX_BODY = 64 * 1024
 TIME_LIMIT = 600.0
 #: Finished long jobs kept for their clients to read.
 KEPT_JOBS = 200
+#: How often a job's event stream looks at its progress (seconds).
+EVENT_INTERVAL = 0.25
 
 
 class RequestError(Exception):
@@ -226,6 +230,26 @@ def create_app(workers: int = 2, tt_mb: int = 64, waiting: int = 32, max_body: i
     async def job_status(request: Request) -> Response:
         return JSONResponse(job_answer(find_job(request)))
 
+    async def job_events(request: Request) -> Response:
+        """The job's status as Server-Sent Events: one event each time it changes, the last one
+        (with the result) once it has finished; then the stream ends."""
+        job = find_job(request)
+
+        async def events():
+            last = None
+            while True:
+                finished = job.finished.is_set()
+                answer = job_answer(job)
+                if answer != last:
+                    last = answer
+                    yield f"data: {json.dumps(answer, ensure_ascii=False)}\n\n"
+                if finished or await request.is_disconnected():
+                    return
+                await asyncio.sleep(EVENT_INTERVAL)
+
+        return StreamingResponse(events(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
     async def cancel_job(request: Request) -> Response:
         job = find_job(request)
         job.cancel("cancelled")
@@ -248,6 +272,7 @@ def create_app(workers: int = 2, tt_mb: int = 64, waiting: int = 32, max_body: i
         Route("/api/position", api(position), methods=["POST"]),
         Route("/api/jobs", api(start_job), methods=["POST"]),
         Route("/api/jobs/{job_id}", api(job_status), methods=["GET"]),
+        Route("/api/jobs/{job_id}/events", api(job_events), methods=["GET"]),
         Route("/api/jobs/{job_id}", api(cancel_job), methods=["DELETE"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

@@ -487,7 +487,7 @@ async function startJob(body, title, unit, show) {
   $("cancel").disabled = false;
   $("job-title").textContent = title;
   showJob(job);
-  pollJob(job.id);
+  followJob(job.id);
 }
 
 function showJob(job) {
@@ -498,13 +498,34 @@ function showJob(job) {
   const what = { queued: "Waiting for a free worker…", running: "Running", done: "Finished",
     cancelled: "Cancelled", failed: "Failed" }[job.state] || job.state;
   const unit = job.unit || (state.job && state.job.unit) || "splits";
-  const stage = job.stage && ["queued", "running"].includes(job.state) ? `${job.stage}: ` : "";
+  const stage = job.stage && running(job) ? `${job.stage}: ` : "";
   $("job-text").textContent = `${what}: ${stage}${job.done.toLocaleString()} of ${job.total.toLocaleString()} ${unit}${share}`
     + (job.reason && job.state === "cancelled" && job.reason !== "cancelled" ? ` — ${job.reason}` : "");
   $("job").dataset.state = job.state;
 }
 
 const jobId = () => state.job && state.job.id;
+const running = (job) => ["queued", "running"].includes(job.state);
+
+/** Follow a job by its Server-Sent Events (each change of its progress, the result last); where
+ * the stream breaks off before the end, by polling. */
+function followJob(id) {
+  if (typeof EventSource === "undefined") return pollJob(id);
+  const source = new EventSource(`/api/jobs/${id}/events`);
+  source.onmessage = (event) => {
+    if (jobId() !== id) return source.close();
+    const job = JSON.parse(event.data);
+    showJob(job);
+    if (!running(job)) {
+      source.close();
+      finishJob(job);
+    }
+  };
+  source.onerror = () => {
+    source.close();
+    if (jobId() === id) pollJob(id);
+  };
+}
 
 async function pollJob(id) {
   while (jobId() === id) {
@@ -517,7 +538,7 @@ async function pollJob(id) {
     }
     if (jobId() !== id) return;
     showJob(job);
-    if (!["queued", "running"].includes(job.state)) {
+    if (!running(job)) {
       finishJob(job);
       return;
     }
@@ -540,7 +561,7 @@ async function cancelJob() {
   try {
     const job = await api(`/api/jobs/${id}`, undefined, "DELETE");
     showJob(job);
-    if (!["queued", "running"].includes(job.state)) finishJob(job);
+    if (!running(job)) finishJob(job);
   } catch (error) {
     showError(error);
   }
