@@ -363,6 +363,16 @@ class CardAdvice:
     #: The best single strategy's mean value after this card: not computed in this version (None).
     strategy: float | None = None
 
+    def expected_text(self) -> str:
+        """The expected value as the tables show it: ``2.150``, ``2.150 ±0.210`` when sampled (half
+        the 95% interval), ``1.80..2.40`` (proven bounds) for an enumeration cut short."""
+        if self.tally.enumeration and not self.tally.exact:
+            low, high = self.tally.expected_bounds()
+            return f"{low:.2f}..{high:.2f}"
+        if self.interval is not None:
+            return f"{self.expected:.3f} ±{(self.interval[1] - self.interval[0]) / 2:.3f}"
+        return f"{self.expected:.3f}"
+
     def to_json(self) -> dict:
         """``expected``, ``distribution``, ``cost``; ``interval`` when sampled, ``outcomes`` when
         known, ``partial`` and ``expected_bounds`` for an enumeration cut short."""
@@ -446,15 +456,7 @@ class Advice(HtmlView):
         out.append(header)
         for move, advice in self.cards.items():
             code = _move_text(move, style)
-            tally = advice.tally
-            if tally.enumeration and not tally.exact:
-                low, high = tally.expected_bounds()
-                expected = f"{low:.2f}..{high:.2f}"
-            elif advice.interval is not None:
-                expected = f"{advice.expected:.3f} ±{(advice.interval[1] - advice.interval[0]) / 2:.3f}"
-            else:
-                expected = f"{advice.expected:.3f}"
-            row = f"  {code:<5} {expected:>16}"
+            row = f"  {code:<5} {advice.expected_text():>16}"
             for w in words:
                 p = (advice.outcomes or {}).get(w)
                 row += f" {'-' if p is None else f'{100 * p:.1f}%':>12}"
@@ -480,18 +482,12 @@ class Advice(HtmlView):
         values = {move: f"{advice.expected:.2f}" for move, advice in self.cards.items()
                   if not math.isnan(advice.expected)}
         words = list(next((c.outcomes for c in self.cards.values() if c.outcomes), None) or ())
-        header = ["card", "expected", "95% interval", *(f"P({w})" for w in words), "distribution", "cost"]
+        header = ["card", "expected (±: 95% interval)", *(f"P({w})" for w in words), "distribution", "cost"]
         if self.guarantee is not None:
             header.append("sure")
         rows = []
         for move, advice in self.cards.items():
-            tally = advice.tally
-            if tally.enumeration and not tally.exact:
-                expected = "{:.2f}..{:.2f}".format(*tally.expected_bounds())
-            else:
-                expected = f"{advice.expected:.3f}"
-            row = [_move_text(move, style) + (" (best)" if move == self.best else ""), expected,
-                   None if advice.interval is None else "{:.2f}..{:.2f}".format(*advice.interval),
+            row = [_move_text(move, style) + (" (best)" if move == self.best else ""), advice.expected_text(),
                    *(None if advice.outcomes is None else f"{100 * advice.outcomes[w]:.1f}%" for w in words),
                    ", ".join(f"{v}: {100 * p:.1f}%" for v, p in sorted(advice.distribution.items())),
                    None if math.isnan(advice.cost) else f"{advice.cost:.3f}"]

@@ -68,6 +68,10 @@ class DiscardAdvice(HtmlView):
     seed: int | None
     samples: int
     interrupted: bool = False
+    #: The ranking's work: layouts solved and engine nodes (a trick contract's screening included;
+    #: the misère ranking keeps no tally of its screening).
+    solves: int = 0
+    nodes: int = 0
 
     @property
     def exact(self) -> bool:
@@ -111,11 +115,7 @@ class DiscardAdvice(HtmlView):
         for discard, advice in self.cards.items():
             how = "exact" if self.exact_discards[discard] else (
                 "sampled" if not advice.tally.enumeration else "dropped")
-            if advice.tally.enumeration and not advice.tally.exact:
-                expected = "{:.2f}..{:.2f}".format(*advice.tally.expected_bounds())
-            else:
-                expected = f"{advice.expected:.3f}" + (
-                    "" if advice.interval is None else f" ±{(advice.interval[1] - advice.interval[0]) / 2:.3f}")
+            expected = advice.expected_text()
             chance = self.deciding[discard]
             if chance is None:  # an enumeration cut short: its bounds
                 high = advice.tally.bounds(self._decides)[1]
@@ -199,6 +199,7 @@ def advise_discard(layout: Layout, seat: str, *, engine="fast", exact_limit: int
         ranking = rank_misere_discards(twelve, seat, layout.lead, rules, engine, threads, seed=seed,
                                        progress=progress, backends=backends)
         interrupted = ranking.interrupted
+        tallies = [entry.odds.tally for entry in ranking.ranked]
         for entry in ranking.ranked:
             tally = entry.odds.tally
             cards[entry.discard] = card_advice(tally, 0, layout, seat, 0)
@@ -209,6 +210,7 @@ def advise_discard(layout: Layout, seat: str, *, engine="fast", exact_limit: int
         ranking = rank_discards(twelve, seat, layout.lead, contract, rules, engine, threads, screen_samples=samples,
                                 finalists=finalists, seed=seed, progress=progress, backends=backends)
         interrupted = ranking.interrupted
+        tallies = [choice.odds.tally for choice in ranking.exact + ranking.screened]
         for choice in ranking.exact + ranking.screened:
             if choice.discard in cards:  # a finalist: its exact figures stand, not the screening's
                 continue
@@ -226,4 +228,4 @@ def advise_discard(layout: Layout, seat: str, *, engine="fast", exact_limit: int
     order = sorted(cards, key=lambda d: (d != best, deciding[d] is None, -(deciding[d] or 0)))
     cards = {d: cards[d] for d in order}
     return DiscardAdvice(layout, seat, twelve, cards, best, layouts, exact, deciding, time.perf_counter() - start,
-                         seed, samples, interrupted)
+                         seed, samples, interrupted, sum(t.solves for t in tallies), sum(t.nodes for t in tallies))
