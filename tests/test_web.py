@@ -388,7 +388,6 @@ def test_a_cancelled_advise_job_keeps_the_cards_finished_and_stops_no_other_sear
         assert started.status_code == 202, started.text
         job_id = started.json()["id"]
         assert engines[0].entered.wait(60)
-        assert test_client.get(f"/api/jobs/{job_id}").json()["stage"].startswith("card ")
         cancelled = test_client.delete(f"/api/jobs/{job_id}").json()
         for _ in range(1200):
             if cancelled["state"] != "running":

@@ -153,11 +153,12 @@ def thousand(engine, text: str) -> dict:
 
 
 def advise_layout(engine, text: str, seat: str = "", sees: str = "", moves: str = "", exact_limit: str = "",
-                  samples: str = "", seed: str = "") -> dict:
+                  samples: str = "", seed: str = "", strategy: str = "") -> dict:
     """``pref advise LAYOUT --seat S [--sees E] [--moves ..] [--exact-limit N] [--samples N] [--seed N]
-    --json``: each card of the player to move judged over the layouts he cannot tell apart."""
+    [--strategy auto|always|never] --json``: each card of the player to move judged over the layouts
+    he cannot tell apart."""
     task = advise_task({"layout": text, "seat": seat, "sees": sees, "moves": moves, "exact_limit": exact_limit,
-                        "samples": samples, "seed": seed})
+                        "samples": samples, "seed": seed, "strategy": strategy})
     return task(engine, None).to_json()
 
 
@@ -175,8 +176,8 @@ def _layout_and_moves(params: Mapping[str, object]) -> tuple[Layout, list]:
 def advise_task(params: Mapping[str, object]) -> Callable[[object, object], object]:
     """``pref advise`` as a pool task ``task(engine, job)`` returning the :class:`Advice` (its
     ``to_json()`` is the command's ``--json``); the parameters (``layout``, ``seat``, ``sees``,
-    ``moves``, ``exact_limit``, ``samples``, ``seed``: the command's options, as text) are
-    checked here, before a job is queued."""
+    ``moves``, ``exact_limit``, ``samples``, ``seed``, ``strategy``: the command's options, as
+    text) are checked here, before a job is queued."""
     layout, played = _layout_and_moves(params)
     rules = layout.rules
     seat = str(params.get("seat") or "")
@@ -190,6 +191,8 @@ def advise_task(params: Mapping[str, object]) -> Callable[[object, object], obje
     options = {"exact_limit": limit} if limit is not None else {}
     if count is not None:
         options["samples"] = count
+    if params.get("strategy"):  # (advise() names the choices when it is none of them)
+        options["strategy"] = str(params["strategy"])
     seat = rules.seat(seat)
     if asks_for_a_discard(layout, seat, played):
         if sees:
@@ -360,7 +363,7 @@ ANALYSES: dict[str, tuple[Callable[..., dict], tuple[str, ...]]] = {
     "allpass": (allpass, ("talon_rule",)),
     "table": (table, ()),
     "thousand": (thousand, ()),
-    "advise": (advise_layout, ("seat", "sees", "moves", "exact_limit", "samples", "seed")),
+    "advise": (advise_layout, ("seat", "sees", "moves", "exact_limit", "samples", "seed", "strategy")),
 }
 
 #: The long analyses run as jobs (``POST /api/jobs {"analysis": NAME, ...}``): name -> the
