@@ -397,7 +397,7 @@ function renderAnalysis(title, data) {
       cards(give.kept), give.points, give.highest_bid ?? "none"]));
     if (data.gives.length > 12) html += `<p>… and ${data.gives.length - 12} more (all in the JSON below).</p>`;
   }
-  html += `<details><summary>The answer as JSON (what the command prints with --json)</summary><pre>${escapeHtml(JSON.stringify(data, null, 1))}</pre></details>`;
+  html += jsonDetails(data, "the command prints with --json");
   $("analysis").innerHTML = html;
 }
 
@@ -432,6 +432,11 @@ function oddsHtml(data) {
   }
   return html + table([data.game === "thousand" ? "Points" : data.contract === "misere" ? "Tricks forced" : "Tricks",
     data.method === "sample" ? "Samples" : "Splits", "Share"], rows);
+}
+
+/** The answer as JSON, folded: what `what` (the command) prints. */
+function jsonDetails(data, what) {
+  return `<details><summary>The answer as JSON (what ${what})</summary><pre>${escapeHtml(JSON.stringify(data, null, 1))}</pre></details>`;
 }
 
 function escapeHtml(text) {
@@ -639,7 +644,7 @@ function renderDiscardAdvice(title, data) {
       : `≤ ${percent(e[`${data.ranked_by}_bounds`][1])}`,
     e.cost !== null && e.cost !== undefined ? percent(e.cost) : e.cost_at_least !== undefined ? `≥ ${percent(e.cost_at_least)}` : "–",
     e.exact ? `exact (${e.solved.toLocaleString()})` : e.dropped ? "dropped (bounds)" : `sampled (${e.solved.toLocaleString()})`]));
-  html += `<details><summary>The answer as JSON (what pref advise --json prints)</summary><pre>${escapeHtml(JSON.stringify(data, null, 1))}</pre></details>`;
+  html += jsonDetails(data, "pref advise --json prints");
   $("analysis").innerHTML = html;
 }
 
@@ -685,7 +690,7 @@ function renderAdvice(title, data) {
   const body = rows.map(({ row, best }) => `<tr${best ? ' class="best"' : ""}>${row.map((c) => `<td>${c}</td>`).join("")}</tr>`).join("");
   html += `<table class="advice"><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
   if (data.strategy_note) html += `<p>${escapeHtml(data.strategy_note)}</p>`;
-  html += `<details><summary>The answer as JSON (what pref advise --json prints)</summary><pre>${escapeHtml(JSON.stringify(data, null, 1))}</pre></details>`;
+  html += jsonDetails(data, "pref advise --json prints");
   $("analysis").innerHTML = html;
 }
 
@@ -715,7 +720,7 @@ function renderReview(title, data) {
       step.verdict === "forced" ? "–" : number(step.expected, 2),
       step.best ? cards([step.best]) : "–",
       step.layouts === null ? "–" : `${step.layouts.toLocaleString()}${step.exact ? "" : " (sampled)"}`]));
-  html += `<details><summary>The answer as JSON (what pref contract … --by-information --json prints)</summary><pre>${escapeHtml(JSON.stringify(data, null, 1))}</pre></details>`;
+  html += jsonDetails(data, "pref contract … --by-information --json prints");
   $("analysis").innerHTML = html;
 }
 
