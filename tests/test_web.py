@@ -271,6 +271,7 @@ def test_a_by_information_job_answers_what_pref_contract_by_information_prints(c
     ({"analysis": "by_information", "layout": RECORD, "moves": RECORD_PLAYED, "threshold": "-1"},
      "--threshold takes"),
     ({"analysis": "sing"}, "unknown analysis 'sing'"),
+    ({"analysis": "advise", "layout": SEVEN_CLUBS, "seat": "S", "strategy": "always"}, "for the command line"),
 ])
 def test_bad_job_parameters_are_refused_with_the_command_lines_message(client, params, says):
     answer = client.post("/api/jobs", json=params)
