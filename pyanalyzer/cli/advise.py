@@ -66,12 +66,14 @@ def advise_command(layout, seat_text, sees_texts, moves_text, exact_limit, sampl
       pref advise layouts/seven-clubs.txt --seat S
       pref advise layouts/seven-clubs.txt --seat W --moves Ac --sees E --json
       pref advise "contract=6s declarer=S lead=W S=Ac,Qc,7s W=Kc,7d,8s E=8d,9d,9s" --seat W
-      pref advise layouts/seven-clubs.txt --seat S --svg advice.svg --html advice.html
-      pref advise layouts/seven-clubs-discard.txt --seat S
+      pref advise "contract=6s declarer=S lead=S S=Ac,Qc W=Kc,7d E=8d,9d" --seat S --svg advice.svg --html advice.html
+      pref advise layouts/seven-clubs-discard.txt --seat S --exact-limit 0 --samples 100 --seed 1
 
     The declarer holding twelve cards (the talon given in no hand, no discard=) is
     asked which two to discard: each discard's expected tricks over the layouts of
-    the cards he cannot see (pref contract/misere --hand's ranking of twelve cards).
+    the cards he cannot see (pref contract/misere --hand's ranking of twelve cards:
+    every discard on --samples layouts, the best three then over all of them; with
+    --exact-limit 0, all sampled).
 
     --svg draws the layout as he sees it (the hands he cannot see as their count of
     cards) with each card's expected value under it; --html adds the table of cards.
