@@ -5,7 +5,7 @@ discard is the two extra cards dealt, and he leads to the first trick seeing onl
 hand: every one of his legal cards is judged over the C(20, 10) = 184,756 ways West's and
 East's cards lie (``exact``; target <= 20 s on 2 cores), or over 2,000 seeded random ones
 (``sample``; target <= 1 s). Node counts are exact (the same on any machine); seconds
-depend on the load, printed with them.
+depend on the load, printed with them, and so does the process's CPU time (all threads) less.
 
     python benchmarks/advice_speed.py --set report
     python benchmarks/advice_speed.py --set tune --only sample --count 5
@@ -56,18 +56,18 @@ def main() -> None:
     try:
         for number, layout in enumerate(deals(SEEDS[args.set], args.count), start=1):
             for mode in modes:
-                start = time.perf_counter()
+                start, cpu_start = time.perf_counter(), time.process_time()
                 limit = 0 if mode == "sample" else 10**6
                 advice = advise(layout, "S", exact_limit=limit, samples=2000, seed=number, threads=args.threads,
                                 strategy="never")
-                seconds = time.perf_counter() - start
+                seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
                 tallies = {id(a.tally): a.tally for a in advice.cards.values()}.values()  # touching cards share
                 nodes = sum(t.nodes for t in tallies)
                 solved = sum(t.solves for t in tallies)
                 print(f"deal {number} {layout.contract.code:<3} {mode:<6} {len(advice.cards)} cards "
                       f"({len(tallies)} judged), "
                       f"{advice.layouts:,} layouts, {solved:,} solves, {nodes:,} nodes, {seconds:.2f} s "
-                      f"(load {os.getloadavg()[0]:.2f}), best {advice.best.code}", flush=True)
+                      f"({cpu:.2f} CPU s, load {os.getloadavg()[0]:.2f}), best {advice.best.code}", flush=True)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
 

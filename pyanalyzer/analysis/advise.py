@@ -40,7 +40,7 @@ from pyanalyzer.analysis.splits import (
     all_splits,
     count_splits,
     random_splits,
-    solve_splits,
+    solve_splits_each,
     wilson_interval,
 )
 from pyanalyzer.engines.registry import make_backend
@@ -534,40 +534,37 @@ def advise(layout: Layout, seat: str, sees: Sequence[str] = (), *, moves: Sequen
     piles = view.hand_piles
     seat_numbers = tuple(rules.seats.index(s) for s in view.piles[:piles])
     start_total = _deal_total_so_far(layout, moves, counted)
-    cards: dict = {}
-    interrupted = False
     same_as = _equivalent_cards(now, view.unknown)
-    staged = progress is not None and hasattr(progress, "stage")
     legal = now.moves()
-    for number, move in enumerate(legal, start=1):
-        key = move if move.declare else move.card
-        if key in same_as:  # as good as a touching lower card: judged once
-            continue
-        if staged:
-            progress.stage(f"card {_move_text(key, 'letters')}", number, len(legal))
-        after = now.play(move)
-        gain = _gain(now, after, move, counted)
-        template = _template(after.position(side=counted), seat_numbers, view)
-        if not piles:  # every hand seen: the one layout (the block solver deals into one hand)
-            other = next(i for i, s in enumerate(rules.seats) if s != seat)
-            tally = solve_splits(template, (other,), (0,), 0, engine=engine, threads=1, backends=backends[:1],
-                                 dealt=([((0,), 1)], 1))
-        elif exact:
-            dealt = None
-            if view.allowed:
-                dealt = (((split[:piles], 1) for split in view.splits()), total)
-            tally = solve_splits(template, seat_numbers, view.sizes[:piles], view.unknown, engine=engine,
-                                 threads=threads, progress=progress, backends=backends, dealt=dealt)
-        else:
-            rng = random.Random(seed)
-            dealt = (((split[:piles], 1) for split in view.sample(samples, rng)), samples)
-            tally = solve_splits(template, seat_numbers, view.sizes[:piles], view.unknown, engine=engine,
-                                 threads=threads, samples=samples, progress=progress, backends=backends,
-                                 dealt=dealt)
-        cards[key] = _card_advice(tally, gain, now, counted, start_total)
-        if tally.interrupted:
-            interrupted = True
-            break
+    judged = [move for move in legal if (move if move.declare else move.card) not in same_as]
+    afters = [now.play(move) for move in judged]
+    # Every judged card's position on the same layouts, a block of layouts at a time for all the
+    # cards on one engine (the positions after his cards share most of their subtrees).
+    templates = [_template(after.position(side=counted), seat_numbers, view) for after in afters]
+    if progress is not None and hasattr(progress, "stage"):
+        progress.stage(f"{len(judged)} cards on each layout", unit="positions")
+    if not piles:  # every hand seen: the one layout (the block solver deals into one hand)
+        other = next(i for i, s in enumerate(rules.seats) if s != seat)
+        tallies = solve_splits_each(templates, (other,), (0,), 0, engine=engine, threads=1,
+                                    backends=backends[:1], dealt=([((0,), 1)], 1))
+    elif exact:
+        dealt = None
+        if view.allowed:
+            dealt = (((split[:piles], 1) for split in view.splits()), total)
+        tallies = solve_splits_each(templates, seat_numbers, view.sizes[:piles], view.unknown, engine=engine,
+                                    threads=threads, progress=progress, backends=backends, dealt=dealt)
+    else:
+        # Sorted: neighbouring layouts share more positions (the tally does not depend on the order).
+        sample = sorted(split[:piles] for split in view.sample(samples, random.Random(seed)))
+        tallies = solve_splits_each(templates, seat_numbers, view.sizes[:piles], view.unknown, engine=engine,
+                                    threads=threads, samples=samples, progress=progress, backends=backends,
+                                    dealt=(((split, 1) for split in sample), samples))
+    interrupted = any(tally.interrupted for tally in tallies)
+    cards: dict = {}
+    for move, after, tally in zip(judged, afters, tallies):
+        if tally.splits or not interrupted:
+            cards[move if move.declare else move.card] = _card_advice(
+                tally, _gain(now, after, move, counted), now, counted, start_total)
     cards = {m: (replace(cards[same_as[m]]) if m in same_as else cards[m]) for m in
              (m if m.declare else m.card for m in legal) if m in cards or same_as.get(m) in cards}
     key = (lambda m: cards[m].expected) if wants_high else (lambda m: -cards[m].expected)
