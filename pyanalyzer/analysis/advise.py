@@ -412,7 +412,8 @@ class Advice(HtmlView):
         seat, layout = self.seat, self.layout
         sees = f", seeing {' '.join(self.sees)}" if self.sees else ""
         if self.interrupted:
-            how = f"INTERRUPTED: {len(self.cards)} card(s) begun; a card cut short shows proven bounds"
+            how = (f"INTERRUPTED: {len(self.cards)} card(s) begun; an enumeration cut short shows proven bounds, "
+                   "a sample is a smaller sample")
         elif self.exact:
             how = f"exact over all {self.layouts:,} consistent layouts"
         else:
