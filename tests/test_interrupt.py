@@ -273,9 +273,7 @@ def test_ctrl_c_during_a_batch_returns_the_values_finished():
     assert len(result) == 1 and len(result[0]) < len(splits)
 
 
-def test_interrupted_advice_keeps_the_layouts_finished_for_every_card_begun(tmp_path):
-    """The cards are judged together, a block of layouts at a time: after Ctrl-C every card
-    begun shows the proven bounds of its layouts finished, none a best card or a cost."""
+def test_interrupted_advice_keeps_the_cards_finished_and_marks_the_cut_one(tmp_path):
     seven_clubs = Path(__file__).resolve().parents[1] / "layouts" / "seven-clubs.txt"
     pref = Pref(["advise", str(seven_clubs), "--seat", "S", "--threads", "1",
                  "--json"], tmp_path)
@@ -285,7 +283,7 @@ def test_interrupted_advice_keeps_the_layouts_finished_for_every_card_begun(tmp_
     assert_interrupted_note(errors)
     data = json.loads(out)
     assert data["interrupted"] is True and data["partial"] is True and data["exact"] is False
-    assert data["cards"] and data["best"] is None
-    for entry in data["cards"].values():
-        low, high = entry["expected_bounds"]
-        assert entry["partial"] is True and 0 <= low <= high <= 10 and entry["cost"] is None
+    cut = [card for card, entry in data["cards"].items() if entry.get("partial")]
+    assert len(cut) == 1 and list(data["cards"])[-1] == cut[0]  # the cards before it are complete
+    low, high = data["cards"][cut[0]]["expected_bounds"]
+    assert 0 <= low <= high <= 10 and data["cards"][cut[0]]["cost"] is None

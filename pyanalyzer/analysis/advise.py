@@ -539,23 +539,31 @@ def advise(layout: Layout, seat: str, sees: Sequence[str] = (), *, moves: Sequen
     legal = now.moves()
     judged = [move for move in legal if (move if move.declare else move.card) not in same_as]
     afters = [now.play(move) for move in judged]
-    # Every judged card's position on the same layouts, a block of layouts at a time for all the
-    # cards on one engine (the positions after his cards share most of their subtrees).
     templates = [_template(after.position(side=counted), seat_numbers, view) for after in afters]
-    if progress is not None and hasattr(progress, "stage"):
-        progress.stage(f"{len(judged)} cards on each layout", unit="positions")
     if not piles:  # every hand seen: the one layout (the block solver deals into one hand)
         other = next(i for i, s in enumerate(rules.seats) if s != seat)
         tallies = solve_splits_each(templates, (other,), (0,), 0, engine=engine, threads=1,
                                     backends=backends[:1], dealt=([((0,), 1)], 1))
     elif exact:
-        dealt = None
-        if view.allowed:
-            dealt = (((split[:piles], 1) for split in view.splits()), total)
-        tallies = solve_splits_each(templates, seat_numbers, view.sizes[:piles], view.unknown, engine=engine,
-                                    threads=threads, progress=progress, backends=backends, dealt=dealt)
+        # Card by card: each enumeration's long runs of consecutive layouts keep the table warm
+        # (all the cards per block of layouts took more nodes here: benchmarks/RESULTS.md).
+        tallies = []
+        for number, (move, template) in enumerate(zip(judged, templates, strict=True), start=1):
+            if progress is not None and hasattr(progress, "stage"):
+                progress.stage(f"card {_move_text(move if move.declare else move.card, 'letters')}",
+                               number, len(judged))
+            dealt = (((split[:piles], 1) for split in view.splits()), total) if view.allowed else None
+            tallies += solve_splits_each([template], seat_numbers, view.sizes[:piles], view.unknown,
+                                         engine=engine, threads=threads, progress=progress, backends=backends,
+                                         dealt=dealt)
+            if tallies[-1].interrupted:
+                break
     else:
-        # Sorted: neighbouring layouts share more positions (the tally does not depend on the order).
+        # Every card on each block of the same layouts, on one engine: the positions after his
+        # cards share most of their subtrees. Sorted: neighbouring layouts share more positions
+        # (the tally does not depend on the order).
+        if progress is not None and hasattr(progress, "stage"):
+            progress.stage(f"{len(judged)} cards on each layout", unit="positions")
         sample = sorted(split[:piles] for split in view.sample(samples, random.Random(seed)))
         tallies = solve_splits_each(templates, seat_numbers, view.sizes[:piles], view.unknown, engine=engine,
                                     threads=threads, samples=samples, progress=progress, backends=backends,
@@ -563,7 +571,7 @@ def advise(layout: Layout, seat: str, sees: Sequence[str] = (), *, moves: Sequen
     interrupted = any(tally.interrupted for tally in tallies)
     cards: dict = {}
     for move, after, tally in zip(judged, afters, tallies):
-        if tally.splits or not interrupted:
+        if tally.splits or tally.enumeration:  # (a sample cut before its first block says nothing)
             cards[move if move.declare else move.card] = _card_advice(
                 tally, _gain(now, after, move, counted), now, counted, start_total)
     cards = {m: (replace(cards[same_as[m]]) if m in same_as else cards[m]) for m in
