@@ -22,6 +22,7 @@ from positions import (
     deal_masks,
     random_position,
     random_preferans,
+    random_thousand,
     random_whist,
 )
 from pref_engine import Engine
@@ -555,17 +556,62 @@ def test_solve_batch_equals_one_solve_per_layout():
     from pyanalyzer.analysis.splits import all_splits
 
     seven_clubs = published_layouts.BY_NAME["test-05"].layout
-    for layout in (published_layouts.KOVALEVSKAYA.layout, replace(seven_clubs, lead="W")):
+    kovalevskaya = published_layouts.KOVALEVSKAYA.layout
+    # (and the misère after its first lead, as advice solves a position: a trick in progress)
+    after_lead = kovalevskaya.play(kovalevskaya.moves()[0])
+    for layout in (kovalevskaya, replace(seven_clubs, lead="W"), after_lead):
         pos = layout.position()
         unknown = pos.hands[1] | pos.hands[2]
-        # Every 37th split: far apart in the enumeration order, so the table is really tested.
-        splits = list(itertools.islice(all_splits(unknown, (10, 10)), 0, 20000, 37))
+        sizes = (bin(pos.hands[1]).count("1"), bin(pos.hands[2]).count("1"))
+        # Every 37th split (111th mid-trick, to keep the test short): far apart in the
+        # enumeration order, so the table is really tested.
+        splits = list(itertools.islice(all_splits(unknown, sizes), 0, 20000, 111 if pos.played else 37))
         first = replace(pos, hands=(pos.hands[0],) + splits[0])
         batch = Engine(tt_size_mb=4).solve_batch(first, (1, 2), (0, 0), splits)
         single = Engine(tt_size_mb=4)
         assert batch == [single.solve(replace(pos, hands=(pos.hands[0],) + s)) for s in splits]
     with pytest.raises(ValueError, match="as many cards"):
         Engine().solve_batch(first, (1, 2), (0, 0), [(1, 2)])
+
+
+def test_solve_batch_from_a_trick_in_progress_equals_the_reference():
+    """A batch from a trick in progress (advice's positions after the advised card): the hidden
+    seats' cards dealt other ways, each layout's value as one solve and as the reference's."""
+    from dataclasses import replace
+
+    from pyanalyzer.analysis.splits import random_splits
+
+    rng = random.Random("batch-mid-trick")
+    makers = [lambda: random_preferans(rng, rng.randint(2, 4), mid_trick=True),
+              lambda: random_thousand(rng, rng.randint(2, 3), mid_trick=True),
+              lambda: random_whist(rng, rng.randint(2, 3))]
+    batch_engine, single_engine = Engine(tt_size_mb=1), Engine(tt_size_mb=1)
+    checked = 0
+    for i in range(60):
+        pos = makers[i % 3]()
+        if not pos.played:
+            continue
+        seats = tuple(sorted(rng.sample(range(len(pos.hands)), rng.randint(2, len(pos.hands) - 1))))
+        unknown = 0
+        for seat in seats:
+            unknown |= pos.hands[seat]
+        sizes = [bin(pos.hands[seat]).count("1") for seat in seats]
+        splits = [tuple(pos.hands[seat] for seat in seats)]
+        splits += list(random_splits(unknown, sizes, 5, rng))
+        values = batch_engine.solve_batch(pos, seats, (0,) * len(seats), splits)
+        for split, value in zip(splits, values, strict=True):
+            hands = list(pos.hands)
+            for seat, mask in zip(seats, split):
+                hands[seat] = mask
+            layout = replace(pos, hands=tuple(hands))
+            assert value == single_engine.solve(layout) == reference_value(layout), layout
+            checked += 1
+    assert checked >= 200
+    pos = random_preferans(rng, 3, mid_trick=True)
+    west, east = pos.hands[1], pos.hands[2]
+    stolen = east & (east - 1) | pos.hands[0] & -pos.hands[0]  # one of South's cards dealt to East too
+    with pytest.raises(ValueError, match="two places"):
+        batch_engine.solve_batch(pos, (1, 2), (0, 0), [(west, east), (west, stolen)])
 
 
 # -- partition search (winning-rank table entries, used for Whist) -------------------------

@@ -40,7 +40,7 @@ from pyanalyzer.analysis.splits import (
     all_splits,
     count_splits,
     random_splits,
-    solve_splits,
+    solve_splits_each,
     wilson_interval,
 )
 from pyanalyzer.engines.registry import make_backend
@@ -437,7 +437,8 @@ class Advice(HtmlView):
         seat, layout = self.seat, self.layout
         sees = f", seeing {' '.join(self.sees)}" if self.sees else ""
         if self.interrupted:
-            how = f"INTERRUPTED: {len(self.cards)} card(s) begun; a card cut short shows proven bounds"
+            how = (f"INTERRUPTED: {len(self.cards)} card(s) begun; an enumeration cut short shows proven bounds, "
+                   "a sample is a smaller sample")
         elif self.exact:
             how = f"exact over all {self.layouts:,} consistent layouts"
         else:
@@ -583,41 +584,45 @@ def advise(layout: Layout, seat: str, sees: Sequence[str] = (), *, moves: Sequen
     piles = view.hand_piles
     seat_numbers = tuple(rules.seats.index(s) for s in view.piles[:piles])
     start_total = _deal_total_so_far(layout, moves, counted)
-    cards: dict = {}
-    interrupted = False
     same_as = _equivalent_cards(now, view.unknown)
-    staged = progress is not None and hasattr(progress, "stage")
     legal = now.moves()
-    for number, move in enumerate(legal, start=1):
-        key = move if move.declare else move.card
-        if key in same_as:  # as good as a touching lower card: judged once
-            continue
-        if staged:
-            progress.stage(f"card {_move_text(key, 'letters')}", number, len(legal))
-        after = now.play(move)
-        gain = _gain(now, after, move, counted)
-        template = _template(after.position(side=counted), seat_numbers, view)
-        if not piles:  # every hand seen: the one layout (the block solver deals into one hand)
-            other = next(i for i, s in enumerate(rules.seats) if s != seat)
-            tally = solve_splits(template, (other,), (0,), 0, engine=engine, threads=1, backends=backends[:1],
-                                 dealt=([((0,), 1)], 1))
-        elif exact:
-            dealt = None
-            if view.allowed:
-                dealt = (((split[:piles], 1) for split in view.splits()), total)
-            tally = solve_splits(template, seat_numbers, view.sizes[:piles], view.unknown, engine=engine,
-                                 threads=threads, progress=progress, backends=backends, dealt=dealt,
-                                 stop_when=stop_when)
-        else:
-            rng = random.Random(seed)
-            dealt = (((split[:piles], 1) for split in view.sample(samples, rng)), samples)
-            tally = solve_splits(template, seat_numbers, view.sizes[:piles], view.unknown, engine=engine,
-                                 threads=threads, samples=samples, progress=progress, backends=backends,
-                                 dealt=dealt, stop_when=stop_when)
-        cards[key] = card_advice(tally, gain, now, counted, start_total)
-        if tally.interrupted or tally.pruned:  # (pruned: stopped by stop_when)
-            interrupted = True
-            break
+    judged = [move for move in legal if (move if move.declare else move.card) not in same_as]
+    afters = [now.play(move) for move in judged]
+    templates = [_template(after.position(side=counted), seat_numbers, view) for after in afters]
+    if not piles:  # every hand seen: the one layout (the block solver deals into one hand)
+        other = next(i for i, s in enumerate(rules.seats) if s != seat)
+        tallies = solve_splits_each(templates, (other,), (0,), 0, engine=engine, threads=1,
+                                    backends=backends[:1], dealt=([((0,), 1)], 1))
+    elif exact:
+        # Card by card: each enumeration's long runs of consecutive layouts keep the table warm
+        # (all the cards per block of layouts took more nodes here: benchmarks/RESULTS.md).
+        tallies = []
+        for number, (move, template) in enumerate(zip(judged, templates, strict=True), start=1):
+            if progress is not None and hasattr(progress, "stage"):
+                progress.stage(f"card {_move_text(move if move.declare else move.card, 'letters')}",
+                               number, len(judged))
+            dealt = (((split[:piles], 1) for split in view.splits()), total) if view.allowed else None
+            tallies += solve_splits_each([template], seat_numbers, view.sizes[:piles], view.unknown,
+                                         engine=engine, threads=threads, progress=progress, backends=backends,
+                                         dealt=dealt, stop_when=stop_when)
+            if tallies[-1].interrupted or tallies[-1].pruned:  # (pruned: stopped by stop_when)
+                break
+    else:
+        # Every card on each block of the same layouts, on one engine: the positions after his
+        # cards share most of their subtrees. Sorted: neighbouring layouts share more positions
+        # (the tally does not depend on the order).
+        if progress is not None and hasattr(progress, "stage"):
+            progress.stage(f"{len(judged)} cards on each layout", unit="positions")
+        sample = sorted(split[:piles] for split in view.sample(samples, random.Random(seed)))
+        tallies = solve_splits_each(templates, seat_numbers, view.sizes[:piles], view.unknown, engine=engine,
+                                    threads=threads, samples=samples, progress=progress, backends=backends,
+                                    dealt=(((split, 1) for split in sample), samples), stop_when=stop_when)
+    interrupted = any(tally.interrupted or tally.pruned for tally in tallies)
+    cards: dict = {}
+    for move, after, tally in zip(judged, afters, tallies):
+        if tally.splits or tally.enumeration:  # (a sample cut before its first block says nothing)
+            cards[move if move.declare else move.card] = card_advice(
+                tally, _gain(now, after, move, counted), now, counted, start_total)
     cards = {m: (replace(cards[same_as[m]]) if m in same_as else cards[m]) for m in
              (m if m.declare else m.card for m in legal) if m in cards or same_as.get(m) in cards}
     key = (lambda m: cards[m].expected) if wants_high else (lambda m: -cards[m].expected)

@@ -270,18 +270,38 @@ def _suit_permutations(template, groups: list[list[int]]) -> list[Callable[[int]
     return maps
 
 
-def reduce_by_symmetry(splits: Iterable[tuple[int, ...]], template, unknown: int,
+def common_suit_groups(templates: Sequence, unknown: int,
+                       unknown_seats: Sequence[int] | None = None) -> list[list[int]]:
+    """The suits interchangeable in every one of ``templates``: together in a group of each."""
+    keys: dict[int, tuple] = {}
+    for template in templates:
+        for number, group in enumerate(interchangeable_suits(template, unknown, unknown_seats)):
+            for suit in group:
+                keys[suit] = keys.get(suit, ()) + ((id(template), number),)
+    groups: dict[tuple, list[int]] = {}
+    for suit, key in keys.items():
+        if len(key) == len(templates):
+            groups.setdefault(key, []).append(suit)
+    return [sorted(g) for g in groups.values() if len(g) > 1]
+
+
+def reduce_by_symmetry(splits: Iterable[tuple[int, ...]], templates, unknown: int,
                        unknown_seats: Sequence[int] | None = None
                        ) -> Iterator[tuple[tuple[int, ...], int]]:
     """Keep one split of each orbit under interchangeable suits, with the orbit's size.
 
-    A renaming is used only if it maps the declarations still possible onto themselves (a
-    declaration across suits, such as four aces, must map to one of the same points)."""
-    groups = interchangeable_suits(template, unknown, unknown_seats)
+    ``templates``: one position, or several solved on the same splits (the suits must then be
+    interchangeable in each). A renaming is used only if it maps the declarations still
+    possible onto themselves (a declaration across suits, such as four aces, must map to one
+    of the same points)."""
+    templates = list(templates) if isinstance(templates, (list, tuple)) else [templates]
+    template = templates[0]
+    groups = common_suit_groups(templates, unknown, unknown_seats)
     renames = _suit_permutations(template, groups) if groups else []
-    declarations = possible_declarations(template, unknown, unknown_seats)
-    renames = [rename for rename in renames
-               if {(rename(cards), points) for cards, points in declarations} == declarations]
+    for each in templates:
+        declarations = possible_declarations(each, unknown, unknown_seats)
+        renames = [rename for rename in renames
+                   if {(rename(cards), points) for cards, points in declarations} == declarations]
     if not renames:
         for split in splits:
             yield split, 1
@@ -314,27 +334,40 @@ def value_ceiling(template, unknown: int, sizes: Sequence[int]) -> int:
 
 @dataclass
 class BlockSolver:
-    """The work on one block of splits: ``(histogram, splits counted (weighted), layouts solved,
-    nodes)``. Picklable (a cluster worker runs it); ``stop`` (a local run's) stays behind."""
+    """The work on one block of splits, per template: ``(histogram, splits counted (weighted),
+    layouts solved, nodes)``. Every split of the block is solved for each template
+    in turn on the same engine, so the templates share its table (the positions after each of
+    a player's cards share most of their subtrees). Picklable (a cluster worker runs it);
+    ``stop`` (a local run's) stays behind."""
 
-    template: object
+    templates: tuple
     unknown_seats: tuple[int, ...]
     #: The unknown seats' cards known in advance (their template hands).
     known: tuple[int, ...]
-    #: Length of the histogram: the largest value + 1.
+    #: Length of the histograms: the largest value + 1.
     width: int
     stop: threading.Event | None = None
 
     def __getstate__(self) -> dict:
         return {**self.__dict__, "stop": None}
 
-    def __call__(self, backend, chunk: list[tuple[tuple[int, ...], int]]) -> tuple[list[int], int, int, int]:
-        template, seats = self.template, self.unknown_seats
+    def __call__(self, backend, chunk: list[tuple[tuple[int, ...], int]]) -> list[tuple[list[int], int, int, int]]:
+        out = []
+        for template in self.templates:
+            if self.stop is not None and self.stop.is_set():
+                out.append(([0] * self.width, 0, 0, 0))  # (not begun: stopped)
+                continue
+            before = backend.nodes
+            local, counted, solves = self._solve(backend, template, chunk)
+            out.append((local, counted, solves, backend.nodes - before))
+        return out
+
+    def _solve(self, backend, template, chunk) -> tuple[list[int], int, int]:
+        seats = self.unknown_seats
         local = [0] * self.width
         counted = 0
-        before = backend.nodes
-        if hasattr(backend, "solve_batch") and not template.played:
-            # The whole block in the engine, without the GIL (it starts at a trick boundary).
+        if hasattr(backend, "solve_batch"):
+            # The whole block in the engine, without the GIL.
             first = list(template.hands)
             for seat, mask in zip(seats, chunk[0][0]):
                 first[seat] = template.hands[seat] | mask
@@ -343,8 +376,7 @@ class BlockSolver:
             for value, (_, weight) in zip(values, chunk):
                 local[value] += weight
                 counted += weight
-            # (fewer values when a stop cut the block short)
-            return local, counted, len(values), backend.nodes - before
+            return local, counted, len(values)  # (fewer values when a stop cut the block short)
         hands = list(template.hands)
         solves = 0
         for split, weight in chunk:
@@ -355,7 +387,7 @@ class BlockSolver:
             local[backend.solve(replace(template, hands=tuple(hands)))] += weight
             counted += weight
             solves += 1
-        return local, counted, solves, backend.nodes - before
+        return local, counted, solves
 
 
 def cut_blocks(work: Iterable[tuple[tuple[int, ...], int]], total: int, block: int,
@@ -410,6 +442,24 @@ def solve_splits(template, unknown_seats: Sequence[int], sizes: Sequence[int], u
     pairs, e.g. under constraints such as the voids shown by a play): an enumeration of
     ``total`` splits, or with ``samples`` given, a sample of that many.
     """
+    return solve_splits_each([template], unknown_seats, sizes, unknown, engine, threads, samples, seed,
+                             progress, tt_size_mb, block,
+                             None if stop_when is None else (lambda histograms: stop_when(histograms[0])),
+                             backends, dealt)[0]
+
+
+def solve_splits_each(templates: Sequence, unknown_seats: Sequence[int], sizes: Sequence[int], unknown: int,
+                      engine: str = "fast", threads: int = 2, samples: int | None = None,
+                      seed: int | None = None, progress: Progress | None = None,
+                      tt_size_mb: int = 64, block: int | None = None,
+                      stop_when: Callable[[list[list[int]]], bool] | None = None,
+                      backends: Sequence | None = None,
+                      dealt: tuple[Iterable[tuple[tuple[int, ...], int]], int] | None = None) -> list[Tally]:
+    """:func:`solve_splits` for several templates over the same splits (the positions after
+    each of a player's candidate cards): one tally per template. Each block of splits is solved
+    for every template on one engine, so the templates share its table; ``stop_when`` gets
+    the histograms, one per template. Suit symmetry is used where it holds for every template.
+    """
     start = time.perf_counter()
     exact = samples is None
     work: Iterator
@@ -417,13 +467,13 @@ def solve_splits(template, unknown_seats: Sequence[int], sizes: Sequence[int], u
         work, total = iter(dealt[0]), dealt[1]
     elif exact:
         total = count_splits(unknown, sizes)
-        work = reduce_by_symmetry(all_splits(unknown, sizes), template, unknown, unknown_seats)
+        work = reduce_by_symmetry(all_splits(unknown, sizes), templates, unknown, unknown_seats)
     else:
         total = samples
         rng = random.Random(seed)
         work = ((split, 1) for split in random_splits(unknown, sizes, samples, rng))
 
-    max_value = value_ceiling(template, unknown, sizes)
+    max_value = max(value_ceiling(template, unknown, sizes) for template in templates)
     if backends is None:
         backends = [make_backend(engine) if engine != "fast" else make_backend(engine, tt_size_mb)
                     for _ in range(max(1, threads))]
@@ -433,34 +483,40 @@ def solve_splits(template, unknown_seats: Sequence[int], sizes: Sequence[int], u
     if block is None:
         # Long runs of consecutive splits per worker keep each engine's table warm.
         block = max(64, min(8192, total // (executor.workers * 4)))
-    histogram = [0] * (max_value + 1)
-    solve_block = BlockSolver(template, tuple(unknown_seats),
-                              tuple(template.hands[seat] for seat in unknown_seats), len(histogram), stop)
+    count = len(templates)
+    histograms = [[0] * (max_value + 1) for _ in templates]
+    solve_block = BlockSolver(tuple(templates), tuple(unknown_seats),
+                              tuple(templates[0].hands[seat] for seat in unknown_seats), max_value + 1, stop)
 
-    done = solves = 0
+    done, solves, block_nodes = [0] * count, [0] * count, [0] * count
     pruned = False
 
     def tick() -> None:
-        progress(done, total)
+        progress(sum(done), total * count)
 
     blocks = cut_blocks(work, total, block, executor.workers)
     run = executor.map(solve_block, blocks, ordered=False, stop=stop, tick=tick if progress else None)
-    remote_nodes = 0
     with run:
-        for local, counted, solved, block_nodes in run:
-            for value, count in enumerate(local):
-                histogram[value] += count
-            done += counted
-            solves += solved
-            remote_nodes += block_nodes
-            if not pruned and stop_when is not None and stop_when(histogram):
+        for results in run:
+            for i, (local, counted, solved, nodes) in enumerate(results):
+                for value, number in enumerate(local):
+                    histograms[i][value] += number
+                done[i] += counted
+                solves[i] += solved
+                block_nodes[i] += nodes
+            if not pruned and stop_when is not None and stop_when(histograms):
                 pruned = True
                 run.stop()
-    # Here, the engines' own counts (a block cut short by Ctrl-C did work too); on a cluster, the blocks'.
-    nodes = (remote_nodes if executor.cluster is not None else
-             sum(backend.nodes - before for backend, before in zip(backends, start_nodes, strict=True)))
+    if executor.cluster is None:
+        # Here, the engines' own counts (a block cut short by Ctrl-C did work too), shared out among
+        # the templates as the blocks' counts were; on a cluster, the blocks' counts.
+        engine_nodes = sum(backend.nodes - before for backend, before in zip(backends, start_nodes, strict=True))
+        counted_nodes = sum(block_nodes)
+        if counted_nodes != engine_nodes:
+            block_nodes[-1] += engine_nodes - counted_nodes
     if progress:
-        progress(done, total)
-    return Tally(histogram, done, solves, total, run.interrupted or done < total,
-                 time.perf_counter() - start, nodes, enumeration=exact, pruned=pruned,
-                 interrupted=run.interrupted)
+        progress(sum(done), total * count)
+    seconds = time.perf_counter() - start
+    return [Tally(histograms[i], done[i], solves[i], total, run.interrupted or done[i] < total, seconds,
+                  block_nodes[i], enumeration=exact, pruned=pruned, interrupted=run.interrupted)
+            for i in range(count)]

@@ -354,7 +354,8 @@ cdef class Engine:
     def solve_batch(self, pos, seats, known, splits) -> list:
         """Values of many layouts that differ only in the hands at ``seats``.
 
-        ``pos`` is the first layout, complete. For each entry of ``splits`` (one
+        ``pos`` is the first layout, complete, at a trick boundary or with a trick in
+        progress (its cards are the same in every layout). For each entry of ``splits`` (one
         mask per seat in ``seats``) the hand of ``seats[j]`` becomes
         ``known[j] | split[j]`` and the layout is solved. The whole batch runs
         without the GIL, so threads with their own engines run in parallel.
@@ -377,16 +378,21 @@ cdef class Engine:
         cdef Position start
         cdef int guess, value
         cdef Py_ssize_t done = 0
+        cdef u64 fixed = 0, dealt
         if not 1 <= k <= MAX_SEATS:
             raise ValueError("seats must name 1 to 4 seats")
         self._load(pos)
         start = self.s.pos
-        if start.nplayed:
-            raise ValueError("solve_batch starts at a trick boundary")
         for j in range(k):
             seat_numbers[j] = int(seats[j])
             known_masks[j] = <u64>int(known[j])
             sizes[j] = bit_count(start.hand[seat_numbers[j]])
+        # The cards no split moves (the other hands, a trick in progress), in external numbers.
+        for card in pos.played:
+            fixed |= (<u64>1) << int(card)
+        for j in range(len(pos.hands)):
+            if j not in seats:
+                fixed |= <u64>int(pos.hands[j])
         masks = <u64*>malloc(max(1, n * k) * sizeof(u64))
         out = <int*>malloc(max(1, n) * sizeof(int))
         if masks == NULL or out == NULL:
@@ -396,10 +402,14 @@ cdef class Engine:
         try:
             for i in range(n):
                 split = splits[i]
+                dealt = fixed
                 for j in range(k):
                     mask = known_masks[j] | <u64>int(split[j])
                     if bit_count(mask) != sizes[j]:
                         raise ValueError("every split must give each seat as many cards as the first layout")
+                    if mask & dealt or not in_suits(mask, self.ext_to_int):
+                        raise ValueError(f"split {i} puts a card in two places, or a card in no suit")
+                    dealt |= mask
                     masks[i * k + j] = mask
             guess = self._guess()
             with nogil:
@@ -609,6 +619,15 @@ cdef int side_winners(const Rules* r, const Position* p, int side) noexcept nogi
                         run = length
         total += run
     return total if total < p.tricks_left else p.tricks_left
+
+
+cdef inline bint in_suits(u64 mask, const int* ext_to_int) noexcept nogil:
+    """True if every card of the external mask is in one of the position's suits."""
+    while mask:
+        if ext_to_int[low_index(mask)] < 0:
+            return False
+        mask &= mask - 1
+    return True
 
 
 cdef inline u64 _to_internal(u64 mask, const int* ext_to_int) noexcept nogil:
