@@ -384,9 +384,10 @@ def test_all_splits_in_lexicographic_order(sizes):
     assert list(all_splits(unknown, sizes)) == [masks for _, masks in want]
 
 
-@pytest.mark.parametrize("sizes", [(3, 2), (3, 4), (2, 2, 3), (2, 2, 1), (7,), (0, 3)])
+@pytest.mark.parametrize("sizes", [(3, 2), (3, 4), (2, 2, 3), (2, 2, 1), (7,), (0, 3), (3, 5), (2, 6, 1)])
 def test_all_splits_from_a_start_are_the_rest_of_the_whole_enumeration(sizes):
-    # Oracle: the enumeration from its first split (the test above), cut at ``start``.
+    # Oracle: the enumeration from its first split (the test above), cut at ``start``; piles
+    # wanting more than the 7 cards: no split, from any start.
     unknown = sum(1 << c for c in [1, 4, 5, 9, 11, 12, 20])
     every = list(all_splits(unknown, sizes))
     for start in range(len(every) + 2):

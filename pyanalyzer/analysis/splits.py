@@ -180,6 +180,8 @@ def all_splits(unknown: int, sizes: Sequence[int], start: int = 0) -> Iterator[t
             for chosen in itertools.islice(itertools.combinations(remaining, size), skip, None):
                 yield piles + (sum(chosen),)
             return
+        if len(remaining) < sum(sizes[len(piles):]):   # the piles want more cards than are left
+            return
         # Every choice here leaves as many cards, so as many splits below it: skip whole choices.
         below = count_splits((1 << (len(remaining) - size)) - 1, sizes[len(piles) + 1:])
         skipped, skip = divmod(skip, below)
