@@ -137,6 +137,13 @@ def engines_on_workers(client) -> set[tuple[str, int]]:
     return {engine for engines in client.run(warm).values() for engine in engines}
 
 
+def unbuffered(command: list[str]) -> subprocess.Popen:
+    """A ``pref`` child whose first line the test reads before the rest: its pipes unbuffered here
+    (a buffered ``readline`` may take the second line too, and ``communicate`` then misses it)."""
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0,
+                            env=child_environment())
+
+
 def wait_until(condition, what: str) -> None:
     deadline = time.monotonic() + PATIENCE
     while not condition():
@@ -230,11 +237,10 @@ def test_ctrl_c_stops_the_batch_and_cancels_its_tasks_on_the_cluster(cluster, ba
     worker_pids(client)   # (both workers up: the previous test killed one)
     command = [sys.executable, "-m", "pyanalyzer", "solve", "--batch", str(batch), "--json", "--no-line",
                "--scheduler", address]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               env=child_environment())
-    first = process.stdout.readline()
+    process = unbuffered(command)
+    first = process.stdout.readline().decode()
     process.send_signal(signal.SIGINT)
-    rest, errors = process.communicate(timeout=PATIENCE)
+    rest, errors = (text.decode() for text in process.communicate(timeout=PATIENCE))
     lines = [first.rstrip("\n"), *rest.splitlines()]
     assert process.returncode == 130, errors
     assert errors.splitlines() == [f"pref: interrupted: after {len(lines):,} of 200 layouts; "
@@ -289,11 +295,10 @@ def test_a_scheduler_lost_during_a_batch_ends_it_with_one_line_keeping_the_lines
             client.wait_for_workers(1, timeout=PATIENCE)
         command = [sys.executable, "-m", "pyanalyzer", "solve", "--batch", str(batch), "--json", "--no-line",
                    "--scheduler", address]
-        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                   env=child_environment())
-        first = process.stdout.readline()
+        process = unbuffered(command)
+        first = process.stdout.readline().decode()
         scheduler.kill()
-        rest, errors = process.communicate(timeout=PATIENCE)
+        rest, errors = (text.decode() for text in process.communicate(timeout=PATIENCE))
     finally:
         for child in (worker, scheduler):
             child.kill()
