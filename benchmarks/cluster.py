@@ -26,7 +26,8 @@ task is measured apart: 400 tasks that do nothing, 2 per worker thread out at on
 the executor sends them), wall time / 400. The overhead share of a job is that cost times
 its tasks over the seconds its tasks worked. (The workers' idle time, ``workers x wall -
 seconds in tasks``, is shown too: it adds the run's tail and, on a loaded machine, the CPU
-the other processes took.) Measures the load does not distort as much: the tasks' CPU seconds
+the other processes took.) Measures the load does not distort as much: the engines' nodes (the
+enumeration's, the ranking's classes'), the tasks' CPU seconds
 (the thread that ran them) against their seconds, and the CPU seconds of the cluster's other
 work during the run (worker processes beyond their tasks, nannies in processes of their own,
 this process: client, scheduler and LocalCluster's nannies), against the local run's CPU seconds.
@@ -80,31 +81,34 @@ def batch_lines(count: int) -> list[tuple[int, str, None]]:
             for number in range(1, count + 1)]
 
 
-def batch_serial(lines) -> list[str]:
-    """As ``pref solve --batch`` runs: one engine, kept warm from line to line."""
+def batch_serial(lines) -> tuple[list[str], None]:
+    """As ``pref solve --batch`` runs: one engine, kept warm from line to line. (Answers, and
+    no node count: the batch's answers are text.)"""
     backend = make_backend("fast", 64)
-    return [answer_line(ANSWER, solution_verdict, backend, number, text)[1] for number, text, _ in lines]
+    return [answer_line(ANSWER, solution_verdict, backend, number, text)[1] for number, text, _ in lines], None
 
 
-def batch_on_executor(lines, threads: int) -> list[str]:
+def batch_on_executor(lines, threads: int) -> tuple[list[str], None]:
     executor = Executor(states=[make_backend("fast", 64) for _ in range(threads)], remote=WarmEngine("fast", 64))
     run = executor.map(BatchLine(ANSWER, solution_verdict), lines, ordered=True)
     with run:
-        return [output for _failed, output in run]
+        return [output for _failed, output in run], None
 
 
-def enumeration(threads: int = 2) -> list[int]:
+def enumeration(threads: int = 2) -> tuple[list[int], int]:
+    """The histogram, and the engines' nodes."""
     rules = PREFERANS_RULES
     hand = Hand(parse_cards("7s,8s,9s,Ts,8c,7d,8d,9d,8h,9h", rules.deck), rules.deck)
     odds = declarer_view(hand, "S", parse_cards("Kc,Ac", rules.deck), Contract("misere"), "E", rules,
                          threads=threads)
     assert odds.tally.exact
-    return odds.histogram
+    return odds.histogram, odds.tally.nodes
 
 
-def ranking(threads: int = 2) -> tuple[list, list]:
+def ranking(threads: int = 2) -> tuple[tuple[list, list], int]:
     """The complete discard classes in order with their histograms, and the dropped ones by name
-    (their partial counts depend on which blocks came back before the drop)."""
+    (their partial counts depend on which blocks came back before the drop); and the nodes of
+    the classes' enumerations (the screening's few random splits not counted)."""
     rules = PREFERANS_RULES
     twelve = parse_cards("7s,8s,9s,Ts,8c,7d,8d,9d,8h,9h,Kc,Ac", rules.deck)
     result = rank_misere_discards(twelve, "S", "E", rules, threads=threads)
@@ -113,8 +117,9 @@ def ranking(threads: int = 2) -> tuple[list, list]:
     def name(entry) -> str:
         return ",".join(card.code for card in entry.discard)
 
-    return ([(name(entry), entry.odds.histogram) for entry in result.ranked if not entry.pruned],
-            sorted(name(entry) for entry in result.pruned))
+    return (([(name(entry), entry.odds.histogram) for entry in result.ranked if not entry.pruned],
+             sorted(name(entry) for entry in result.pruned)),
+            sum(entry.odds.tally.nodes for entry in result.ranked))
 
 
 def process_cpu(process) -> float:
@@ -165,6 +170,7 @@ def main() -> None:
     print(f"load average before: {os.getloadavg()[0]:.2f}", flush=True)
 
     rows: dict[str, list[float]] = {}
+    node_rows: dict[str, list[int | None]] = {}
     overheads: dict[str, list[tuple]] = {}
     cpu_rows: dict[str, list[tuple]] = {}
     expected = {}
@@ -179,12 +185,13 @@ def main() -> None:
                 cluster.task_seconds = cluster.task_cpu_seconds = 0.0
             before = [process_cpu(process) for process in processes]
             here = process_cpu(this)
-            seconds, result = timed(job)
+            seconds, (result, nodes) = timed(job)
             here = process_cpu(this) - here
             spent = [process_cpu(process) - start for process, start in zip(processes, before)]
             expected.setdefault(key, result)
             assert result == expected[key], f"{name}: not the local answers"
             rows.setdefault(name, []).append(seconds)
+            node_rows.setdefault(name, []).append(nodes)
             if cluster is not None:
                 overheads.setdefault(name, []).append((cluster.tasks, cluster.units, cluster.task_seconds,
                                                        workers * seconds))
@@ -193,7 +200,8 @@ def main() -> None:
                                                       nanny_cpu, here))
             else:
                 cpu_rows.setdefault(name, []).append((here,))
-            print(f"  {name}: {seconds:.2f} s (load {os.getloadavg()[0]:.2f})", flush=True)
+            counted = "" if nodes is None else f", {nodes / 1e6:.1f} M nodes"
+            print(f"  {name}: {seconds:.2f} s{counted} (load {os.getloadavg()[0]:.2f})", flush=True)
 
     if "batch" in jobs:
         record("batch, local: one engine (the command)", lambda: batch_serial(lines), "batch")
@@ -247,6 +255,15 @@ def main() -> None:
             continue
         busy = overheads[name][medians[name]][2]
         print(f"| {name} | {sum(cpu):.2f} | {cpu[0]:.2f} / {busy:.2f} | {cpu[1]:.2f} | {cpu[2]:.2f} | {cpu[3]:.2f} |")
+    print("\nEngine nodes (the machine-independent yardstick: the search's size, whatever the load) and "
+          "CPU per node of the median run (local: the whole process's CPU; Dask: the tasks' CPU):\n")
+    print("| run | nodes per run (M) | CPU ns per node |")
+    print("|---|---|---|")
+    for name, nodes in node_rows.items():
+        if None in nodes:
+            continue
+        cpu = cpu_rows[name][medians[name]][0]
+        print(f"| {name} | {', '.join(f'{n / 1e6:.1f}' for n in nodes)} | {1e9 * cpu / nodes[medians[name]]:.0f} |")
     print(f"\nload average after: {os.getloadavg()[0]:.2f}")
 
 

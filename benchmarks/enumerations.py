@@ -44,7 +44,8 @@ def main() -> None:
         # solve_splits draws its splits from the module's all_splits: keep the first N (the
         # tally is then marked partial; quick checks and instruction counts only)
         everything = splits_module.all_splits
-        splits_module.all_splits = lambda unknown, sizes: itertools.islice(everything(unknown, sizes), args.limit)
+        splits_module.all_splits = lambda unknown, sizes, start=0: itertools.islice(
+            everything(unknown, sizes, start), max(0, args.limit - start))   # (a worker's share starts at start)
     print(f"set {args.layout_set!r}, {args.threads} threads, solve_splits (64 MB a thread)\n")
     print("| kind | hand | splits | solved | seconds | µs per split | nodes per solve | load |")
     print("|---|---|---|---|---|---|---|---|")

@@ -50,6 +50,9 @@ WHISTER_VIEW = ["contract", "--hand", "E=Ts,Js,Qs,Jc,Kc,7d,9d,Ad,9h,Jh", "--decl
 #: A sampled declarer's view (Monte Carlo over the splits) and a before-the-talon estimate.
 MISERE_SAMPLED = ["misere", "--hand", "S=7s,8s,9s,Ts,8c,7d,8d,9d,8h,9h", "--discard", "Kc,Ac", "--lead", "E",
                   "--samples", "3000", "--seed", "11", "--json"]
+#: README's Thousand layout before the exchange: its 90 gives solved with open cards.
+THOUSAND_EXCHANGE = ["thousand", "game=thousand declarer=S lead=S S=As,Ts,Ah,Kh,Ac,Kc,9d W=9h,Jh,Tc,Ad,Th,Js,Jc "
+                     "E=Qs,Qd,Qc,Ks,Kd,Td,9c talon=Qh,Jd,9s", "--json"]
 BEFORE_TALON = ["contract", "--hand", "S=As,7c,8c,9c,Ac,Jd,Kd,Th,Kh,Ah", "--declarer", "S", "--contract", "7c",
                 "--lead", "W", "--samples", "6", "--seed", "5", "--json"]
 
@@ -125,6 +128,22 @@ def worker_pids(client) -> dict[str, int]:
     return client.run(os.getpid)
 
 
+def engines_on_workers(client) -> set[tuple[str, int]]:
+    """The engines (name, table MB) the workers keep warm: a run that went to them left its own."""
+    def warm() -> list[tuple[str, int]]:
+        from pyanalyzer.engines.cluster import _warm
+        return [(factory.name, factory.tt_size_mb) for _thread, factory in _warm]
+
+    return {engine for engines in client.run(warm).values() for engine in engines}
+
+
+def unbuffered(command: list[str]) -> subprocess.Popen:
+    """A ``pref`` child whose first line the test reads before the rest: its pipes unbuffered here
+    (a buffered ``readline`` may take the second line too, and ``communicate`` then misses it)."""
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0,
+                            env=child_environment())
+
+
 def wait_until(condition, what: str) -> None:
     deadline = time.monotonic() + PATIENCE
     while not condition():
@@ -158,6 +177,27 @@ def test_an_exact_enumeration_gives_the_local_histogram(cluster):
     remote = json.loads(pref(*WHISTER_VIEW, "--scheduler", address).stdout)
     assert local["exact"] and local["total"] == 30_030
     assert without_work(remote) == without_work(local)
+
+
+def test_the_thousand_exchange_ranking_equals_the_local_run(cluster):
+    address, client = cluster
+    local = json.loads(pref(*THOUSAND_EXCHANGE, "--tt-mb", "24").stdout)
+    remote = json.loads(pref(*THOUSAND_EXCHANGE, "--tt-mb", "24", "--scheduler", address).stdout)
+    assert len(local["gives"]) == 90
+    assert without_work(remote) == without_work(local)
+    assert ("fast", 24) in engines_on_workers(client)   # (no other test asks for 24 MB)
+    assert remote["nodes"] > 0   # the workers' searches, counted
+
+
+def test_one_double_dummy_table_equals_the_local_run(cluster):
+    address, client = cluster
+    deal = "N:AKQ.JT9.87.65432 JT9.876.AKQ6.JT9 876.AKQ.JT95.AKQ 5432.5432.432.87"   # (the command's example)
+    local = json.loads(pref("table", deal, "--json", "--tt-mb", "20").stdout)
+    remote = json.loads(pref("table", deal, "--json", "--tt-mb", "20", "--scheduler", address).stdout)
+    assert not local["partial"] and all(None not in row.values() for row in local["table"].values())
+    assert without_work(remote) == without_work(local)
+    assert ("fast", 20) in engines_on_workers(client)   # (no other test asks for 20 MB)
+    assert remote["nodes"] > 0   # the workers' searches, counted
 
 
 def test_a_seeded_monte_carlo_is_the_same_on_one_and_two_workers(cluster):
@@ -197,11 +237,10 @@ def test_ctrl_c_stops_the_batch_and_cancels_its_tasks_on_the_cluster(cluster, ba
     worker_pids(client)   # (both workers up: the previous test killed one)
     command = [sys.executable, "-m", "pyanalyzer", "solve", "--batch", str(batch), "--json", "--no-line",
                "--scheduler", address]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               env=child_environment())
-    first = process.stdout.readline()
+    process = unbuffered(command)
+    first = process.stdout.readline().decode()
     process.send_signal(signal.SIGINT)
-    rest, errors = process.communicate(timeout=PATIENCE)
+    rest, errors = (text.decode() for text in process.communicate(timeout=PATIENCE))
     lines = [first.rstrip("\n"), *rest.splitlines()]
     assert process.returncode == 130, errors
     assert errors.splitlines() == [f"pref: interrupted: after {len(lines):,} of 200 layouts; "
@@ -230,6 +269,12 @@ def test_a_scheduler_given_where_nothing_runs_remotely_is_refused():
     assert result.exit_code == 2
     assert result.stderr == ("pref: error: --scheduler 'tcp://127.0.0.1:8786': it goes with --batch "
                              "(one layout is solved here)\n")
+    after_the_exchange = "game=thousand declarer=S lead=S gave=W:Kc,E:9d S=As,Ts,Ah,Kh,Ac,Qh,Jd,9s " \
+                         "W=9h,Jh,Tc,Ad,Th,Js,Jc,Kc E=Qs,Qd,Qc,Ks,Kd,Td,9c,9d"
+    result = pref("thousand", after_the_exchange, "--scheduler", "tcp://127.0.0.1:8786")
+    assert result.exit_code == 2
+    assert result.stderr == ("pref: error: --scheduler 'tcp://127.0.0.1:8786': it goes with --hand or a layout "
+                             "before the exchange (this one is analysed here)\n")
 
 
 @pytest.mark.slow   # a scheduler and a worker of its own, as processes (about 10 s)
@@ -250,11 +295,10 @@ def test_a_scheduler_lost_during_a_batch_ends_it_with_one_line_keeping_the_lines
             client.wait_for_workers(1, timeout=PATIENCE)
         command = [sys.executable, "-m", "pyanalyzer", "solve", "--batch", str(batch), "--json", "--no-line",
                    "--scheduler", address]
-        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                   env=child_environment())
-        first = process.stdout.readline()
+        process = unbuffered(command)
+        first = process.stdout.readline().decode()
         scheduler.kill()
-        rest, errors = process.communicate(timeout=PATIENCE)
+        rest, errors = (text.decode() for text in process.communicate(timeout=PATIENCE))
     finally:
         for child in (worker, scheduler):
             child.kill()

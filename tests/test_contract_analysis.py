@@ -7,6 +7,7 @@ import itertools
 import json
 import math
 import random
+import threading
 from dataclasses import replace
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from pyanalyzer.analysis.playcheck import check_play
 from pyanalyzer.analysis.splits import all_splits, count_splits, cut_blocks, solve_splits, solve_splits_each
 from pyanalyzer.cli.main import main
 from pyanalyzer.engines.reference import reference_tricks
+from pyanalyzer.engines.registry import make_backend
 from pyanalyzer.model.layout import Layout
 from pyanalyzer.model.layout_io import parse_layout_with_record
 from pyanalyzer.model.play import TrickRules
@@ -397,6 +399,51 @@ def test_all_splits_in_lexicographic_order(sizes):
             want.append((piles, tuple(sum(1 << c for c in p) for p in piles)))
     want.sort(key=lambda item: item[0])
     assert list(all_splits(unknown, sizes)) == [masks for _, masks in want]
+
+
+@pytest.mark.parametrize("sizes", [(3, 2), (3, 4), (2, 2, 3), (2, 2, 1), (7,), (0, 3), (3, 5), (2, 6, 1)])
+def test_all_splits_from_a_start_are_the_rest_of_the_whole_enumeration(sizes):
+    # Oracle: the enumeration from its first split (the test above), cut at ``start``; piles
+    # wanting more than the 7 cards: no split, from any start.
+    unknown = sum(1 << c for c in [1, 4, 5, 9, 11, 12, 20])
+    every = list(all_splits(unknown, sizes))
+    for start in range(len(every) + 2):
+        assert list(all_splits(unknown, sizes, start)) == every[start:]
+
+
+def test_an_enumeration_on_two_threads_gives_each_its_own_share_of_the_splits():
+    """Lanes: each engine solves one contiguous half of the splits (its table sees consecutive
+    ones), then helps with the other's; the histogram is the one engine's (the oracle)."""
+    # The declarer's four cards of four ranks: no two suits alike, so no split stands for another.
+    template = Position((sum(1 << c for c in (0, 9, 18, 27)), 0, 0), tuple(0xFF << (8 * i) for i in range(4)),
+                        None, True, 1, (), (True, False, False), True)
+    unknown = sum(1 << c for c in (1, 2, 10, 11, 19, 20, 28, 29))
+
+    both_started = threading.Barrier(2)   # each engine holds its first block before either goes on
+
+    class Recording:
+        def __init__(self) -> None:
+            self.backend, self.firsts = make_backend("fast", 16), []
+            self.nodes = 0
+
+        def solve_batch(self, position, seats, known, splits):
+            self.firsts.append(splits[0])
+            if len(self.firsts) == 1:
+                both_started.wait(60)
+            values = self.backend.solve_batch(position, seats, known, splits)
+            self.nodes = self.backend.nodes
+            return values
+
+    engines = [Recording(), Recording()]
+    two = solve_splits(template, (1, 2), (4, 4), unknown, backends=engines, block=8)
+    one = solve_splits(template, (1, 2), (4, 4), unknown, threads=1, block=8)
+    assert two.histogram == one.histogram and two.splits == one.splits == math.comb(8, 4)
+    every = list(all_splits(unknown, (4, 4)))
+    half = len(every) // 2
+    assert engines[0].firsts[0] == every[0] and engines[1].firsts[0] == every[half]
+    for engine, share in zip(engines, (every[:half], every[half:]), strict=True):
+        own = [first for first in engine.firsts if first in share]
+        assert own == sorted(own, key=every.index)   # in order, through its share
 
 
 def test_whister_view_samples_are_reproducible():

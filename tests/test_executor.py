@@ -16,7 +16,7 @@ import threading
 import pytest
 
 import pyanalyzer.engines.executor as executor_module
-from pyanalyzer.engines.executor import Executor
+from pyanalyzer.engines.executor import Executor, Lanes, UnitReader
 
 FORK = multiprocessing.get_context("fork") if sys.platform != "win32" else None
 needs_fork = pytest.mark.skipif(FORK is None, reason="worker processes are forked (POSIX)")
@@ -114,6 +114,46 @@ def test_given_states_are_each_used_by_one_worker_only():
     assert executor.workers == 2
     assert set(Executor(states=states).map(work, range(20))) <= {"a", "b"}
     assert all(len(state["threads"]) <= 1 for state in states)
+
+
+def test_a_worker_takes_its_own_lane_in_order_then_the_next_lanes_left():
+    reader = UnitReader(Lanes([["a1", "a2"], ["b1", "b2", "b3"], []]))
+    taken = [reader.next_for(worker) for worker in (1, 0, 2, 0, 0)]
+    # Worker 2's lane is empty: it takes the next lane's; worker 0, its own done, lane 1's.
+    assert taken == [(0, "b1"), (1, "a1"), (2, "a2"), (3, "b2"), (4, "b3")]   # numbered as taken
+    for worker in range(3):
+        with pytest.raises(StopIteration):
+            reader.next_for(worker)
+
+
+@pytest.mark.parametrize("processes", [False, pytest.param(True, marks=needs_fork)])
+def test_with_lanes_each_worker_runs_its_own_lane_in_order(processes):
+    """Both workers hold their first unit before either goes on (a barrier), so each starts on
+    its own lane; a worker ends its lane before it takes the other's, and every unit runs once."""
+    lanes = [list(range(0, 8)), list(range(100, 108))]
+    barrier = (FORK.Barrier(2) if processes else threading.Barrier(2))
+
+    def work(state, unit: int) -> tuple[int, int]:
+        if unit in (0, 100):
+            barrier.wait(WAIT)
+        return os.getpid() if processes else threading.get_ident(), unit
+
+    factory = (lambda: None) if processes else None
+    results = list(Executor(2, factory=factory, processes=processes).map(work, Lanes(lanes), ordered=False))
+    assert sorted(unit for _, unit in results) == lanes[0] + lanes[1]
+    by_worker: dict[int, list[int]] = {}
+    for worker, unit in results:
+        by_worker.setdefault(worker, []).append(unit)
+    assert len(by_worker) == 2
+    for units in by_worker.values():
+        own = [unit for unit in units if unit // 100 == units[0] // 100]
+        assert own == sorted(own) and units[:len(own)] == own   # its lane first, in order
+    assert sorted(units[0] for units in by_worker.values()) == [0, 100]
+
+
+def test_lanes_are_for_unordered_runs():
+    with pytest.raises(ValueError, match="unordered"):
+        Executor(2).map(square, Lanes([[1], [2]]))
 
 
 @needs_fork

@@ -14,7 +14,11 @@ Reductions, all exact:
   permuting them are solved once and weighted by how many they stand for;
 * **a warm transposition table**: splits are handed out in lexicographic order
   in long blocks, so consecutive splits share most cards and most table entries;
-  each block is solved inside the engine without the GIL.
+  each block is solved inside the engine without the GIL. With several workers, each
+  takes a contiguous share of the splits (a lane, :class:`pyanalyzer.engines.executor.Lanes`),
+  the same share in every enumeration of a run of them (a discard ranking's classes):
+  its table then holds the positions of its own share (markedly fewer nodes than workers
+  taking the blocks in turn, benchmarks/RESULTS.md).
 
 Blocks of splits run on several threads (:class:`pyanalyzer.engines.executor.Executor`),
 each with its own engine (the engine releases the GIL while it searches), or on the
@@ -46,7 +50,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from pyanalyzer.engines.executor import Executor
+from pyanalyzer.engines.executor import Executor, Lanes
 from pyanalyzer.engines.registry import WarmEngine, make_backend
 from pyanalyzer.model.position import iter_bits
 
@@ -152,32 +156,42 @@ def count_splits(unknown: int, sizes: Sequence[int]) -> int:
     return total
 
 
-def all_splits(unknown: int, sizes: Sequence[int]) -> Iterator[tuple[int, ...]]:
-    """Every way to deal the unknown cards into piles of ``sizes``, in lexicographic order."""
+def all_splits(unknown: int, sizes: Sequence[int], start: int = 0) -> Iterator[tuple[int, ...]]:
+    """Every way to deal the unknown cards into piles of ``sizes``, in lexicographic order
+    (from the ``start``-th on: whole subtrees are skipped by their counts, so a worker's share
+    of an enumeration starts without dealing the splits before it)."""
     bits = [1 << card for card in iter_bits(unknown)]
 
-    def deal(remaining: list[int], rest_mask: int, piles: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+    def deal(remaining: list[int], rest_mask: int, piles: tuple[int, ...], skip: int) -> Iterator[tuple[int, ...]]:
         size = sizes[len(piles)]
         last = len(piles) == len(sizes) - 1
         if last and size == len(remaining):  # the last pile takes what is left: one way
-            yield piles + (rest_mask,)
+            if not skip:
+                yield piles + (rest_mask,)
             return
         if len(piles) == len(sizes) - 2 and sizes[-1] == len(remaining) - size:
             # The next pile is the last and takes the rest: no recursion per split (this
             # loop runs once per split of an enumeration, on the thread feeding the engines).
-            for chosen in itertools.combinations(remaining, size):
+            for chosen in itertools.islice(itertools.combinations(remaining, size), skip, None):
                 mask = sum(chosen)
                 yield piles + (mask, rest_mask & ~mask)
             return
-        for chosen in itertools.combinations(remaining, size):
+        if last:
+            for chosen in itertools.islice(itertools.combinations(remaining, size), skip, None):
+                yield piles + (sum(chosen),)
+            return
+        if len(remaining) < sum(sizes[len(piles):]):   # the piles want more cards than are left
+            return
+        # Every choice here leaves as many cards, so as many splits below it: skip whole choices.
+        below = count_splits((1 << (len(remaining) - size)) - 1, sizes[len(piles) + 1:])
+        skipped, skip = divmod(skip, below)
+        for chosen in itertools.islice(itertools.combinations(remaining, size), skipped, None):
             mask = sum(chosen)
-            if last:
-                yield piles + (mask,)
-            else:
-                left = rest_mask & ~mask
-                yield from deal([b for b in remaining if b & left], left, piles + (mask,))
+            left = rest_mask & ~mask
+            yield from deal([b for b in remaining if b & left], left, piles + (mask,), skip)
+            skip = 0
 
-    yield from deal(bits, unknown, ())
+    yield from deal(bits, unknown, (), start)
 
 
 def random_splits(unknown: int, sizes: Sequence[int], count: int,
@@ -462,12 +476,11 @@ def solve_splits_each(templates: Sequence, unknown_seats: Sequence[int], sizes: 
     """
     start = time.perf_counter()
     exact = samples is None
-    work: Iterator
+    work: Iterator | None = None
     if dealt is not None:
         work, total = iter(dealt[0]), dealt[1]
     elif exact:
         total = count_splits(unknown, sizes)
-        work = reduce_by_symmetry(all_splits(unknown, sizes), templates, unknown, unknown_seats)
     else:
         total = samples
         rng = random.Random(seed)
@@ -494,7 +507,13 @@ def solve_splits_each(templates: Sequence, unknown_seats: Sequence[int], sizes: 
     def tick() -> None:
         progress(sum(done), total * count)
 
-    blocks = cut_blocks(work, total, block, executor.workers)
+    if work is not None:
+        blocks = cut_blocks(work, total, block, executor.workers)
+    else:   # every split: a lane of consecutive ones per worker
+        blocks = Lanes([cut_blocks(reduce_by_symmetry(itertools.islice(all_splits(unknown, sizes, first), last - first),
+                                                      templates, unknown, unknown_seats), last - first, block, 1)
+                        for first, last in itertools.pairwise(
+                            [total * lane // executor.workers for lane in range(executor.workers + 1)])])
     run = executor.map(solve_block, blocks, ordered=False, stop=stop, tick=tick if progress else None)
     with run:
         for results in run:

@@ -128,8 +128,8 @@ def thousand_command(layout, hand_text, gave_text, bid, samples, seed, threads, 
     with command_errors(progress):
         if (layout is None) == (hand_text is None):
             raise LayoutError("give either a LAYOUT or --hand SEAT=CARDS", "--hand")
-        scheduler = scheduler_for(scheduler, hand_text is not None,
-                                  "it goes with --hand (a LAYOUT is analysed here)")
+        scheduler = scheduler_for(scheduler, hand_text is not None or (layout is not None and not by_information),
+                                  LOCAL_LAYOUT)
         if engine == "fast":
             check_table_memory(tt_mb, threads)
         check_svg_has_a_layout(svg_path, layout is not None)
@@ -160,7 +160,7 @@ def thousand_command(layout, hand_text, gave_text, bid, samples, seed, threads, 
             if bid is not None:
                 raise LayoutError("--bid goes with --hand; write the bid in the layout (bid=120)", "--bid")
             _layout_mode(layout, ace_marriage, declare_first_lead, engine, threads, tt_mb, as_json, notation,
-                         svg_path, html_path)
+                         svg_path, html_path, scheduler)
             return
         if engine != "fast":
             raise LayoutError("--hand solves thousands of layouts, too many for the reference engine (the plain "
@@ -173,6 +173,11 @@ def thousand_command(layout, hand_text, gave_text, bid, samples, seed, threads, 
     _answer(result, as_json, notation)
 
 
+#: Where ``--scheduler`` applies to ``pref thousand`` (a layout after the exchange or with its play is
+#: analysed here).
+LOCAL_LAYOUT = "it goes with --hand or a layout before the exchange (this one is analysed here)"
+
+
 def _answer(result, as_json: bool, notation: str) -> None:
     """Print a ranking's, view's or review's answer (JSON or text); exit 130 when it was cut short."""
     if as_json:
@@ -183,8 +188,9 @@ def _answer(result, as_json: bool, notation: str) -> None:
 
 
 def _layout_mode(text, ace_marriage, declare_first_lead, engine, threads, tt_mb, as_json, notation,
-                 svg_path, html_path) -> None:
+                 svg_path, html_path, scheduler) -> None:
     if has_play_record(text):  # a deal with its play: was the bid makeable, who changed the result
+        scheduler_for(scheduler, False, LOCAL_LAYOUT)
         if svg_path or html_path:
             raise LayoutError(f"{'--svg' if svg_path else '--html'} draws an open layout or an exchange, "
                               "not a play record", "--svg" if svg_path else "--html")
@@ -200,8 +206,10 @@ def _layout_mode(text, ace_marriage, declare_first_lead, engine, threads, tt_mb,
         raise LayoutError(f"pref thousand takes a Thousand layout (game=thousand), not a {layout.rules.game} one; "
                           "use pref solve", "game")
     backends = engine_list(engine, threads, tt_mb)
-    if layout.exchange_pending:
-        result = rank_exchange(layout, backends)
+    scheduler = scheduler_for(scheduler, layout.exchange_pending, LOCAL_LAYOUT)
+    if layout.exchange_pending:   # 90 deals: on the cluster with --scheduler
+        with on_scheduler(scheduler):
+            result = rank_exchange(layout, backends, tt_mb=tt_mb)
         write_pictures(result, svg_path, html_path, notation, layout=layout)
         if as_json:
             click.echo(json.dumps(result.to_dict(), ensure_ascii=False))

@@ -15,7 +15,7 @@ import click
 
 from pyanalyzer.cli.batch import BATCH_EXIT_HELP, run_batch
 from pyanalyzer.cli.progress import ProgressLine
-from pyanalyzer.cli.scheduler import SCHEDULER_OPTION, on_scheduler, scheduler_for
+from pyanalyzer.cli.scheduler import SCHEDULER_OPTION, on_scheduler
 from pyanalyzer.cli.support import BoundedInt, exit_interrupted
 from pyanalyzer.cli.terminal import echo_answer
 from pyanalyzer.engines.registry import ENGINE_NAMES, WarmEngine, check_table_memory, make_backend
@@ -88,7 +88,6 @@ def table_command(pbn: str | None, as_json: bool, batch_file: str | None, engine
     """
     if (pbn is None) == (batch_file is None):
         fail("give either a DEAL (PBN or a whist layout) or --batch FILE")
-    scheduler = scheduler_for(scheduler, batch_file is not None, "it goes with --batch (one deal is solved here)")
     try:
         if engine == "fast":
             check_table_memory(tt_mb, threads)
@@ -105,19 +104,20 @@ def table_command(pbn: str | None, as_json: bool, batch_file: str | None, engine
         deal = read_deal(pbn)
     except PrefInputError as error:
         fail(str(error))
-    progress = ProgressLine("searches")
-    try:
-        table = dd_table(deal, backends, progress, keep_partial=True)
-    except PrefInputError as error:  # e.g. a deal too large for the reference engine
+    with on_scheduler(scheduler):   # the five denominations on the cluster's workers
+        progress = ProgressLine("searches")
+        try:
+            table = dd_table(deal, backends, progress, keep_partial=True, tt_mb=tt_mb)
+        except PrefInputError as error:  # e.g. a deal too large for the reference engine
+            progress.close()
+            fail(str(error))
+        except KeyboardInterrupt:  # (outside the searches)
+            progress.close()
+            exit_interrupted("the table was not complete")
+        except MemoryError:  # a table allocated on first use (the winning-rank table)
+            progress.close()
+            fail(f"not enough memory for the transposition tables ({threads} x {tt_mb:,} MB): lower --tt-mb")
         progress.close()
-        fail(str(error))
-    except KeyboardInterrupt:  # (outside the searches)
-        progress.close()
-        exit_interrupted("the table was not complete")
-    except MemoryError:  # a table allocated on first use (the winning-rank table)
-        progress.close()
-        fail(f"not enough memory for the transposition tables ({threads} x {tt_mb:,} MB): lower --tt-mb")
-    progress.close()
     echo_answer(table, as_json, deal.pbn(), str(table))
     if table.interrupted:
         exit_interrupted("the table above is partial")

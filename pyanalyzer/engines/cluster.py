@@ -17,6 +17,10 @@ progress stay in :class:`pyanalyzer.engines.executor.Run`):
   that the scheduler's cost per task (a few milliseconds) stays a small share of the work.
   At most :data:`TASKS_PER_THREAD` tasks per worker thread are out at once: units are read
   lazily (a batch from standard input streams) and results come back as they finish.
+* **Affinity.** Each worker thread has a slot (the workers sorted by address): a slot's tasks
+  go to its worker (``allow_other_workers``: when that worker is gone they run elsewhere), and
+  it takes its units from its own lane (:class:`pyanalyzer.engines.executor.Lanes`), so the
+  same worker's engine sees the same share of every run.
 * **Faults.** A worker that dies: the scheduler runs its tasks again elsewhere; each task's
   result is taken once, so nothing is lost or counted twice. A stop cancels the tasks out
   (Ctrl-C cancels the job on the cluster). The scheduler gone: :class:`ClusterLost`, the run
@@ -40,7 +44,7 @@ from distributed import Client
 from distributed.comm import resolve_address
 from distributed.core import rpc
 
-from pyanalyzer.engines.executor import DONE, ERROR, ITEM, ClusterLost
+from pyanalyzer.engines.executor import DONE, ERROR, ITEM, ClusterLost, UnitReader
 
 #: Seconds of work a task aims at, once the time per unit is known.
 TASK_SECONDS = 0.5
@@ -230,6 +234,8 @@ class DaskPool:
         self._client = cluster.client
         self._factory = factory
         self._out: dict[str, object] = {}     # futures out, by key
+        self._slot_of: dict[str, int] = {}    # the slot of each future out
+        self._slot_keys: list[deque] = []     # each slot's futures out, oldest (likely running) first
         self._finished: queue.SimpleQueue = queue.SimpleQueue()   # futures done (callbacks)
         self._pending: deque = deque()        # events received, not yet taken
         self._exhausted = False
@@ -240,10 +246,16 @@ class DaskPool:
     def start(self, work, units: Iterable, streams: bool, stop: threading.Event) -> None:
         self._work = work
         self._streams = streams
-        self._numbered = enumerate(units)
+        self._reader = UnitReader(units)
         self._stop = stop
         self._run = uuid.uuid4().hex[:12]
-        self._threads = self._cluster.workers
+        try:
+            threads = self._client.nthreads()
+        except (OSError, TimeoutError):
+            threads = {}
+        #: One slot per worker thread, the workers sorted by address (None: no worker yet, any).
+        self._slots = [address for address in sorted(threads) for _ in range(threads[address])] or [None]
+        self._slot_keys = [deque() for _ in self._slots]
         if stop.is_set():
             self._ended = True
             return
@@ -256,13 +268,16 @@ class DaskPool:
         return max(1, min(MAX_UNITS_PER_TASK, int(TASK_SECONDS / per_unit)))
 
     def _submit(self) -> None:
-        """Send tasks until the limit of tasks out (or the units) is reached."""
-        while not self._ended and not self._exhausted and len(self._out) < TASKS_PER_THREAD * self._threads:
+        """Send tasks, each slot's to its worker, until every slot has its tasks out (or the units end)."""
+        while not self._ended and not self._exhausted:
+            slot = min(range(len(self._slots)), key=lambda number: len(self._slot_keys[number]))
+            if len(self._slot_keys[slot]) >= TASKS_PER_THREAD:
+                return
             group = []
             size = self._units_per_task()
             try:
                 while len(group) < size:
-                    group.append(next(self._numbered))
+                    group.append(self._reader.next_for(slot))
             except StopIteration:
                 self._exhausted = True
             except BaseException as error:  # noqa: BLE001 (raised in the calling thread, as locally)
@@ -271,13 +286,17 @@ class DaskPool:
             if not group:
                 return
             key = f"pref-{self._run}-{group[0][0]}"
+            address = self._slots[slot]
             try:
                 future = self._client.submit(run_units, self._work, self._factory, self._streams, Units(group),
-                                             key=key, pure=False)
+                                             key=key, pure=False, workers=None if address is None else [address],
+                                             allow_other_workers=True)
             except (OSError, TimeoutError, RuntimeError) as error:
                 self._lose(error)
                 return
             self._out[key] = future
+            self._slot_of[key] = slot
+            self._slot_keys[slot].append(key)
             future.add_done_callback(self._finished.put)
 
     def take(self, timeout: float):
@@ -298,6 +317,7 @@ class DaskPool:
     def _collect(self, future) -> None:
         if self._out.pop(future.key, None) is None:   # cancelled by a stop: nothing to deliver
             return
+        self._slot_keys[self._slot_of.pop(future.key)].remove(future.key)
         status = future.status
         if status == "finished":
             try:
@@ -330,6 +350,9 @@ class DaskPool:
             f"lost the Dask scheduler at {self._cluster.address}{reason}")))
         self._ended = True
         self._out.clear()
+        self._slot_of.clear()
+        for keys in self._slot_keys:
+            keys.clear()
 
     def finished(self) -> bool:
         if self._pending:
@@ -337,16 +360,22 @@ class DaskPool:
         return not self._out and (self._ended or self._exhausted)
 
     def stop(self, interrupt: bool) -> None:
-        """No new task; ``interrupt``: cancel the tasks out as well (their units are not delivered)."""
+        """No new task. The tasks queued behind each slot's oldest are cancelled (they have not
+        started: a stop starts no unit, as locally); the oldest finish and are delivered, or with
+        ``interrupt`` are cancelled too (their units are not delivered)."""
         self._ended = True
-        if interrupt and self._out:
-            futures = list(self._out.values())
-            self._out.clear()
-            if not self._cluster.lost():
-                try:
-                    self._client.cancel(futures)
-                except (OSError, TimeoutError, RuntimeError):   # the scheduler has gone: nothing runs for us
-                    pass
+        keep = 0 if interrupt else 1
+        futures = []
+        for keys in self._slot_keys:
+            while len(keys) > keep:
+                key = keys.pop()
+                self._slot_of.pop(key, None)
+                futures.append(self._out.pop(key))
+        if futures and not self._cluster.lost():
+            try:
+                self._client.cancel(futures)
+            except (OSError, TimeoutError, RuntimeError):   # the scheduler has gone: nothing runs for us
+                pass
 
     def close(self) -> None:
         self.stop(interrupt=True)

@@ -20,6 +20,11 @@ The contract, the same for every backend:
 * **Delivery.** ``ordered=True``: results in the order of ``units``, whatever the number of
   workers and the timing (after a stop: up to the first unit not finished);
   ``ordered=False``: as they come. ``units`` is read lazily.
+* **Lanes.** ``units`` may be :class:`Lanes`, one sequence of units per worker (unordered runs
+  only): worker *n* takes lane *n*'s units in their order, so that its state (an engine's
+  table) sees consecutive work, run after run on the same lane; a worker whose lane is empty
+  takes the next units of the other lanes. (An enumeration's engines need markedly fewer
+  nodes when each one solves a contiguous share of the splits than when they take turns.)
 * **Stop.** ``stop`` (a :class:`threading.Event`, shared with the work so that long units
   can poll it) is set by :meth:`Run.stop` (an early stop: ``stop_when``, enough puzzles), by
   Ctrl-C, by an error. No unit starts after it; the results of the units that still finish
@@ -82,6 +87,43 @@ from contextlib import contextmanager
 
 #: The events a pool hands to its run: ``(kind, unit index, payload)``.
 ITEM, DONE, ERROR = "item", "done", "error"
+
+
+class Lanes:
+    """Units in lanes, one per worker (see the module's docstring): ``Lanes([first, second])``."""
+
+    def __init__(self, lanes: Sequence[Iterable]) -> None:
+        if not lanes:
+            raise ValueError("lanes need at least one lane")
+        self.lanes = list(lanes)
+
+
+class UnitReader:
+    """The units as the workers take them: numbered in the order taken; ``Lanes`` or one
+    sequence shared by all. Not thread-safe (the thread pool reads it under its lock)."""
+
+    def __init__(self, units: Iterable | Lanes) -> None:
+        lanes = units.lanes if isinstance(units, Lanes) else [units]
+        self._lanes: list[Iterator | None] = [iter(lane) for lane in lanes]
+        self._taken = 0
+
+    def next_for(self, worker: int) -> tuple[int, object]:
+        """The next unit for ``worker``: from its own lane, else from the next lane not empty.
+        StopIteration once every lane is empty."""
+        count = len(self._lanes)
+        for step in range(count):
+            lane = (worker + step) % count
+            units = self._lanes[lane]
+            if units is None:
+                continue
+            try:
+                unit = next(units)
+            except StopIteration:
+                self._lanes[lane] = None
+                continue
+            self._taken += 1
+            return self._taken - 1, unit
+        raise StopIteration
 
 
 class ClusterLost(Exception):
@@ -190,6 +232,8 @@ class Executor:
         """A run of ``work(state, unit)`` over ``units``: iterate it for the results (inside
         ``with run:``, or calling :meth:`Run.close` when done). Nothing starts before the
         first result is asked for (or the ``with``)."""
+        if ordered and isinstance(units, Lanes):
+            raise ValueError("lanes are for unordered runs: their units are numbered as taken")
         if self.cluster is not None:
             pool = self.cluster.pool(self.remote)
         elif self.processes:
@@ -430,7 +474,7 @@ class _ThreadPool:
 
     def start(self, work, units: Iterable, streams: bool, stop: threading.Event) -> None:
         self._events: queue.SimpleQueue = queue.SimpleQueue()
-        self._numbered = enumerate(units)
+        self._reader = UnitReader(units)
         self._lock = threading.Lock()
         self._stop = stop
         self._running = self._count
@@ -453,7 +497,7 @@ class _ThreadPool:
             while not self._stop.is_set():
                 with self._lock:
                     try:
-                        index, unit = next(self._numbered)
+                        index, unit = self._reader.next_for(number)
                     except StopIteration:
                         return
                     except BaseException as error:  # noqa: BLE001 (raised in the calling thread)
@@ -559,7 +603,7 @@ class _ProcessPool:
         import multiprocessing
 
         context = multiprocessing.get_context("fork")
-        self._numbered = enumerate(units)
+        self._reader = UnitReader(units)
         self._stop = stop
         if stop.is_set():   # stopped before it began: nothing to start
             self._ended = True
@@ -577,11 +621,11 @@ class _ProcessPool:
         """Queue units breadth-first: one more to each worker per round, up to ``IN_FLIGHT``."""
         while not self._exhausted:
             sent = False
-            for connection, queued in self._queued.items():
+            for number, (connection, queued) in enumerate(self._queued.items()):
                 if queued >= self.IN_FLIGHT:
                     continue
                 try:
-                    task = next(self._numbered)
+                    task = self._reader.next_for(number)
                 except StopIteration:
                     self._exhausted = True
                     return

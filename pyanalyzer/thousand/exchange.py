@@ -26,7 +26,8 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from pyanalyzer.engines.registry import DEFAULT_TT_MB, make_backend
+from pyanalyzer.engines.executor import Executor
+from pyanalyzer.engines.registry import DEFAULT_TT_MB, WarmEngine, make_backend
 from pyanalyzer.errors import LayoutError
 from pyanalyzer.model.cards import Card
 from pyanalyzer.model.contract import POINTS, Contract
@@ -222,53 +223,66 @@ def every_give(ten: Sequence[Card], opponents: Sequence[str]) -> list[dict[str, 
 
 
 def solve_gives(rules: Rules, declarer: str, ten: Sequence[Card], opponents: Mapping[str, Sequence[Card]],
-                gives: Sequence[Mapping[str, Card]], backends) -> list[int]:
-    """The declarer's points with open cards for each give (see :func:`solve_deals`)."""
+                gives: Sequence[Mapping[str, Card]], backends, tt_mb: int = DEFAULT_TT_MB) -> tuple[list[int], int]:
+    """The declarer's points with open cards for each give, and the nodes (see :func:`solve_deals`)."""
     deals = []
     for give in gives:
         hands = {declarer: [c for c in ten if c not in give.values()]}
         for seat, cards in opponents.items():
             hands[seat] = [*cards, give[seat]]
         deals.append(hands)
-    return solve_deals(rules, declarer, deals, backends)
+    return solve_deals(rules, declarer, deals, backends, tt_mb)
 
 
-def solve_deals(rules: Rules, declarer: str, deals: Sequence[Mapping[str, Sequence[Card]]], backends) -> list[int]:
+@dataclass(frozen=True)
+class DealRunSolver:
+    """The work on one run of consecutive deals, all from the same first lead: ``(index of its
+    first deal, the values, nodes)``. Picklable (a cluster worker runs it)."""
+
+    first: Position
+
+    def __call__(self, backend, run: tuple[int, list[tuple[int, ...]]]) -> tuple[int, list[int], int]:
+        begin, chunk = run
+        before = backend.nodes
+        if hasattr(backend, "solve_batch"):
+            seats = len(self.first.hands)
+            values = backend.solve_batch(replace(self.first, hands=chunk[0]), list(range(seats)), [0] * seats, chunk)
+            if len(values) < len(chunk):  # stopped by Ctrl-C
+                raise KeyboardInterrupt
+        else:
+            values = [backend.solve(replace(self.first, hands=hand_masks)) for hand_masks in chunk]
+        return begin, values, backend.nodes - before
+
+
+def solve_deals(rules: Rules, declarer: str, deals: Sequence[Mapping[str, Sequence[Card]]], backends,
+                tt_mb: int = DEFAULT_TT_MB) -> tuple[list[int], int]:
     """The declarer's points with best play by all in each deal (hands by seat, all of one size),
-    the declarer on lead to the first trick.
+    the declarer on lead to the first trick; and the engines' nodes.
 
     ``backends`` is one engine or a list of them (one thread each): the deals are cut into as
     many runs of consecutive deals, each solved in one call of the fast engine (without the GIL,
-    its table kept warm). Ctrl-C raises KeyboardInterrupt once every engine has stopped."""
+    its table kept warm). With ``--scheduler`` the runs go to the cluster's workers (engines of
+    ``tt_mb``), one per worker thread. Ctrl-C raises KeyboardInterrupt once every engine has stopped."""
     backends = list(backends) if isinstance(backends, (list, tuple)) else [backends]
     seats = rules.seats
-    first = deal_position(rules, declarer, deals[0])
+    solve_run = DealRunSolver(deal_position(rules, declarer, deals[0]))
     masks = [tuple(cards_mask(hands[seat]) for seat in seats) for hands in deals]
-
-    def solve_run(backend, run: tuple[int, list[tuple[int, ...]]]) -> tuple[int, list[int]]:
-        begin, chunk = run
-        if hasattr(backend, "solve_batch"):
-            values = backend.solve_batch(replace(first, hands=chunk[0]), list(range(len(seats))),
-                                         [0] * len(seats), chunk)
-            if len(values) < len(chunk):  # stopped by Ctrl-C
-                raise KeyboardInterrupt
-            return begin, values
-        return begin, [backend.solve(replace(first, hands=hand_masks)) for hand_masks in chunk]
-
-    if len(backends) == 1:
-        return solve_run(backends[0], (0, masks))[1]
-    from pyanalyzer.engines.executor import Executor
-
-    size = -(-len(masks) // len(backends))
+    executor = Executor(states=backends, remote=WarmEngine(backends[0].name, tt_mb))
+    if executor.cluster is None and len(backends) == 1:
+        _begin, values, nodes = solve_run(backends[0], (0, masks))
+        return values, nodes
+    size = -(-len(masks) // executor.workers)
     runs = [(begin, masks[begin:begin + size]) for begin in range(0, len(masks), size)]
     values: list[int | None] = [None] * len(masks)
-    run = Executor(states=backends).map(solve_run, runs, ordered=False)
+    nodes = 0
+    run = executor.map(solve_run, runs, ordered=False)
     with run:
-        for begin, chunk_values in run:
+        for begin, chunk_values, run_nodes in run:
             values[begin:begin + len(chunk_values)] = chunk_values
+            nodes += run_nodes
     if run.interrupted:
         raise KeyboardInterrupt
-    return values
+    return values, nodes
 
 
 def rank_gives(rules: Rules, declarer: str, hand: Sequence[Card], talon: Sequence[Card],
@@ -281,7 +295,7 @@ def rank_gives(rules: Rules, declarer: str, hand: Sequence[Card], talon: Sequenc
     cards each as ``hand``: seven in a deal, fewer in an ending). ``engine``: a name (then
     ``threads`` engines of ``tt_mb`` each are made), an engine or a list of engines."""
     backends = engine_list(engine, threads, tt_mb)
-    start, start_nodes = time.perf_counter(), sum(b.nodes for b in backends)
+    start = time.perf_counter()
     hand, talon = tuple(hand), tuple(talon)
     if len(talon) != rules.talon_size:
         raise LayoutError(f"the talon has {rules.talon_size} cards, not {len(talon)}", "talon")
@@ -294,7 +308,8 @@ def rank_gives(rules: Rules, declarer: str, hand: Sequence[Card], talon: Sequenc
                               f"({len(hand)}), not {seat}'s {len(opponents[seat])}", seat)
     ten = hand + talon
     gives = every_give(ten, seats)
-    values = solve_gives(rules, declarer, ten, {seat: tuple(opponents[seat]) for seat in seats}, gives, backends)
+    values, nodes = solve_gives(rules, declarer, ten, {seat: tuple(opponents[seat]) for seat in seats}, gives,
+                                backends, tt_mb)
     ranked = []
     for give, points in zip(gives, values, strict=True):
         kept = tuple(c for c in ten if c not in give.values())
@@ -302,8 +317,7 @@ def rank_gives(rules: Rules, declarer: str, hand: Sequence[Card], talon: Sequenc
     order = {card: n for n, card in enumerate(sort_cards(ten))}
     ranked.sort(key=lambda g: (-g.points, [order[g.given[seat]] for seat in seats]))
     return ExchangeRanking(rules, declarer, hand, talon, {seat: tuple(opponents[seat]) for seat in seats},
-                           ranked, bid, time.perf_counter() - start,
-                           sum(b.nodes for b in backends) - start_nodes, backends[0].name)
+                           ranked, bid, time.perf_counter() - start, nodes, backends[0].name)
 
 
 def rank_exchange(layout: Layout, engine: str | object = "fast", threads: int = 1,

@@ -464,7 +464,7 @@ def rank_gives_by_odds(ten: Sequence[Card], bid: int, rules: Rules = THOUSAND_RU
         for _talon, first, second in splits:
             deals.append({declarer: kept, opponents[0]: [give[opponents[0]], *first],
                           opponents[1]: [give[opponents[1]], *second]})
-    values = solve_deals(rules, declarer, deals, backends)
+    values, _nodes = solve_deals(rules, declarer, deals, backends, tt_mb)
     screened = []
     for number, give in enumerate(gives):
         mine = values[number * screen_samples:(number + 1) * screen_samples]
@@ -616,8 +616,8 @@ def _best_points(rules: Rules, declarer: str, hand: tuple, opponents, backend, d
     """The declarer's points in one sampled deal, after his best give with open cards."""
     talon, first, second = deal
     ten = hand + talon
-    values = solve_gives(rules, declarer, ten, {opponents[0]: first, opponents[1]: second},
-                         every_give(ten, opponents), backend)
+    values, _nodes = solve_gives(rules, declarer, ten, {opponents[0]: first, opponents[1]: second},
+                                 every_give(ten, opponents), backend)
     return max(values)
 
 

@@ -98,6 +98,10 @@ class Deal:
     def __str__(self) -> str:
         return self.pbn()
 
+    def __reduce__(self):
+        """Picklable (a cluster worker solves it): the hands as a plain dict (not the read-only view)."""
+        return Deal, (dict(self.hands), self.first)
+
     def __repr__(self) -> str:
         return f"Deal.from_pbn({self.pbn()!r})"
 

@@ -27,7 +27,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from pyanalyzer.engines.executor import Executor
-from pyanalyzer.engines.registry import make_backend
+from pyanalyzer.engines.registry import DEFAULT_TT_MB, WarmEngine, make_backend
 from pyanalyzer.model.cards import WHIST
 from pyanalyzer.model.rules import WHIST_RULES
 from pyanalyzer.render.html import HtmlView, table_html
@@ -92,8 +92,36 @@ class DDTable(HtmlView):
         }
 
 
+@dataclass
+class DenominationSearches:
+    """The work on one denomination of :func:`dd_table`: its four entries, ``(declarer,
+    denomination, tricks, nodes)``, as found. Picklable (a cluster worker runs it); ``stop`` (a
+    local run's, set on Ctrl-C: no new search starts) stays behind."""
+
+    deal: Deal
+    stop: threading.Event | None = None
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "stop": None}
+
+    def __call__(self, backend, denomination: str) -> Iterator[tuple[str, str, int, int]]:
+        trump = None if denomination == "n" else denomination
+        # Partners lead one after the other: their results are close, and the engine
+        # starts each search from the previous value (its table kept warm).
+        for leader in ("N", "S", "E", "W"):
+            if self.stop is not None and self.stop.is_set():
+                return
+            before = backend.nodes
+            north_south = backend.solve(whist_layout(self.deal, trump, "N", lead=leader).position())
+            # The declarer is the leader's right-hand opponent.
+            declarer = SEATS[(SEATS.index(leader) - 1) % len(SEATS)]
+            in_ns = declarer in WHIST_RULES.side_of("N")
+            yield (declarer, denomination, north_south if in_ns else self.deal.tricks - north_south,
+                   backend.nodes - before)
+
+
 def dd_table(deal: Deal, engine: str | object | Sequence[object] = "fast", progress=None,
-             threads: int = 1, keep_partial: bool = False) -> DDTable:
+             threads: int = 1, keep_partial: bool = False, tt_mb: int = DEFAULT_TT_MB) -> DDTable:
     """The double-dummy table of ``deal`` (an ending gives the tricks left).
 
     ``engine`` is ``fast``, ``reference``, a backend from
@@ -104,43 +132,32 @@ def dd_table(deal: Deal, engine: str | object | Sequence[object] = "fast", progr
     nearly halve the time. ``progress``, if given, is called from the calling thread
     with ``(searches done, 20)`` after each search.
     Ctrl-C raises KeyboardInterrupt, or with ``keep_partial`` returns the table of the
-    searches finished, marked interrupted (the others None).
+    searches finished, marked interrupted (the others None). With ``--scheduler`` the
+    denominations go to the cluster's workers (engines of ``tt_mb``).
     """
     if isinstance(engine, str):
-        backends = [make_backend(engine) for _ in range(max(1, threads))]
+        backends = [make_backend(engine) if engine != "fast" else make_backend(engine, tt_mb)
+                    for _ in range(max(1, threads))]
     elif isinstance(engine, Sequence):
         backends = list(engine)
     else:
         backends = [engine]
     start_nodes = [backend.nodes for backend in backends]
     start = time.perf_counter()
-    total = deal.tricks
     tricks: dict[str, dict[str, int]] = {seat: {} for seat in SEATS}
     stop = threading.Event()              # set on Ctrl-C: no new search starts
-
-    def searches(backend, denomination: str) -> Iterator[tuple[str, str, int]]:
-        """The four entries of a denomination, ``(declarer, denomination, tricks)``, as found."""
-        trump = None if denomination == "n" else denomination
-        # Partners lead one after the other: their results are close, and the engine
-        # starts each search from the previous value (its table kept warm).
-        for leader in ("N", "S", "E", "W"):
-            if stop.is_set():
-                return
-            north_south = backend.solve(whist_layout(deal, trump, "N", lead=leader).position())
-            # The declarer is the leader's right-hand opponent.
-            declarer = SEATS[(SEATS.index(leader) - 1) % len(SEATS)]
-            in_ns = declarer in WHIST_RULES.side_of("N")
-            yield declarer, denomination, north_south if in_ns else total - north_south
-
+    executor = Executor(states=backends, remote=WarmEngine(backends[0].name, tt_mb))
     # One engine takes the denominations in the table's order; several share them out, each
     # taking the next one left (no-trump, usually the longest, first).
-    order = DENOMINATIONS if len(backends) == 1 else SHARED_ORDER
-    run = Executor(states=backends).map(searches, order, ordered=False, streams=True, stop=stop)
+    order = DENOMINATIONS if executor.workers == 1 else SHARED_ORDER
+    run = executor.map(DenominationSearches(deal, stop), order, ordered=False, streams=True, stop=stop)
     interrupted = False
+    remote_nodes = 0
     try:
         with run:
-            for declarer, denomination, value in run:
+            for declarer, denomination, value, search_nodes in run:
                 tricks[declarer][denomination] = value
+                remote_nodes += search_nodes
                 if progress is not None:
                     progress(sum(len(row) for row in tricks.values()), len(DENOMINATIONS) * len(SEATS))
         if run.interrupted:
@@ -149,7 +166,9 @@ def dd_table(deal: Deal, engine: str | object | Sequence[object] = "fast", progr
         if not keep_partial:
             raise
         interrupted = True
-    nodes = sum(backend.nodes - before for backend, before in zip(backends, start_nodes, strict=True))
+    # Here, the engines' own counts (a search cut short by Ctrl-C did work too); on a cluster, the searches'.
+    nodes = (remote_nodes if executor.cluster is not None else
+             sum(backend.nodes - before for backend, before in zip(backends, start_nodes, strict=True)))
     ordered = {seat: {d: tricks[seat].get(d) for d in DENOMINATIONS} for seat in SEATS}
     return DDTable(deal, ordered, nodes,
                    time.perf_counter() - start, backends[0].name, interrupted)
