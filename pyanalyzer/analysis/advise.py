@@ -14,8 +14,9 @@ layouts are at most ``exact_limit``, else over ``samples`` seeded random ones, w
 confidence intervals. Every card is judged on the same layouts (the same seed).
 
 Averaging double-dummy values lets the player see the layout at his later decisions
-("strategy fusion"): the averages flatter him. For a misère defender
-:mod:`pyanalyzer.analysis.strategy` adds what one defence forces for sure.
+("strategy fusion"): the averages flatter him. :mod:`pyanalyzer.analysis.strategy` adds, for
+small endings, the exact value of his best single strategy (one card for each thing he may
+have seen), and for a misère defender what one defence forces for sure.
 
 >>> from pyanalyzer.model.layout_io import parse_layout
 >>> layout = parse_layout("contract=6s declarer=S lead=S S=Ac,Qc W=Kc,7d E=8d,9d")
@@ -43,6 +44,12 @@ from pyanalyzer.analysis.splits import (
     solve_splits,
     wilson_interval,
 )
+from pyanalyzer.analysis.strategy import (
+    deciding_together,
+    misere_guarantee,
+    move_gain,
+    single_strategy_values,
+)
 from pyanalyzer.engines.registry import make_backend
 from pyanalyzer.errors import LayoutError
 from pyanalyzer.model.cards import Card
@@ -58,6 +65,9 @@ EXACT_LIMIT = 200_000
 SAMPLES = 2000
 #: The normal quantile of a 95% interval.
 Z95 = 1.96
+#: ``advise(strategy=...)``: the best single strategy's value for small endings within a step
+#: budget, without limit, or not at all.
+STRATEGY_CHOICES = ("auto", "always", "never")
 
 
 @dataclass(frozen=True)
@@ -360,7 +370,8 @@ class CardAdvice:
     #: result of the deal is known from here (a full deal replayed, or Thousand's points).
     outcomes: dict[str, float] | None
     tally: Tally
-    #: The best single strategy's mean value after this card: not computed in this version (None).
+    #: The mean result (as ``expected``) of the advised player's best single strategy starting
+    #: with this card (:class:`pyanalyzer.analysis.strategy.BestSingleStrategy`; None: not computed).
     strategy: float | None = None
 
 
@@ -387,13 +398,16 @@ class Advice(HtmlView):
     seed: int | None = None
     #: Stopped by Ctrl-C: ``cards`` holds the cards finished, the one cut short marked.
     interrupted: bool = False
-    #: The best single strategy's value per card: not computed in this version (None).
+    #: The best single strategy's value per card (as ``CardAdvice.strategy``; None: not computed)
+    #: and what was done (computed, or why not).
     strategy: dict | None = None
     strategy_note: str | None = None
     engine: str = "fast"
     #: A misère defender: each card -> the tricks one defence forces after it against every
     #: hand the declarer may hold (the unknown-discard question); None: not asked.
     guarantee: dict | None = None
+    #: Ctrl-C stopped the single-strategy search (the averages are complete).
+    strategy_interrupted: bool = False
 
     @property
     def partial(self) -> bool:
@@ -418,6 +432,8 @@ class Advice(HtmlView):
         else:
             how = (f"sampled: {self.solved:,} random layouts of {self.layouts:,} consistent "
                    f"(seed {self.seed}), 95% intervals")
+        if self.strategy_interrupted:
+            how += "; the single-strategy search INTERRUPTED"
         return (f"{layout.rules.seat_name(seat)} ({seat}) to play{sees}: {how}, {self.seconds:.1f} s. "
                 f"Values: {self._what()} from here on.")
 
@@ -426,6 +442,8 @@ class Advice(HtmlView):
         words = list(next((c.outcomes for c in self.cards.values() if c.outcomes), None) or ())
         header = f"  {'card':<5} {'expected':>16}" + "".join(f" {'P(' + w + ')':>12}" for w in words)
         header += f" {'cost':>6}"
+        if self.strategy is not None:
+            header += f" {'one plan':>9}"
         if self.guarantee is not None:
             header += f" {'sure':>5}"
         out.append(header)
@@ -444,16 +462,29 @@ class Advice(HtmlView):
                 p = (advice.outcomes or {}).get(w)
                 row += f" {'-' if p is None else f'{100 * p:.1f}%':>12}"
             row += f" {'-' if math.isnan(advice.cost) else format(advice.cost, '.3f'):>6}"
+            if self.strategy is not None:
+                row += f" {'-' if advice.strategy is None else format(advice.strategy, '.3f'):>9}"
             if self.guarantee is not None:
                 sure = self.guarantee.get(move)
                 row += f" {'-' if sure is None else sure:>5}"
             if move == self.best:
                 row += "  best"
             out.append(row)
+        if self.strategy_note:
+            out += ["", self._strategy_text()]
         if self.guarantee is not None:
             out += ["", "sure: the tricks one defence forces after the card whatever the declarer discarded "
                         "(the defenders see each other, not the discard)."]
         return "\n".join(out)
+
+    def _strategy_text(self) -> str:
+        if self.strategy is None:
+            return f"one plan (the best single strategy's value): {self.strategy_note}."
+        who = "the defenders'" if len(deciding_together(self.layout, self.seat)) > 1 else "his"
+        worse = "lower" if self.wants_high else "higher"
+        return (f"one plan: the mean result of {who} best single plan starting with the card (one card for "
+                f"each thing seen; the others see every card), {self.strategy_note}. It is {worse} than "
+                "expected where the average lets him guess the layout at a later decision (strategy fusion).")
 
     def __str__(self) -> str:
         return self.format()
@@ -474,13 +505,15 @@ class Advice(HtmlView):
             if tally.enumeration and not tally.exact:
                 entry["partial"] = True
                 entry["expected_bounds"] = list(tally.expected_bounds())
+            entry["strategy"] = advice.strategy
             if self.guarantee is not None:
                 entry["guaranteed"] = self.guarantee.get(move)
             cards[_move_text(move, "letters")] = entry
         data = {"seat": self.seat, "sees": list(self.sees), "counted": self.counted,
                 "layouts": self.layouts, "solved": self.solved, "exact": self.exact,
                 "method": "enumeration" if all(c.tally.enumeration for c in self.cards.values()) else "sample",
-                "partial": self.partial, "interrupted": self.interrupted, "seed": self.seed,
+                "partial": self.partial, "interrupted": self.interrupted or self.strategy_interrupted,
+                "strategy_note": self.strategy_note, "seed": self.seed,
                 "cards": cards, "best": None if self.best is None else _move_text(self.best, "letters"),
                 "seconds": round(self.seconds, 3)}
         return tidy_json(data)
@@ -502,15 +535,16 @@ def advise(layout: Layout, seat: str, sees: Sequence[str] = (), *, moves: Sequen
     """Advice for ``seat``, to move after ``moves`` from ``layout`` (the real deal), seeing
     ``sees`` besides what the rules show him. See the module docstring.
 
-    ``strategy`` ("auto", "always" or "never") is accepted for the interface's sake: the best
-    single strategy's value is not computed in this version (``Advice.strategy`` is None).
+    ``strategy``: the best single strategy's value of each card too
+    (:func:`pyanalyzer.analysis.strategy.single_strategy_values`): "auto" for small endings within
+    a step budget, "always" (no limit), "never".
     """
     start_time = time.perf_counter()
     if exact_limit < 0:
         raise LayoutError(f"--exact-limit must be 0 or more, not {exact_limit}", str(exact_limit))
     if samples < 1:
         raise LayoutError(f"--samples must be at least 1, not {samples}", str(samples))
-    if strategy not in ("auto", "always", "never"):
+    if strategy not in STRATEGY_CHOICES:
         raise LayoutError(f"strategy must be auto, always or never, not {strategy!r}", strategy)
     rules = layout.rules
     if not layout.rules.counts_points and layout.talon and not layout.discard and layout.declarer \
@@ -546,7 +580,7 @@ def advise(layout: Layout, seat: str, sees: Sequence[str] = (), *, moves: Sequen
         if staged:
             progress.stage(f"card {_move_text(key, 'letters')}", number, len(legal))
         after = now.play(move)
-        gain = _gain(now, after, move, counted)
+        gain = move_gain(now, after, move, counted)
         template = _template(after.position(side=counted), seat_numbers, view)
         if not piles:  # every hand seen: the one layout (the block solver deals into one hand)
             other = next(i for i, s in enumerate(rules.seats) if s != seat)
@@ -577,17 +611,28 @@ def advise(layout: Layout, seat: str, sees: Sequence[str] = (), *, moves: Sequen
         top = cards[best].expected
         for m in finished:
             cards[m].cost = (top - cards[m].expected) if wants_high else (cards[m].expected - top)
-    strategy_values, note = None, None
+    strategy_values, note, strategy_interrupted = None, "not asked (--strategy never)", False
+    if interrupted:
+        note = "not computed: the averages were interrupted"
+    elif strategy != "never":
+        if staged:
+            progress.stage("single strategy", unit="search steps")
+        answer = single_strategy_values(now, seat, view, counted, wants_high, backends[0],
+                                        limited=strategy == "auto", progress=progress)
+        note, strategy_interrupted = answer.note, answer.interrupted
+        if answer.values is not None:
+            strategy_values = {(m if m.declare else m.card): v for m, v in answer.values.items()}
+            for m, value in strategy_values.items():
+                cards[m].strategy = value
     guarantee = None
-    if not interrupted:
-        from pyanalyzer.analysis.strategy import misere_guarantee
-
+    if not interrupted and not strategy_interrupted:
         guarantee = misere_guarantee(now, seat, view, backends[0])
     solved = next(iter(cards.values())).tally.solves if cards else 0
     return Advice(now, seat, tuple(rules.seat(s) for s in sees), view, total, solved,
                   exact and not interrupted, cards, best, time.perf_counter() - start_time, counted, wants_high,
                   None if exact else seed, interrupted, strategy_values, note,
-                  engine if isinstance(engine, str) else getattr(engine, "name", "fast"), guarantee)
+                  engine if isinstance(engine, str) else getattr(engine, "name", "fast"), guarantee,
+                  strategy_interrupted)
 
 
 def _equivalent_cards(layout: Layout, unknown: int) -> dict[Card, Card]:
@@ -619,18 +664,6 @@ def _template(position: Position, seat_numbers: tuple[int, ...], view: View) -> 
     return replace(position, hands=tuple(hands))
 
 
-def _gain(before: Layout, after: Layout, move: Move, counted: str) -> int:
-    """What the move itself adds to the counted side's result: the trick it completes (Thousand:
-    its card points) and the marriage it declares."""
-    side = before.rules.side_of(counted)
-    if before.rules.counts_points:
-        return sum(after.scored.get(s, 0) - before.scored.get(s, 0) for s in side)
-    if len(before.played) + 1 < len(before.rules.seats):
-        return 0
-    winner = before.trick_winner(before.played + (move.card,))
-    return int(winner is not None and winner in side)
-
-
 def _deal_total_so_far(start: Layout, moves: Sequence[Move], counted: str) -> int | None:
     """The counted side's result so far in the deal: Thousand's points written in the layout, or
     the tricks won during ``moves`` when the layout is a whole deal (else unknown: None)."""
@@ -645,7 +678,7 @@ def _deal_total_so_far(start: Layout, moves: Sequence[Move], counted: str) -> in
         return None
     total = 0
     for move in moves:
-        total += _gain(layout, layout.play(move), move, counted)
+        total += move_gain(layout, layout.play(move), move, counted)
         layout = layout.play(move)
     return total
 

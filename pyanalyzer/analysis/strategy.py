@@ -1,18 +1,30 @@
-"""What one plan guarantees when a player cannot see every card.
+"""What one plan is worth when a player cannot see every card.
 
-:class:`OneStrategyGuarantee` is the misère's unknown-discard search, general in the hidden
-player: the other players choose one card for every hand he may hold (they see every hand
-but his), he plays knowing his hand; the value is the tricks one plan forces on him against
-all his candidate hands. :func:`misere_guarantee` asks it for a misère defender's cards at
-any point of the play (``pref advise``); :mod:`pyanalyzer.preferans.misere` asks it at the
-first lead.
+Two questions, both about a player committed to one plan (one card for each thing he may
+have seen) against players who see every card:
+
+* :class:`BestSingleStrategy` (``pref advise``, issue 22 item 2): the exact mean value of the
+  advised player's best single strategy over the layouts he cannot tell apart, per first card:
+  what the averaged double-dummy value flatters (it lets him see the layout at each later
+  decision: strategy fusion). :func:`single_strategy_values` asks it for ``advise``, within a
+  step budget.
+* :class:`OneStrategyGuarantee` is the misère's unknown-discard search, general in the hidden
+  player: the other players choose one card for every hand he may hold (they see every hand
+  but his), he plays knowing his hand; the value is the tricks one plan forces on him against
+  all his candidate hands. :func:`misere_guarantee` asks it for a misère defender's cards at
+  any point of the play (``pref advise``); :mod:`pyanalyzer.preferans.misere` asks it at the
+  first lead.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from dataclasses import dataclass, replace
 
 from pyanalyzer.analysis.small_search import TrickSearch, distinct_cards
+from pyanalyzer.model.hand import Hand
+from pyanalyzer.model.layout import Layout
+from pyanalyzer.model.move import Move
 from pyanalyzer.model.play import TrickRules
 from pyanalyzer.model.position import Position, iter_bits
 
@@ -131,3 +143,267 @@ def misere_guarantee(layout, seat: str, view, backend) -> dict | None:
     search = OneStrategyGuarantee(base, hidden, backend)
     deck = layout.rules.deck
     return {deck.from_index(card): value for card, value in search.card_values(candidates).items()}
+
+
+# -- the best single strategy (pref advise, issue 22 item 2) ------------------------------------
+
+#: ``strategy="auto"`` searches when the consistent layouts are at most this many...
+STRATEGY_LAYOUTS = 20
+#: ... the advised player has at most this many tricks left to play...
+STRATEGY_TRICKS = 4
+#: ... and gives up after this many search steps (a count: the same answer on any machine).
+STRATEGY_STEPS = 200_000
+#: Search steps between two calls of the progress display.
+PROGRESS_EVERY = 2_000
+
+
+class StrategyGaveUp(Exception):
+    """The search reached its step budget."""
+
+
+def move_gain(before: Layout, after: Layout, move: Move, counted: str) -> int:
+    """What ``move`` itself adds to ``counted``'s side's result: the trick it completes (Thousand:
+    its card points) and the marriage it declares."""
+    side = before.rules.side_of(counted)
+    if before.rules.counts_points:
+        return sum(after.scored.get(s, 0) - before.scored.get(s, 0) for s in side)
+    if len(before.played) + 1 < len(before.rules.seats):
+        return 0
+    winner = before.trick_winner(before.played + (move.card,))
+    return int(winner is not None and winner in side)
+
+
+def deciding_together(layout: Layout, seat: str) -> frozenset[str]:
+    """The players who commit to one plan with ``seat``: he alone, or in the misère defence both
+    defenders (they play open: each sees the other's hand and both know the same)."""
+    if layout.contract.is_misere and seat != layout.declarer:
+        return frozenset(layout.defenders)
+    return frozenset((seat,))
+
+
+def pareto_front(vectors: Iterable[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """The vectors no other one matches or beats in every component (duplicates once),
+    highest sum first.
+
+    >>> pareto_front([(1, 2), (2, 1), (1, 1), (2, 1), (0, 3)])
+    [(1, 2), (2, 1), (0, 3)]
+    """
+    kept: list[tuple[int, ...]] = []
+    for vector in sorted(set(vectors), key=sum, reverse=True):
+        if not any(all(k >= v for k, v in zip(other, vector)) for other in kept):
+            kept.append(vector)
+    return kept
+
+
+class BestSingleStrategy:
+    """The exact mean value of the best single strategy of the player to move, for each of his
+    moves, over ``layouts`` (each with its weight: how many consistent layouts it stands for).
+
+    The model (issue 22, item 2): the deciding players (:func:`deciding_together`) commit to one
+    move for each *information set*, the moves seen since the advice (everything else is the
+    same in every layout); the others see every card and the plan: his partners choose per
+    layout to help him, his opponents to hurt him. A move's value is the best, over the plans
+    starting with it, of the weighted mean over the layouts: never better for him than the mean
+    of the double-dummy values, which lets him choose per layout at every later decision.
+
+    The search walks the public play (the moves since the advice) once. At each node it keeps
+    the *front*: for each plan of the deciders below the node, the vector of its values (for the
+    player, the counted side's result times ``sign``) in the layouts still alive there (those
+    whose hidden hands could make these moves), without the vectors another one matches or
+    beats in every layout. A deciders' node's front is the union of its moves' fronts. At
+    another player's node every layout takes the worst (an opponent) or the best (a partner) of
+    the moves legal in it, and the plans below different moves are chosen independently, so its
+    front combines one vector of each move's front in every way (pruned after each move: taking
+    a minimum or maximum keeps the order of the vectors). With one layout alive, or when no
+    decider has two cards left, the plan can follow the layout: the engine's double-dummy values.
+    The value of a first move is its front's best weighted mean; the fronts are memoised by the
+    public play's state and the layouts alive.
+    """
+
+    def __init__(self, layouts: Sequence[Layout], weights: Sequence[int], seat: str, counted: str,
+                 wants_high: bool, backend, max_steps: int | None = None,
+                 progress: Callable[[int, int | None], None] | None = None) -> None:
+        first = layouts[0]
+        rules = first.rules
+        self.layouts = tuple(layouts)
+        self.weights = tuple(weights)
+        self.counted = counted
+        self.sign = 1 if wants_high else -1
+        self.deciders = deciding_together(first, seat)
+        side = rules.side_of(counted)
+        his_side = side if seat in side else tuple(s for s in rules.seats if s not in side)
+        self.partners = frozenset(his_side) - self.deciders
+        self.backend = backend
+        self.max_steps = max_steps
+        self.progress = progress
+        self.steps = 0
+        self.memo: dict[Hashable, list[tuple[int, ...]]] = {}
+        self.start_cards = tuple(_cards_in_hands(layout) for layout in self.layouts)
+
+    def card_values(self) -> dict[Move, float]:
+        """Each legal move of the player to move -> the counted side's mean result from here
+        (the move's own trick included) under the best plan starting with it."""
+        alive = tuple(range(len(self.layouts)))
+        total = sum(self.weights)
+        values: dict[Move, float] = {}
+        for move, same in self._deciders_moves(self.layouts):
+            gain, children = self._play(self.layouts, move)
+            best = max(sum(w * u for w, u in zip(self.weights, vector))
+                       for vector in self._front(alive, children))
+            for other in same:
+                values[other] = gain + self.sign * best / total
+        return values
+
+    # -- the search -------------------------------------------------------------------------
+
+    def _step(self) -> None:
+        self.steps += 1
+        if self.max_steps is not None and self.steps > self.max_steps:
+            raise StrategyGaveUp
+        if self.progress is not None and self.steps % PROGRESS_EVERY == 0:
+            self.progress(self.steps, self.max_steps)
+
+    def _play(self, states: Sequence[Layout], move: Move) -> tuple[int, tuple[Layout, ...]]:
+        """The move played in every layout: what it adds to the counted side, and the layouts after."""
+        children = tuple(state.play(move) for state in states)
+        return move_gain(states[0], children[0], move, self.counted), children
+
+    def _front(self, alive: tuple[int, ...], states: tuple[Layout, ...]) -> list[tuple[int, ...]]:
+        self._step()
+        here = states[0]
+        if len(alive) == 1 or all(len(here.hands[s]) <= 1 for s in self.deciders):
+            return [tuple(self.sign * self._open_value(state) for state in states)]
+        gone = self.start_cards[alive[0]] & ~_cards_in_hands(here)
+        key = (alive, gone, here.played, here.lead, here.current_trump, here.won)
+        if key in self.memo:
+            return self.memo[key]
+        if here.to_move in self.deciders:
+            vectors = []
+            for move, _ in self._deciders_moves(states):
+                gain, children = self._play(states, move)
+                shift = self.sign * gain
+                vectors += [tuple(shift + u for u in vector) for vector in self._front(alive, children)]
+            front = pareto_front(vectors)
+        else:
+            front = self._others_front(alive, states, helps=here.to_move in self.partners)
+        self.memo[key] = front
+        return front
+
+    def _open_value(self, state: Layout) -> int:
+        """The double-dummy value from ``state`` on (the engine's), for the counted side."""
+        if not state.played and not _cards_in_hands(state):
+            return 0
+        return self.backend.solve(state.position(side=self.counted))
+
+    def _others_front(self, alive: tuple[int, ...], states: tuple[Layout, ...], helps: bool) -> list[tuple[int, ...]]:
+        """A node where a player who sees every card moves: in each layout he takes the move
+        best (``helps``) or worst for the player among those legal there."""
+        where: dict[Move, list[int]] = {}
+        for number, state in enumerate(states):
+            for move in state.moves():
+                where.setdefault(move, []).append(number)
+        pick = max if helps else min
+        front = [(-_UNSET if helps else _UNSET,) * len(alive)]
+        for move, numbers in sorted(where.items()):
+            gain, children = self._play([states[n] for n in numbers], move)
+            shift = self.sign * gain
+            below = self._front(tuple(alive[n] for n in numbers), children)
+            combined = []
+            for vector in front:
+                for option in below:
+                    self._step()
+                    mixed = list(vector)
+                    for n, u in zip(numbers, option):
+                        mixed[n] = pick(mixed[n], shift + u)
+                    combined.append(tuple(mixed))
+            front = pareto_front(combined)
+        return front
+
+    def _deciders_moves(self, states: Sequence[Layout]) -> list[tuple[Move, list[Move]]]:
+        """The decider's legal moves, one per run of touching cards (no card in any layout's
+        hands lies between: the same in every layout), each with the moves it stands for.
+        Card points games keep every card (touching cards score differently)."""
+        here = states[0]
+        moves = here.moves()
+        if here.rules.counts_points or any(m.declare for m in moves):
+            return [(m, [m]) for m in moves]
+        in_play = 0
+        for state in states:
+            in_play |= _cards_in_hands(state)
+        hand = here.hands[here.to_move].mask
+        by_card = {m.card.index: m for m in moves}
+        chosen = distinct_cards(sorted(by_card), (hand, in_play & ~hand), tuple(c.index for c in here.played),
+                                here.trick_rules().suit_masks)
+        groups: dict[int, list[Move]] = {}
+        for card in sorted(by_card):
+            stands_for = max(c for c in chosen if c <= card)
+            groups.setdefault(stands_for, []).append(by_card[card])
+        return [(by_card[card], same) for card, same in groups.items()]
+
+
+#: Beyond any value: a layout no move has reached yet at an opponent's (a partner's) node.
+_UNSET = 1 << 40
+
+
+def _cards_in_hands(layout: Layout) -> int:
+    mask = 0
+    for hand in layout.hands.values():
+        mask |= hand.mask
+    return mask
+
+
+@dataclass
+class StrategyValues:
+    """The best single strategy's values for ``advise``: ``values`` (legal move -> the counted
+    side's mean result; None when not computed), why not (``note``), the search steps taken."""
+
+    values: dict[Move, float] | None
+    note: str
+    steps: int = 0
+    interrupted: bool = False
+
+
+def consistent_layouts(layout: Layout, view) -> list[Layout]:
+    """Every layout consistent with ``view`` (a :class:`pyanalyzer.analysis.advise.View` of
+    ``layout``): the unseen hands (and an unseen discard) dealt each consistent way."""
+    deck = layout.rules.deck
+    piles = view.hand_piles
+    found = []
+    for split in view.splits():
+        hands = dict(layout.hands)
+        for seat, known, part in zip(view.piles[:piles], view.known, split[:piles]):
+            hands[seat] = Hand.from_mask(known | part, deck)
+        discard = layout.discard
+        if len(view.piles) > piles:  # the unseen discard
+            discard = tuple(deck.from_index(c) for c in iter_bits(view.known[piles] | split[piles]))
+        found.append(replace(layout, hands=hands, discard=discard))
+    return found
+
+
+def single_strategy_values(layout: Layout, seat: str, view, counted: str, wants_high: bool, backend, *,
+                           limited: bool = True, progress=None) -> StrategyValues:
+    """The best single strategy's value of each legal move of ``seat`` (to move in ``layout``) over
+    the layouts consistent with ``view`` (:class:`BestSingleStrategy`). ``limited`` (``--strategy
+    auto``): only for at most :data:`STRATEGY_LAYOUTS` layouts and :data:`STRATEGY_TRICKS` tricks,
+    given up after :data:`STRATEGY_STEPS` steps; else searched to the end. Ctrl-C stops it
+    (``interrupted``; no values)."""
+    count = view.count()
+    tricks = layout.tricks_left
+    if limited and count > STRATEGY_LAYOUTS:
+        return StrategyValues(None, f"not computed: {count:,} consistent layouts, more than the "
+                                    f"{STRATEGY_LAYOUTS} searched automatically (--strategy always: any number)")
+    if limited and tricks > STRATEGY_TRICKS:
+        return StrategyValues(None, f"not computed: {tricks} tricks left, more than the {STRATEGY_TRICKS} "
+                                    "searched automatically (--strategy always: any number)")
+    budget = STRATEGY_STEPS if limited else None
+    search = BestSingleStrategy(consistent_layouts(layout, view), [1] * count, seat, counted, wants_high,
+                                backend, budget, progress)
+    try:
+        values = search.card_values()
+    except StrategyGaveUp:
+        return StrategyValues(None, f"not computed: gave up after {STRATEGY_STEPS:,} search steps "
+                                    "(--strategy always: no limit)", search.steps)
+    except KeyboardInterrupt:
+        return StrategyValues(None, f"not computed: interrupted after {search.steps:,} search steps",
+                              search.steps, interrupted=True)
+    return StrategyValues(values, f"exact over the {count:,} layouts, {search.steps:,} search steps", search.steps)

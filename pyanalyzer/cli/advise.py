@@ -6,7 +6,7 @@ import json
 
 import click
 
-from pyanalyzer.analysis.advise import EXACT_LIMIT, SAMPLES, advise, parse_sees
+from pyanalyzer.analysis.advise import EXACT_LIMIT, SAMPLES, STRATEGY_CHOICES, advise, parse_sees
 from pyanalyzer.cli.progress import ProgressLine
 from pyanalyzer.cli.scheduler import SCHEDULER_OPTION, on_scheduler, scheduler_for
 from pyanalyzer.cli.support import (
@@ -18,6 +18,7 @@ from pyanalyzer.cli.support import (
     BoundedInt,
     command_errors,
     exit_if_interrupted,
+    exit_interrupted,
 )
 from pyanalyzer.cli.terminal import echo_text
 from pyanalyzer.engines.registry import DEFAULT_TT_MB, check_table_memory
@@ -42,11 +43,14 @@ MAX_EXACT_LIMIT = 100_000_000
               help="Random layouts to solve when there are more than --exact-limit.")
 @click.option("--seed", type=SEED_TYPE, help="Seed of the random layouts (reproducible runs).")
 @click.option("--threads", type=THREADS_TYPE, default=2, show_default=True, help="Solver threads.")
+@click.option("--strategy", type=click.Choice(STRATEGY_CHOICES), default="auto", show_default=True,
+              help="Also the exact value of his best single strategy per card: auto (small endings, "
+                   "within a step budget), always (no limit), never.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @ENGINE_OPTION
 @NOTATION_OPTION
 @SCHEDULER_OPTION
-def advise_command(layout, seat_text, sees_texts, moves_text, exact_limit, samples, seed, threads,
+def advise_command(layout, seat_text, sees_texts, moves_text, exact_limit, samples, seed, threads, strategy,
                    as_json, engine, notation, scheduler) -> None:
     """Which card should SEAT play, knowing only what he can see?
 
@@ -54,7 +58,9 @@ def advise_command(layout, seat_text, sees_texts, moves_text, exact_limit, sampl
     Every layout of the cards he cannot see that agrees with what he knows (his hand, the hands
     open to him, the talon or discard as the game shows them, the cards played and the voids
     they showed) is equally likely; each of his cards gets the expected result and the chance
-    of each outcome over them: exactly, or over a seeded sample with 95% intervals.
+    of each outcome over them: exactly, or over a seeded sample with 95% intervals. For small
+    endings also the exact value of his best single strategy (one card for each thing he may
+    see; the average flatters him by letting him guess the layout at later decisions).
 
     \b
     Examples:
@@ -74,10 +80,12 @@ def advise_command(layout, seat_text, sees_texts, moves_text, exact_limit, sampl
         sees = parse_sees(sees_texts, rules)
         with on_scheduler(scheduler):
             result = advise(deal, seat, sees, moves=moves, engine=engine, exact_limit=exact_limit,
-                            samples=samples, seed=seed, threads=threads, progress=progress)
+                            samples=samples, seed=seed, threads=threads, strategy=strategy, progress=progress)
         progress.close()
     if as_json:
         click.echo(json.dumps(result.to_json(), ensure_ascii=False))
     else:
         echo_text(result.format(notation))
     exit_if_interrupted(result)
+    if result.strategy_interrupted:
+        exit_interrupted("the single-strategy values were not finished")
