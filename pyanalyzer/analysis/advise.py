@@ -47,9 +47,9 @@ from pyanalyzer.analysis.splits import (
 from pyanalyzer.analysis.strategy import (
     deciding_together,
     misere_guarantee,
-    move_gain,
     single_strategy_values,
 )
+from pyanalyzer.analysis.strategy import move_gain as _gain
 from pyanalyzer.engines.registry import make_backend
 from pyanalyzer.errors import LayoutError
 from pyanalyzer.model.cards import Card
@@ -580,7 +580,7 @@ def advise(layout: Layout, seat: str, sees: Sequence[str] = (), *, moves: Sequen
         if staged:
             progress.stage(f"card {_move_text(key, 'letters')}", number, len(legal))
         after = now.play(move)
-        gain = move_gain(now, after, move, counted)
+        gain = _gain(now, after, move, counted)
         template = _template(after.position(side=counted), seat_numbers, view)
         if not piles:  # every hand seen: the one layout (the block solver deals into one hand)
             other = next(i for i, s in enumerate(rules.seats) if s != seat)
@@ -615,7 +615,7 @@ def advise(layout: Layout, seat: str, sees: Sequence[str] = (), *, moves: Sequen
     if interrupted:
         note = "not computed: the averages were interrupted"
     elif strategy != "never":
-        if staged:
+        if progress is not None and hasattr(progress, "stage"):
             progress.stage("single strategy", unit="search steps")
         answer = single_strategy_values(now, seat, view, counted, wants_high, backends[0],
                                         limited=strategy == "auto", progress=progress)
@@ -678,7 +678,7 @@ def _deal_total_so_far(start: Layout, moves: Sequence[Move], counted: str) -> in
         return None
     total = 0
     for move in moves:
-        total += move_gain(layout, layout.play(move), move, counted)
+        total += _gain(layout, layout.play(move), move, counted)
         layout = layout.play(move)
     return total
 
