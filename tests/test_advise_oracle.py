@@ -635,8 +635,9 @@ def test_single_strategy_value_with_a_partner_matches_the_brute_force():
 
 @pytest.mark.slow
 def test_single_strategy_value_with_a_partner_on_many_endings():
-    checked, _ = check_strategy(range(6, 60), partner_strategy_case, most=20)
-    assert checked >= 30
+    # Seed 23 (Whist, 20 layouts) left out: the brute force's branch and bound takes minutes on it.
+    checked, differ = check_strategy([s for s in range(6, 80) if s != 23], partner_strategy_case, most=20)
+    assert checked >= 60 and differ
 
 
 # -- 4. sampling -----------------------------------------------------------------------------------
