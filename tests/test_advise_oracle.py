@@ -589,6 +589,19 @@ def partner_strategy_case(seed: int):
             return start, tuple(moves), seat, (rng.choice([s for s in start.seats if s != seat]),)
 
 
+def thousand_strategy_case(seed: int):
+    """A tiny Thousand ending (card points, marriages that may be declared on a lead), the player to
+    move seeing no other hand, holding 3 cards as in :func:`strategy_case`."""
+    rng = random.Random(f"thousand strategy {seed}")
+    cards = rng.choice((3, 4))
+    start = random_ending(rng, "thousand", cards, "points")
+    layout, moves = start, []
+    for _ in range(len(start.seats) if cards == 4 else rng.randrange(len(start.seats))):
+        moves.append(rng.choice(layout.legal_cards()))
+        layout = layout.after(moves[-1])
+    return start, tuple(moves), layout.to_move, ()
+
+
 def check_strategy(seeds, case=strategy_case, most: int = 10) -> tuple[int, int]:
     """``Advice.strategy`` (asked for: ``strategy="always"``) equals the brute force's best pure
     strategy per card and is never better for the player than the averaged value. Only endings of
@@ -638,6 +651,20 @@ def test_single_strategy_value_with_a_partner_on_many_endings():
     # Seed 23 (Whist, 20 layouts) left out: the brute force's branch and bound takes minutes on it.
     checked, differ = check_strategy([s for s in range(6, 80) if s != 23], partner_strategy_case, most=20)
     assert checked >= 60 and differ
+
+
+def test_single_strategy_value_in_thousand_matches_the_brute_force():
+    """Points and declarations; on seeds 2 and 9 one plan is worth less than the average."""
+    checked, differ = check_strategy((1, 2, 8, 9, 12), thousand_strategy_case, most=20)
+    assert checked == 5 and differ
+
+
+@pytest.mark.slow
+def test_single_strategy_value_in_thousand_on_many_endings():
+    # Seeds 24 and 32 left out: the brute force's branch and bound takes minutes on them.
+    checked, differ = check_strategy([s for s in range(13, 60) if s not in (24, 32)], thousand_strategy_case,
+                                     most=20)
+    assert checked >= 40 and differ
 
 
 # -- 4. sampling -----------------------------------------------------------------------------------
