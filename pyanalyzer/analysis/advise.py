@@ -505,9 +505,9 @@ class Advice(HtmlView):
             if tally.enumeration and not tally.exact:
                 entry["partial"] = True
                 entry["expected_bounds"] = list(tally.expected_bounds())
-            entry["strategy"] = advice.strategy
             if self.guarantee is not None:
                 entry["guaranteed"] = self.guarantee.get(move)
+            entry["strategy"] = advice.strategy
             cards[_move_text(move, "letters")] = entry
         data = {"seat": self.seat, "sees": list(self.sees), "counted": self.counted,
                 "layouts": self.layouts, "solved": self.solved, "exact": self.exact,

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 
-from pyanalyzer.analysis.advise import STRATEGY_CHOICES, advise, parse_sees
+from pyanalyzer.analysis.advise import advise, parse_sees
 from pyanalyzer.analysis.solve import Solution, solve
 from pyanalyzer.errors import LayoutError, PrefInputError, shorten
 from pyanalyzer.model.cards import Card
@@ -148,10 +148,9 @@ def thousand(engine, text: str) -> dict:
 
 
 def advise_layout(engine, text: str, seat: str = "", sees: str = "", moves: str = "", exact_limit: str = "",
-                  samples: str = "", seed: str = "", strategy: str = "") -> dict:
+                  samples: str = "", seed: str = "") -> dict:
     """``pref advise LAYOUT --seat S [--sees E] [--moves ..] [--exact-limit N] [--samples N] [--seed N]
-    [--strategy auto|always|never] --json``: each card of the player to move judged over the layouts
-    he cannot tell apart."""
+    --json``: each card of the player to move judged over the layouts he cannot tell apart."""
     layout, record = parse_layout_with_moves(text) if not PBN_START.match(text) else (read_layout_text(text), [])
     rules = layout.rules
     if not seat:
@@ -163,11 +162,6 @@ def advise_layout(engine, text: str, seat: str = "", sees: str = "", moves: str 
     options = {"exact_limit": limit} if limit is not None else {}
     if count is not None:
         options["samples"] = count
-    if strategy not in ("", None):
-        if strategy not in STRATEGY_CHOICES:
-            raise LayoutError(f"--strategy takes {', '.join(STRATEGY_CHOICES)}, not {shorten(str(strategy))!r}",
-                              "--strategy")
-        options["strategy"] = strategy
     result = advise(layout, rules.seat(seat), parse_sees([sees], rules), moves=played, engine=engine,
                     seed=_whole_number(params, "seed", 0, MAX_SEED), threads=1, backends=[engine], **options)
     return result.to_json()
@@ -283,7 +277,7 @@ ANALYSES: dict[str, tuple[Callable[..., dict], tuple[str, ...]]] = {
     "allpass": (allpass, ("talon_rule",)),
     "table": (table, ()),
     "thousand": (thousand, ()),
-    "advise": (advise_layout, ("seat", "sees", "moves", "exact_limit", "samples", "seed", "strategy")),
+    "advise": (advise_layout, ("seat", "sees", "moves", "exact_limit", "samples", "seed")),
 }
 
 
