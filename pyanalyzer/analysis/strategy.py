@@ -227,6 +227,8 @@ class BestSingleStrategy:
         rules = first.rules
         self.layouts = tuple(layouts)
         self.weights = tuple(weights)
+        self.seats = rules.seats
+        self.deck = rules.deck
         self.counted = counted
         self.sign = 1 if wants_high else -1
         self.deciders = deciding_together(first, seat)
@@ -238,23 +240,27 @@ class BestSingleStrategy:
         self.progress = progress
         self.steps = 0
         self.memo: dict[Hashable, list[tuple[int, ...]]] = {}
-        self.start_cards = tuple(_cards_in_hands(layout) for layout in self.layouts)
 
     def card_values(self) -> dict[Move, float]:
         """Each legal move of the player to move -> the counted side's mean result from here
         (the move's own trick included) under the best plan starting with it."""
+        here = self.layouts[0]
         alive = tuple(range(len(self.layouts)))
+        hands = tuple(_hand_masks(layout) for layout in self.layouts)
         total = sum(self.weights)
         values: dict[Move, float] = {}
-        for move, same in self._deciders_moves(self.layouts):
-            gain, children = self._play(self.layouts, move)
+        for move, same in self._deciders_moves(here, hands):
+            gain, child, child_hands = self._play(here, hands, move)
             best = max(sum(w * u for w, u in zip(self.weights, vector))
-                       for vector in self._front(alive, children))
+                       for vector in self._front(alive, child, child_hands))
             for other in same:
                 values[other] = gain + self.sign * best / total
         return values
 
     # -- the search -------------------------------------------------------------------------
+    #
+    # A node is the play in one layout (``here``, a Layout: the first one alive) and the hands
+    # (masks, by seat) in each layout alive: everything but the hidden hands is the same in all.
 
     def _step(self) -> None:
         self.steps += 1
@@ -263,51 +269,61 @@ class BestSingleStrategy:
         if self.progress is not None and self.steps % PROGRESS_EVERY == 0:
             self.progress(self.steps, self.max_steps)
 
-    def _play(self, states: Sequence[Layout], move: Move) -> tuple[int, tuple[Layout, ...]]:
-        """The move played in every layout: what it adds to the counted side, and the layouts after."""
-        children = tuple(state.play(move) for state in states)
-        return move_gain(states[0], children[0], move, self.counted), children
+    def _play(self, here: Layout, hands: Sequence[tuple[int, ...]], move: Move
+              ) -> tuple[int, Layout, tuple[tuple[int, ...], ...]]:
+        """``move`` played in every layout of ``hands`` (``here`` is the first): what it adds to
+        the counted side, the first layout after it, and the hands after it."""
+        child = here.play(move)
+        seat = self.seats.index(here.to_move)
+        keep = ~move.card.mask
+        after = tuple(h[:seat] + (h[seat] & keep,) + h[seat + 1:] for h in hands)
+        return move_gain(here, child, move, self.counted), child, after
 
-    def _front(self, alive: tuple[int, ...], states: tuple[Layout, ...]) -> list[tuple[int, ...]]:
+    def _front(self, alive: tuple[int, ...], here: Layout, hands: tuple[tuple[int, ...], ...]
+               ) -> list[tuple[int, ...]]:
         self._step()
-        here = states[0]
         if len(alive) == 1 or all(len(here.hands[s]) <= 1 for s in self.deciders):
-            return [tuple(self.sign * self._open_value(state) for state in states)]
-        gone = self.start_cards[alive[0]] & ~_cards_in_hands(here)
+            if not here.played and not any(hands[0]):
+                return [(0,) * len(alive)]
+            position = here.position(side=self.counted)
+            return [tuple(self.sign * self.backend.solve(replace(position, hands=h)) for h in hands)]
+        gone = _union(self.layouts[alive[0]]) & ~_union_of(hands[0])
         key = (alive, gone, here.played, here.lead, here.current_trump, here.won)
         if key in self.memo:
             return self.memo[key]
         if here.to_move in self.deciders:
             vectors = []
-            for move, _ in self._deciders_moves(states):
-                gain, children = self._play(states, move)
+            for move, _ in self._deciders_moves(here, hands):
+                gain, child, child_hands = self._play(here, hands, move)
                 shift = self.sign * gain
-                vectors += [tuple(shift + u for u in vector) for vector in self._front(alive, children)]
+                vectors += [tuple(shift + u for u in vector) for vector in self._front(alive, child, child_hands)]
             front = pareto_front(vectors)
         else:
-            front = self._others_front(alive, states, helps=here.to_move in self.partners)
+            front = self._others_front(alive, here, hands, helps=here.to_move in self.partners)
         self.memo[key] = front
         return front
 
-    def _open_value(self, state: Layout) -> int:
-        """The double-dummy value from ``state`` on (the engine's), for the counted side."""
-        if not state.played and not _cards_in_hands(state):
-            return 0
-        return self.backend.solve(state.position(side=self.counted))
-
-    def _others_front(self, alive: tuple[int, ...], states: tuple[Layout, ...], helps: bool) -> list[tuple[int, ...]]:
+    def _others_front(self, alive: tuple[int, ...], here: Layout, hands: tuple[tuple[int, ...], ...],
+                      helps: bool) -> list[tuple[int, ...]]:
         """A node where a player who sees every card moves: in each layout he takes the move
         best (``helps``) or worst for the player among those legal there."""
-        where: dict[Move, list[int]] = {}
-        for number, state in enumerate(states):
-            for move in state.moves():
+        rules = here.trick_rules()
+        seat = self.seats.index(here.to_move)
+        played = tuple(c.index for c in here.played)
+        talon_card = here.talon_tricks[0].index if here.talon_tricks else None
+        where: dict[int, list[int]] = {}
+        for number, h in enumerate(hands):
+            for move in rules.moves(h[seat], played, may_declare=here.may_declare, talon_card=talon_card):
                 where.setdefault(move, []).append(number)
         pick = max if helps else min
         front = [(-_UNSET if helps else _UNSET,) * len(alive)]
-        for move, numbers in sorted(where.items()):
-            gain, children = self._play([states[n] for n in numbers], move)
+        for engine_move, numbers in sorted(where.items()):
+            first = numbers[0]
+            layout = here if first == 0 else self._layout_at(here, alive[first], hands[first])
+            gain, child, child_hands = self._play(layout, [hands[n] for n in numbers],
+                                                  Move.from_engine(self.deck, engine_move))
             shift = self.sign * gain
-            below = self._front(tuple(alive[n] for n in numbers), children)
+            below = self._front(tuple(alive[n] for n in numbers), child, child_hands)
             combined = []
             for vector in front:
                 for option in below:
@@ -319,17 +335,21 @@ class BestSingleStrategy:
             front = pareto_front(combined)
         return front
 
-    def _deciders_moves(self, states: Sequence[Layout]) -> list[tuple[Move, list[Move]]]:
+    def _layout_at(self, here: Layout, number: int, hands: tuple[int, ...]) -> Layout:
+        """Layout ``number`` at ``here``'s point of the play (its hands ``hands``)."""
+        return replace(here, hands={s: Hand.from_mask(h, self.deck) for s, h in zip(self.seats, hands)},
+                       discard=self.layouts[number].discard)
+
+    def _deciders_moves(self, here: Layout, hands: Sequence[tuple[int, ...]]) -> list[tuple[Move, list[Move]]]:
         """The decider's legal moves, one per run of touching cards (no card in any layout's
         hands lies between: the same in every layout), each with the moves it stands for.
         Card points games keep every card (touching cards score differently)."""
-        here = states[0]
         moves = here.moves()
         if here.rules.counts_points or any(m.declare for m in moves):
             return [(m, [m]) for m in moves]
         in_play = 0
-        for state in states:
-            in_play |= _cards_in_hands(state)
+        for h in hands:
+            in_play |= _union_of(h)
         hand = here.hands[here.to_move].mask
         by_card = {m.card.index: m for m in moves}
         chosen = distinct_cards(sorted(by_card), (hand, in_play & ~hand), tuple(c.index for c in here.played),
@@ -345,11 +365,20 @@ class BestSingleStrategy:
 _UNSET = 1 << 40
 
 
-def _cards_in_hands(layout: Layout) -> int:
-    mask = 0
-    for hand in layout.hands.values():
-        mask |= hand.mask
-    return mask
+def _hand_masks(layout: Layout) -> tuple[int, ...]:
+    return tuple(layout.hands[s].mask for s in layout.rules.seats)
+
+
+def _union_of(masks: Iterable[int]) -> int:
+    union = 0
+    for mask in masks:
+        union |= mask
+    return union
+
+
+def _union(layout: Layout) -> int:
+    """The cards in the layout's hands."""
+    return _union_of(_hand_masks(layout))
 
 
 @dataclass
