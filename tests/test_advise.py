@@ -258,6 +258,21 @@ def test_one_plan_is_worth_less_than_the_average_where_the_layout_must_be_guesse
     assert data["cards"]["Qd"]["strategy"] == pytest.approx(5 / 6) and data["strategy_note"]
 
 
+def test_the_best_plan_may_start_with_another_card_than_the_best_average():
+    """West declares 6♣ and leads, seeing neither defender (20 layouts). The averages favour ♠A and
+    ♣J (6/5 each, against 11/10 for ♦K); the best single plans give 1, 1 and 11/10 (the brute
+    force of tests/test_advise_oracle.py, its single-strategy case 332): only ♦K's value needs
+    no later guess. The table marks ♦K "best plan", the JSON names it."""
+    text = "contract=6c declarer=W lead=W S=7s,Ac,8c W=As,Jc,Kd E=8s,Td,Jh"
+    advice = advise(parse_layout(text), "W", engine="fast", threads=1)
+    assert {card.code: a.strategy for card, a in advice.cards.items()} == pytest.approx(
+        {"As": 1.0, "Jc": 1.0, "Kd": 1.1})
+    assert advice.best.code in ("As", "Jc") and advice.best_strategy.code == "Kd"
+    assert advice.to_json()["best_strategy"] == "Kd"
+    row = next(line for line in advice.format().splitlines() if line.lstrip().startswith("♦K"))
+    assert row.endswith("best plan")
+
+
 def test_strategy_never_and_too_many_layouts_leave_it_out_and_say_why():
     layout = parse_layout(FUSION)
     moves = [_card(layout, "8h"), _card(layout, "Qh")]

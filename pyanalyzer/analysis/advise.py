@@ -408,6 +408,8 @@ class Advice(HtmlView):
     guarantee: dict | None = None
     #: Ctrl-C stopped the single-strategy search (the averages are complete).
     strategy_interrupted: bool = False
+    #: The card whose best single strategy is best for the advised side (None: not computed).
+    best_strategy: Card | Move | None = None
 
     @property
     def partial(self) -> bool:
@@ -469,6 +471,8 @@ class Advice(HtmlView):
                 row += f" {'-' if sure is None else sure:>5}"
             if move == self.best:
                 row += "  best"
+            elif move == self.best_strategy:
+                row += "  best plan"
             out.append(row)
         if self.strategy_note:
             out += ["", self._strategy_text()]
@@ -480,11 +484,13 @@ class Advice(HtmlView):
     def _strategy_text(self) -> str:
         if self.strategy is None:
             return f"one plan (the best single strategy's value): {self.strategy_note}."
-        who = "the defenders'" if len(deciding_together(self.layout, self.seat)) > 1 else "his"
+        together = len(deciding_together(self.layout, self.seat)) > 1
+        who, them = ("the defenders'", "them") if together else ("his", "him")
         worse = "lower" if self.wants_high else "higher"
-        return (f"one plan: the mean result of {who} best single plan starting with the card (one card for "
-                f"each thing seen; the others see every card), {self.strategy_note}. It is {worse} than "
-                "expected where the average lets him guess the layout at a later decision (strategy fusion).")
+        best = "" if self.best_strategy in (None, self.best) else " (best plan: the best card by it)"
+        return (f"one plan{best}: the mean result of {who} best single plan starting with the card (one card "
+                f"for each thing seen; the others see every card), {self.strategy_note}. It is {worse} than "
+                f"expected where the average lets {them} guess the layout at a later decision (strategy fusion).")
 
     def __str__(self) -> str:
         return self.format()
@@ -515,6 +521,7 @@ class Advice(HtmlView):
                 "partial": self.partial, "interrupted": self.interrupted or self.strategy_interrupted,
                 "strategy_note": self.strategy_note, "seed": self.seed,
                 "cards": cards, "best": None if self.best is None else _move_text(self.best, "letters"),
+                "best_strategy": None if self.best_strategy is None else _move_text(self.best_strategy, "letters"),
                 "seconds": round(self.seconds, 3)}
         return tidy_json(data)
 
@@ -612,6 +619,7 @@ def advise(layout: Layout, seat: str, sees: Sequence[str] = (), *, moves: Sequen
         for m in finished:
             cards[m].cost = (top - cards[m].expected) if wants_high else (cards[m].expected - top)
     strategy_values, note, strategy_interrupted = None, "not asked (--strategy never)", False
+    best_strategy = None
     if interrupted:
         note = "not computed: the averages were interrupted"
     elif strategy != "never":
@@ -624,6 +632,8 @@ def advise(layout: Layout, seat: str, sees: Sequence[str] = (), *, moves: Sequen
             strategy_values = {(m if m.declare else m.card): v for m, v in answer.values.items()}
             for m, value in strategy_values.items():
                 cards[m].strategy = value
+            best_strategy = max(strategy_values, key=lambda m: (strategy_values[m] if wants_high
+                                                                 else -strategy_values[m], m == best))
     guarantee = None
     if not interrupted and not strategy_interrupted:
         guarantee = misere_guarantee(now, seat, view, backends[0])
@@ -632,7 +642,7 @@ def advise(layout: Layout, seat: str, sees: Sequence[str] = (), *, moves: Sequen
                   exact and not interrupted, cards, best, time.perf_counter() - start_time, counted, wants_high,
                   None if exact else seed, interrupted, strategy_values, note,
                   engine if isinstance(engine, str) else getattr(engine, "name", "fast"), guarantee,
-                  strategy_interrupted)
+                  strategy_interrupted, best_strategy)
 
 
 def _equivalent_cards(layout: Layout, unknown: int) -> dict[Card, Card]:
