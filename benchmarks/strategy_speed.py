@@ -57,7 +57,8 @@ CASES = {"3 cards": (strategy_case, partner_strategy_case, thousand_strategy_cas
 def measure(case, seed: int, backend) -> tuple[int, int, float, int]:
     """(layouts, steps, CPU seconds, cards where one plan is worth less than the average)."""
     start, moves, seat, sees = case(seed)
-    averaged = advise(start, seat, sees, moves=moves, engine="fast", threads=1, strategy="never")
+    averaged = advise(start, seat, sees, moves=moves, engine="fast", threads=1, strategy="never",
+                      backends=[backend])
     now, view = information(start, moves, seat, sees)
     began = time.process_time()
     answer = single_strategy_values(now, seat, view, averaged.counted, averaged.wants_high, backend,
