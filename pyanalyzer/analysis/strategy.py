@@ -148,11 +148,11 @@ def misere_guarantee(layout, seat: str, view, backend) -> dict | None:
 # -- the best single strategy (pref advise, issue 22 item 2) ------------------------------------
 
 #: ``strategy="auto"`` searches when the consistent layouts are at most this many...
-STRATEGY_LAYOUTS = 20
+STRATEGY_LAYOUTS = 100
 #: ... the advised player has at most this many tricks left to play...
 STRATEGY_TRICKS = 4
 #: ... and gives up after this many search steps (a count: the same answer on any machine).
-STRATEGY_STEPS = 200_000
+STRATEGY_STEPS = 50_000
 #: Search steps between two calls of the progress display.
 PROGRESS_EVERY = 2_000
 
