@@ -5,12 +5,13 @@ player holds 3 cards: the first trick of a 3-card ending or the second of a 4-ca
 Preferans declarer or misère defender, a Preferans defender or a Whist player with a partner, a
 Thousand player), on seeds of their own per set, and larger ones: the first lead of a 4-card
 Preferans ending (a declarer seeing neither hand: C(8, 4) = 70 layouts). Each ending's search
-(:func:`pyanalyzer.analysis.strategy.single_strategy_values`, no step limit, the fast engine at
-the leaves) is timed alone, in CPU seconds (less distorted by a busy machine than wall time; the
-load is printed); the steps are exact, the same on any machine.
+(:class:`pyanalyzer.analysis.strategy.BestSingleStrategy`, the fast engine at the leaves) is
+timed alone, in CPU seconds (less distorted by a busy machine than wall time; the load is
+printed); the steps are exact, the same on any machine. An ending still unsolved after
+``--cap`` steps is stopped and counted as such.
 
     python benchmarks/strategy_speed.py --set report
-    python benchmarks/strategy_speed.py --set tune --count 40 --verbose
+    python benchmarks/strategy_speed.py --set tune --count 40 --verbose --only "4 cards"
 
 Ctrl-C stops; the groups finished are printed.
 """
@@ -35,7 +36,12 @@ from test_advise_oracle import (  # noqa: E402
 )
 
 from pyanalyzer.analysis.advise import advise, information  # noqa: E402
-from pyanalyzer.analysis.strategy import STRATEGY_STEPS, single_strategy_values  # noqa: E402
+from pyanalyzer.analysis.strategy import (  # noqa: E402
+    STRATEGY_STEPS,
+    BestSingleStrategy,
+    StrategyGaveUp,
+    consistent_layouts,
+)
 from pyanalyzer.engines.registry import make_backend  # noqa: E402
 
 #: The first seed of each set (the tests use seeds below 200).
@@ -54,19 +60,24 @@ def four_card_lead(seed: int):
 CASES = {"3 cards": (strategy_case, partner_strategy_case, thousand_strategy_case), "4 cards": (four_card_lead,)}
 
 
-def measure(case, seed: int, backend) -> tuple[int, int, float, int]:
-    """(layouts, steps, CPU seconds, cards where one plan is worth less than the average)."""
+def measure(case, seed: int, backend, cap: int) -> tuple[int, int, float, int | None]:
+    """(layouts, steps, CPU seconds, cards where one plan is worth less than the average; None:
+    stopped after ``cap`` steps)."""
     start, moves, seat, sees = case(seed)
     averaged = advise(start, seat, sees, moves=moves, engine="fast", threads=1, strategy="never",
                       backends=[backend])
     now, view = information(start, moves, seat, sees)
     began = time.process_time()
-    answer = single_strategy_values(now, seat, view, averaged.counted, averaged.wants_high, backend,
-                                    limited=False)
+    search = BestSingleStrategy(consistent_layouts(now, view), [1] * averaged.layouts, seat, averaged.counted,
+                                averaged.wants_high, backend, max_steps=cap)
+    try:
+        values = search.card_values()
+    except StrategyGaveUp:
+        return averaged.layouts, search.steps, time.process_time() - began, None
     seconds = time.process_time() - began
     differ = sum(abs(value - averaged.cards[m if m.declare else m.card].expected) > 1e-9
-                 for m, value in answer.values.items())
-    return averaged.layouts, answer.steps, seconds, differ
+                 for m, value in values.items())
+    return averaged.layouts, search.steps, seconds, differ
 
 
 def group_line(name: str, rows: list[tuple[int, int, float, int]]) -> str:
@@ -74,10 +85,12 @@ def group_line(name: str, rows: list[tuple[int, int, float, int]]) -> str:
     seconds = [r[2] for r in rows]
     layouts = [r[0] for r in rows]
     over = sum(s > STRATEGY_STEPS for s in steps)
+    stopped = sum(r[3] is None for r in rows)
     return (f"{name}: {len(rows)} endings, {min(layouts)}-{max(layouts)} layouts; steps median "
             f"{statistics.median(steps):,.0f}, max {max(steps):,}; CPU s median {statistics.median(seconds):.3f}, "
             f"max {max(seconds):.2f}, total {sum(seconds):.2f}; over the auto budget ({STRATEGY_STEPS:,}): "
-            f"{over}; endings where one plan is worth less on some card: {sum(r[3] > 0 for r in rows)}")
+            f"{over}; stopped at the cap: {stopped}; endings where one plan is worth less on some card: "
+            f"{sum(bool(r[3]) for r in rows)}")
 
 
 def main() -> None:
@@ -85,22 +98,27 @@ def main() -> None:
     parser.add_argument("--set", choices=sorted(FIRST_SEED), default="tune")
     parser.add_argument("--count", type=int, default=30, help="Seeds tried per ending family.")
     parser.add_argument("--verbose", action="store_true", help="One line per ending.")
+    parser.add_argument("--only", choices=sorted(CASES), help="One size of ending.")
+    parser.add_argument("--cap", type=int, default=400_000, help="Search steps before an ending is stopped.")
     args = parser.parse_args()
     print(f"set {args.set}, {args.count} seeds per family, load at start {os.getloadavg()[0]:.2f}")
     backend = make_backend("fast")
     first = FIRST_SEED[args.set]
     try:
         for size, families in CASES.items():
+            if args.only and size != args.only:
+                continue
             groups: dict[str, list] = {}
             for family in families:
                 for seed in range(first, first + args.count):
-                    row = measure(family, seed, backend)
+                    row = measure(family, seed, backend, args.cap)
                     band = "tiny (<= 10 layouts)" if row[0] <= 10 else ("11-20 layouts" if row[0] <= 20
                                                                           else f"{row[0]} layouts")
                     groups.setdefault(f"{size}, {band}", []).append(row)
                     if args.verbose:
+                        below = "stopped" if row[3] is None else f"{row[3]} card(s) below the average"
                         print(f"  {family.__name__} {seed}: {row[0]} layouts, {row[1]:,} steps, {row[2]:.3f} s, "
-                              f"{row[3]} card(s) below the average", flush=True)
+                              f"{below}", flush=True)
             for name, rows in groups.items():
                 print(group_line(name, rows) + f" (load {os.getloadavg()[0]:.2f})", flush=True)
     except KeyboardInterrupt:
