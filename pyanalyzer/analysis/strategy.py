@@ -425,14 +425,16 @@ def single_strategy_values(layout: Layout, seat: str, view, counted: str, wants_
         return StrategyValues(None, f"not computed: {tricks} tricks left, more than the {STRATEGY_TRICKS} "
                                     "searched automatically (--strategy always: any number)")
     budget = STRATEGY_STEPS if limited else None
-    search = BestSingleStrategy(consistent_layouts(layout, view), [1] * count, seat, counted, wants_high,
-                                backend, budget, progress)
+    search = None
     try:
+        search = BestSingleStrategy(consistent_layouts(layout, view), [1] * count, seat, counted, wants_high,
+                                    backend, budget, progress)
         values = search.card_values()
     except StrategyGaveUp:
         return StrategyValues(None, f"not computed: gave up after {STRATEGY_STEPS:,} search steps "
                                     "(--strategy always: no limit)", search.steps)
     except KeyboardInterrupt:
-        return StrategyValues(None, f"not computed: interrupted after {search.steps:,} search steps",
-                              search.steps, interrupted=True)
+        steps = search.steps if search is not None else 0
+        return StrategyValues(None, f"not computed: interrupted after {steps:,} search steps", steps,
+                              interrupted=True)
     return StrategyValues(values, f"exact over the {count:,} layouts, {search.steps:,} search steps", search.steps)
