@@ -487,7 +487,7 @@ class Advice(HtmlView):
         together = len(deciding_together(self.layout, self.seat)) > 1
         who, them = ("the defenders'", "them") if together else ("his", "him")
         worse = "lower" if self.wants_high else "higher"
-        best = "" if self.best_strategy in (None, self.best) else " (best plan: the best card by it)"
+        best = "" if self.best_strategy in (None, self.best) else " ('best plan': the card whose plan is best)"
         return (f"one plan{best}: the mean result of {who} best single plan starting with the card (one card "
                 f"for each thing seen; the others see every card), {self.strategy_note}. It is {worse} than "
                 f"expected where the average lets {them} guess the layout at a later decision (strategy fusion).")
