@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from operator import ge
 
 from pyanalyzer.analysis.small_search import TrickSearch, distinct_cards
 from pyanalyzer.model.hand import Hand
@@ -153,6 +154,9 @@ STRATEGY_LAYOUTS = 100
 STRATEGY_TRICKS = 4
 #: ... and gives up after this many search steps (a count: the same answer on any machine).
 STRATEGY_STEPS = 50_000
+#: A search step is a node of the play, a vector combined at another player's node, or this
+#: many comparisons of two vectors (about as long).
+COMPARISONS_PER_STEP = 10
 #: Search steps between two calls of the progress display.
 PROGRESS_EVERY = 2_000
 
@@ -181,18 +185,23 @@ def deciding_together(layout: Layout, seat: str) -> frozenset[str]:
     return frozenset((seat,))
 
 
-def pareto_front(vectors: Iterable[tuple[int, ...]]) -> list[tuple[int, ...]]:
+def pareto_front(vectors: Iterable[tuple[int, ...]]) -> tuple[list[tuple[int, ...]], int]:
     """The vectors no other one matches or beats in every component (duplicates once),
-    highest sum first.
+    highest sum first, and how many comparisons of two vectors that took.
 
     >>> pareto_front([(1, 2), (2, 1), (1, 1), (2, 1), (0, 3)])
-    [(1, 2), (2, 1), (0, 3)]
+    ([(1, 2), (2, 1), (0, 3)], 4)
     """
     kept: list[tuple[int, ...]] = []
+    compared = 0
     for vector in sorted(set(vectors), key=sum, reverse=True):
-        if not any(all(k >= v for k, v in zip(other, vector)) for other in kept):
+        for other in kept:
+            compared += 1
+            if all(map(ge, other, vector)):
+                break
+        else:
             kept.append(vector)
-    return kept
+    return kept, compared
 
 
 class BestSingleStrategy:
@@ -262,11 +271,12 @@ class BestSingleStrategy:
     # A node is the play in one layout (``here``, a Layout: the first one alive) and the hands
     # (masks, by seat) in each layout alive: everything but the hidden hands is the same in all.
 
-    def _step(self) -> None:
-        self.steps += 1
+    def _step(self, count: int = 1) -> None:
+        before = self.steps
+        self.steps += count
         if self.max_steps is not None and self.steps > self.max_steps:
             raise StrategyGaveUp
-        if self.progress is not None and self.steps % PROGRESS_EVERY == 0:
+        if self.progress is not None and before // PROGRESS_EVERY != self.steps // PROGRESS_EVERY:
             self.progress(self.steps, self.max_steps)
 
     def _play(self, here: Layout, hands: Sequence[tuple[int, ...]], move: Move
@@ -297,7 +307,7 @@ class BestSingleStrategy:
                 gain, child, child_hands = self._play(here, hands, move)
                 shift = self.sign * gain
                 vectors += [tuple(shift + u for u in vector) for vector in self._front(alive, child, child_hands)]
-            front = pareto_front(vectors)
+            front = self._pareto(vectors)
         else:
             front = self._others_front(alive, here, hands, helps=here.to_move in self.partners)
         self.memo[key] = front
@@ -332,7 +342,13 @@ class BestSingleStrategy:
                     for n, u in zip(numbers, option):
                         mixed[n] = pick(mixed[n], shift + u)
                     combined.append(tuple(mixed))
-            front = pareto_front(combined)
+            front = self._pareto(combined)
+        return front
+
+    def _pareto(self, vectors: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+        """:func:`pareto_front`, its comparisons counted in steps."""
+        front, compared = pareto_front(vectors)
+        self._step(compared // COMPARISONS_PER_STEP)
         return front
 
     def _layout_at(self, here: Layout, number: int, hands: tuple[int, ...]) -> Layout:
