@@ -185,9 +185,10 @@ def deciding_together(layout: Layout, seat: str) -> frozenset[str]:
     return frozenset((seat,))
 
 
-def pareto_front(vectors: Iterable[tuple[int, ...]]) -> tuple[list[tuple[int, ...]], int]:
+def pareto_front(vectors: Iterable[tuple[int, ...]], most: int | None = None) -> tuple[list[tuple[int, ...]], int]:
     """The vectors no other one matches or beats in every component (duplicates once),
-    highest sum first, and how many comparisons of two vectors that took.
+    highest sum first, and how many comparisons of two vectors that took (more than ``most``:
+    :class:`StrategyGaveUp`).
 
     >>> pareto_front([(1, 2), (2, 1), (1, 1), (2, 1), (0, 3)])
     ([(1, 2), (2, 1), (0, 3)], 4)
@@ -201,6 +202,8 @@ def pareto_front(vectors: Iterable[tuple[int, ...]]) -> tuple[list[tuple[int, ..
                 break
         else:
             kept.append(vector)
+        if most is not None and compared > most:
+            raise StrategyGaveUp
     return kept, compared
 
 
@@ -347,7 +350,10 @@ class BestSingleStrategy:
 
     def _pareto(self, vectors: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
         """:func:`pareto_front`, its comparisons counted in steps."""
-        front, compared = pareto_front(vectors)
+        most = None
+        if self.max_steps is not None:
+            most = (self.max_steps - self.steps + 1) * COMPARISONS_PER_STEP
+        front, compared = pareto_front(vectors, most)
         self._step(compared // COMPARISONS_PER_STEP)
         return front
 
