@@ -335,3 +335,113 @@ def test_the_misere_discard_of_twelve_cards_exactly():
     data = advice.to_json()
     others = [entry for key, entry in data["cards"].items() if key != data["best"]]
     assert others and all(e["dropped"] and e["p_clean"] is None and e["cost_at_least"] > 0 for e in others)
+
+# -- the best single strategy (issue 22, item 2) ----------------------------------------------------
+
+#: 6NT, South to play third to the first trick of a 3-card ending after West's ♥8 and East's ♥Q,
+#: seeing neither hand: the 6 ways West may hold 2 of ♣J ♥K ♣7 ♦7 (East the other 2).
+FUSION = "contract=6n declarer=S lead=W S=Kc,Tc,Qd W=Jc,Kh,8h E=7c,7d,Qh"
+
+
+def _card(layout, code):
+    return next(c for c in layout.rules.deck if c.code == code)
+
+
+def test_one_plan_is_worth_less_than_the_average_where_the_layout_must_be_guessed():
+    """South discards ♦Q; East, on lead, chooses per layout. By hand, South's tricks in the six
+    layouts (West's pair): ♣J♥K 1, ♣J♣7 0, ♣J♦7 1, ♥K♣7 1, ♥K♦7 2, ♣7♦7 1: mean 6/6 = 1.0. The 2
+    with ♥K♦7 needs ♣10 on East's ♣7 lead (East has ♣J♣7), but the same ♣7 lead from ♣7♦7 or ♥K♣7
+    (West has ♣J) needs ♣K: one plan ("♣K on the ♣7") makes 1 there, so at best 5/6. (The brute force
+    over South's pure strategies in tests/test_advise_oracle.py gives the same three values.)"""
+    layout = parse_layout(FUSION)
+    moves = [_card(layout, "8h"), _card(layout, "Qh")]
+    advice = advise(layout, "S", moves=moves, engine="reference", threads=1)
+    assert {card.code: a.expected for card, a in advice.cards.items()} == pytest.approx(
+        {"Kc": 1 / 3, "Tc": 1.5, "Qd": 1.0})
+    assert {card.code: a.strategy for card, a in advice.cards.items()} == pytest.approx(
+        {"Kc": 1 / 3, "Tc": 4 / 3, "Qd": 5 / 6})
+    assert advice.strategy_note.startswith("exact over the 6 layouts")
+    run = CliRunner().invoke(main, ["advise", FUSION, "--seat", "S", "--moves", "8h,Qh"])
+    assert run.exit_code == 0, run.output
+    assert "one plan" in run.stdout and "strategy fusion" in run.stdout
+    row = next(line for line in run.stdout.splitlines() if line.lstrip().startswith("♦Q"))
+    assert row.split()[1:] == ["1.000", "0.500", "0.833"]
+    data = json.loads(CliRunner().invoke(main, ["advise", FUSION, "--seat", "S", "--moves", "8h,Qh",
+                                                "--json"]).stdout)
+    assert data["cards"]["Qd"]["strategy"] == pytest.approx(5 / 6) and data["strategy_note"]
+
+
+def test_the_best_plan_may_start_with_another_card_than_the_best_average():
+    """West declares 6♣ and leads, seeing neither defender (20 layouts). The averages favour ♠A and
+    ♣J (6/5 each, against 11/10 for ♦K); the best single plans give 1, 1 and 11/10 (the brute
+    force of tests/test_advise_oracle.py, its single-strategy case 332): only ♦K's value needs
+    no later guess. The table marks ♦K "best plan", the JSON names it."""
+    text = "contract=6c declarer=W lead=W S=7s,Ac,8c W=As,Jc,Kd E=8s,Td,Jh"
+    advice = advise(parse_layout(text), "W", engine="fast", threads=1)
+    assert {card.code: a.strategy for card, a in advice.cards.items()} == pytest.approx(
+        {"As": 1.0, "Jc": 1.0, "Kd": 1.1})
+    assert advice.best.code in ("As", "Jc") and advice.best_strategy.code == "Kd"
+    assert advice.to_json()["best_strategy"] == "Kd"
+    row = next(line for line in advice.format().splitlines() if line.lstrip().startswith("♦K"))
+    assert row.endswith("best plan")
+
+
+def test_strategy_never_and_too_many_layouts_leave_it_out_and_say_why():
+    layout = parse_layout(FUSION)
+    moves = [_card(layout, "8h"), _card(layout, "Qh")]
+    never = advise(layout, "S", moves=moves, engine="reference", threads=1, strategy="never")
+    assert never.strategy is None and "never" in never.strategy_note
+    assert all(a.strategy is None for a in never.cards.values())
+    # 252 layouts for the declarer on lead: more than auto searches.
+    big = parse_layout("contract=6s declarer=S lead=S S=As,Ks,Qs,Ac,Kc W=7s,8s,7c,8c,9c E=9s,Ts,Js,Tc,Jc")
+    auto = advise(big, "S", engine="fast", threads=1)
+    assert auto.strategy is None and "252 consistent layouts" in auto.strategy_note
+    data = auto.to_json()
+    assert all(card["strategy"] is None for card in data["cards"].values()) and "252" in data["strategy_note"]
+
+
+def test_the_step_budget_gives_up_and_says_so(monkeypatch):
+    """The budget is a count of search steps (the same on any machine); this ending takes 50."""
+    from pyanalyzer.analysis import strategy
+
+    layout = parse_layout(FUSION)
+    moves = [_card(layout, "8h"), _card(layout, "Qh")]
+    monkeypatch.setattr(strategy, "STRATEGY_STEPS", 20)
+    auto = advise(layout, "S", moves=moves, engine="reference", threads=1)
+    assert auto.strategy is None and "gave up after 20 search steps" in auto.strategy_note
+    assert auto.exact and all(a.strategy is None for a in auto.cards.values())
+    always = advise(layout, "S", moves=moves, engine="reference", threads=1, strategy="always")
+    assert always.strategy is not None
+
+
+def test_ctrl_c_in_the_strategy_search_keeps_the_averages(monkeypatch):
+    """The search calls the progress display every few steps; a display that takes Ctrl-C there
+    stops it: the averages stand, the single-strategy values are left out and marked."""
+    from pyanalyzer.analysis import strategy
+
+    class CtrlC:
+        label = ""
+
+        def stage(self, label, *args, **kwargs):
+            self.label = label
+
+        def __call__(self, done, total):
+            if self.label == "single strategy":
+                raise KeyboardInterrupt
+
+    monkeypatch.setattr(strategy, "PROGRESS_EVERY", 5)
+    layout = parse_layout(FUSION)
+    moves = [_card(layout, "8h"), _card(layout, "Qh")]
+    advice = advise(layout, "S", moves=moves, engine="reference", threads=1, progress=CtrlC())
+    assert advice.exact and not advice.interrupted and advice.strategy_interrupted
+    assert advice.strategy is None and "interrupted after 5 search steps" in advice.strategy_note
+    assert advice.cards[_card(layout, "Qd")].expected == 1.0
+    assert advice.to_json()["interrupted"] is True and "INTERRUPTED" in advice.headline()
+
+
+def test_bad_strategy_value_is_one_line_and_exit_2(capsys):
+    from pyanalyzer.cli.runner import run
+
+    assert run(["advise", FUSION, "--seat", "S", "--moves", "8h,Qh", "--strategy", "sometimes"]) == 2
+    out = capsys.readouterr()
+    assert out.out == "" and len(out.err.splitlines()) == 1 and "'sometimes'" in out.err

@@ -14,8 +14,9 @@ layouts are at most ``exact_limit``, else over ``samples`` seeded random ones, w
 confidence intervals. Every card is judged on the same layouts (the same seed).
 
 Averaging double-dummy values lets the player see the layout at his later decisions
-("strategy fusion"): the averages flatter him. For a misère defender
-:mod:`pyanalyzer.analysis.strategy` adds what one defence forces for sure.
+("strategy fusion"): the averages flatter him. :mod:`pyanalyzer.analysis.strategy` adds, for
+small endings, the exact value of his best single strategy (one card for each thing he may
+have seen), and for a misère defender what one defence forces for sure.
 
 >>> from pyanalyzer.model.layout_io import parse_layout
 >>> layout = parse_layout("contract=6s declarer=S lead=S S=Ac,Qc W=Kc,7d E=8d,9d")
@@ -43,6 +44,12 @@ from pyanalyzer.analysis.splits import (
     solve_splits_each,
     wilson_interval,
 )
+from pyanalyzer.analysis.strategy import (
+    deciding_together,
+    misere_guarantee,
+    single_strategy_values,
+)
+from pyanalyzer.analysis.strategy import move_gain as _gain
 from pyanalyzer.engines.registry import make_backend
 from pyanalyzer.errors import LayoutError
 from pyanalyzer.model.cards import Card
@@ -58,6 +65,9 @@ EXACT_LIMIT = 200_000
 SAMPLES = 2000
 #: The normal quantile of a 95% interval.
 Z95 = 1.96
+#: ``advise(strategy=...)``: the best single strategy's value for small endings within a step
+#: budget, without limit, or not at all.
+STRATEGY_CHOICES = ("auto", "always", "never")
 
 
 @dataclass(frozen=True)
@@ -360,7 +370,8 @@ class CardAdvice:
     #: result of the deal is known from here (a full deal replayed, or Thousand's points).
     outcomes: dict[str, float] | None
     tally: Tally
-    #: The best single strategy's mean value after this card: not computed in this version (None).
+    #: The mean result (as ``expected``) of the advised player's best single strategy starting
+    #: with this card (:class:`pyanalyzer.analysis.strategy.BestSingleStrategy`; None: not computed).
     strategy: float | None = None
 
     def expected_text(self) -> str:
@@ -412,13 +423,18 @@ class Advice(HtmlView):
     seed: int | None = None
     #: Stopped by Ctrl-C: ``cards`` holds the cards finished, the one cut short marked.
     interrupted: bool = False
-    #: The best single strategy's value per card: not computed in this version (None).
+    #: The best single strategy's value per card (as ``CardAdvice.strategy``; None: not computed)
+    #: and what was done (computed, or why not).
     strategy: dict | None = None
     strategy_note: str | None = None
     engine: str = "fast"
     #: A misère defender: each card -> the tricks one defence forces after it against every
     #: hand the declarer may hold (the unknown-discard question); None: not asked.
     guarantee: dict | None = None
+    #: Ctrl-C stopped the single-strategy search (the averages are complete).
+    strategy_interrupted: bool = False
+    #: The card whose best single strategy is best for the advised side (None: not computed).
+    best_strategy: Card | Move | None = None
 
     @property
     def partial(self) -> bool:
@@ -444,6 +460,8 @@ class Advice(HtmlView):
         else:
             how = (f"sampled: {self.solved:,} random layouts of {self.layouts:,} consistent "
                    f"(seed {self.seed}), 95% intervals")
+        if self.strategy_interrupted:
+            how += "; the single-strategy search INTERRUPTED"
         return (f"{layout.rules.seat_name(seat)} ({seat}) to play{sees}: {how}, {self.seconds:.1f} s. "
                 f"Values: {self._what()} from here on.")
 
@@ -452,6 +470,8 @@ class Advice(HtmlView):
         words = list(next((c.outcomes for c in self.cards.values() if c.outcomes), None) or ())
         header = f"  {'card':<5} {'expected':>16}" + "".join(f" {'P(' + w + ')':>12}" for w in words)
         header += f" {'cost':>6}"
+        if self.strategy is not None:
+            header += f" {'one plan':>9}"
         if self.guarantee is not None:
             header += f" {'sure':>5}"
         out.append(header)
@@ -462,16 +482,33 @@ class Advice(HtmlView):
                 p = (advice.outcomes or {}).get(w)
                 row += f" {'-' if p is None else f'{100 * p:.1f}%':>12}"
             row += f" {'-' if math.isnan(advice.cost) else format(advice.cost, '.3f'):>6}"
+            if self.strategy is not None:
+                row += f" {'-' if advice.strategy is None else format(advice.strategy, '.3f'):>9}"
             if self.guarantee is not None:
                 sure = self.guarantee.get(move)
                 row += f" {'-' if sure is None else sure:>5}"
             if move == self.best:
                 row += "  best"
+            elif move == self.best_strategy:
+                row += "  best plan"
             out.append(row)
+        if self.strategy_note:
+            out += ["", self._strategy_text()]
         if self.guarantee is not None:
             out += ["", "sure: the tricks one defence forces after the card whatever the declarer discarded "
                         "(the defenders see each other, not the discard)."]
         return "\n".join(out)
+
+    def _strategy_text(self) -> str:
+        if self.strategy is None:
+            return f"one plan (the best single strategy's value): {self.strategy_note}."
+        together = len(deciding_together(self.layout, self.seat)) > 1
+        who, them = ("the defenders'", "them") if together else ("his", "him")
+        worse = "lower" if self.wants_high else "higher"
+        best = "" if self.best_strategy in (None, self.best) else " ('best plan': the card whose plan is best)"
+        return (f"one plan{best}: the mean result of {who} best single plan starting with the card (one card "
+                f"for each thing seen; the others see every card), {self.strategy_note}. It is {worse} than "
+                f"expected where the average lets {them} guess the layout at a later decision (strategy fusion).")
 
     def __str__(self) -> str:
         return self.format()
@@ -523,12 +560,15 @@ class Advice(HtmlView):
             entry = advice.to_json()
             if self.guarantee is not None:
                 entry["guaranteed"] = self.guarantee.get(move)
+            entry["strategy"] = advice.strategy
             cards[_move_text(move, "letters")] = entry
         data = {"seat": self.seat, "sees": list(self.sees), "counted": self.counted,
                 "layouts": self.layouts, "solved": self.solved, "exact": self.exact,
                 "method": "enumeration" if all(c.tally.enumeration for c in self.cards.values()) else "sample",
-                "partial": self.partial, "interrupted": self.interrupted, "seed": self.seed,
+                "partial": self.partial, "interrupted": self.interrupted or self.strategy_interrupted,
+                "strategy_note": self.strategy_note, "seed": self.seed,
                 "cards": cards, "best": None if self.best is None else _move_text(self.best, "letters"),
+                "best_strategy": None if self.best_strategy is None else _move_text(self.best_strategy, "letters"),
                 "seconds": round(self.seconds, 3)}
         return tidy_json(data)
 
@@ -552,15 +592,16 @@ def advise(layout: Layout, seat: str, sees: Sequence[str] = (), *, moves: Sequen
     ``stop_when(histogram)`` is asked between blocks of layouts: once true the advice stops as
     after Ctrl-C (``interrupted``: the cards finished kept, the one cut short with its bounds).
 
-    ``strategy`` ("auto", "always" or "never") is accepted for the interface's sake: the best
-    single strategy's value is not computed in this version (``Advice.strategy`` is None).
+    ``strategy``: the best single strategy's value of each card too
+    (:func:`pyanalyzer.analysis.strategy.single_strategy_values`): "auto" for small endings within
+    a step budget, "always" (no limit), "never".
     """
     start_time = time.perf_counter()
     if exact_limit < 0:
         raise LayoutError(f"--exact-limit must be 0 or more, not {exact_limit}", str(exact_limit))
     if samples < 1:
         raise LayoutError(f"--samples must be at least 1, not {samples}", str(samples))
-    if strategy not in ("auto", "always", "never"):
+    if strategy not in STRATEGY_CHOICES:
         raise LayoutError(f"strategy must be auto, always or never, not {strategy!r}", strategy)
     rules = layout.rules
     if not layout.rules.counts_points and layout.talon and not layout.discard and layout.declarer \
@@ -632,17 +673,31 @@ def advise(layout: Layout, seat: str, sees: Sequence[str] = (), *, moves: Sequen
         top = cards[best].expected
         for m in finished:
             cards[m].cost = (top - cards[m].expected) if wants_high else (cards[m].expected - top)
-    strategy_values, note = None, None
+    strategy_values, note, strategy_interrupted = None, "not asked (--strategy never)", False
+    best_strategy = None
+    if interrupted:
+        note = "not computed: the averages were interrupted"
+    elif strategy != "never":
+        if progress is not None and hasattr(progress, "stage"):
+            progress.stage("single strategy", unit="search steps")
+        answer = single_strategy_values(now, seat, view, counted, wants_high, backends[0],
+                                        limited=strategy == "auto", progress=progress)
+        note, strategy_interrupted = answer.note, answer.interrupted
+        if answer.values is not None:
+            strategy_values = {(m if m.declare else m.card): v for m, v in answer.values.items()}
+            for m, value in strategy_values.items():
+                cards[m].strategy = value
+            best_strategy = max(strategy_values, key=lambda m: (strategy_values[m] if wants_high
+                                                                 else -strategy_values[m], m == best))
     guarantee = None
-    if not interrupted:
-        from pyanalyzer.analysis.strategy import misere_guarantee
-
+    if not interrupted and not strategy_interrupted:
         guarantee = misere_guarantee(now, seat, view, backends[0])
     solved = next(iter(cards.values())).tally.solves if cards else 0
     return Advice(now, seat, tuple(rules.seat(s) for s in sees), view, total, solved,
                   exact and not interrupted, cards, best, time.perf_counter() - start_time, counted, wants_high,
                   None if exact else seed, interrupted, strategy_values, note,
-                  engine if isinstance(engine, str) else getattr(engine, "name", "fast"), guarantee)
+                  engine if isinstance(engine, str) else getattr(engine, "name", "fast"), guarantee,
+                  strategy_interrupted, best_strategy)
 
 
 def _equivalent_cards(layout: Layout, unknown: int) -> dict[Card, Card]:
@@ -672,18 +727,6 @@ def _template(position: Position, seat_numbers: tuple[int, ...], view: View) -> 
     for number, known in zip(seat_numbers, view.known):
         hands[number] = known
     return replace(position, hands=tuple(hands))
-
-
-def _gain(before: Layout, after: Layout, move: Move, counted: str) -> int:
-    """What the move itself adds to the counted side's result: the trick it completes (Thousand:
-    its card points) and the marriage it declares."""
-    side = before.rules.side_of(counted)
-    if before.rules.counts_points:
-        return sum(after.scored.get(s, 0) - before.scored.get(s, 0) for s in side)
-    if len(before.played) + 1 < len(before.rules.seats):
-        return 0
-    winner = before.trick_winner(before.played + (move.card,))
-    return int(winner is not None and winner in side)
 
 
 def _deal_total_so_far(start: Layout, moves: Sequence[Move], counted: str) -> int | None:

@@ -6,7 +6,7 @@ import json
 
 import click
 
-from pyanalyzer.analysis.advise import EXACT_LIMIT, SAMPLES, advise, parse_sees
+from pyanalyzer.analysis.advise import EXACT_LIMIT, SAMPLES, STRATEGY_CHOICES, advise, parse_sees
 from pyanalyzer.cli.pictures import picture_options, write_pictures
 from pyanalyzer.cli.progress import ProgressLine
 from pyanalyzer.cli.scheduler import SCHEDULER_OPTION, on_scheduler, scheduler_for
@@ -19,6 +19,7 @@ from pyanalyzer.cli.support import (
     BoundedInt,
     command_errors,
     exit_if_interrupted,
+    exit_interrupted,
 )
 from pyanalyzer.cli.terminal import echo_text
 from pyanalyzer.engines.registry import DEFAULT_TT_MB, check_table_memory
@@ -46,12 +47,15 @@ MAX_EXACT_LIMIT = 100_000_000
                    f"the declarer's discard: {SCREEN_SAMPLES} per discard).")
 @click.option("--seed", type=SEED_TYPE, help="Seed of the random layouts (reproducible runs).")
 @click.option("--threads", type=THREADS_TYPE, default=2, show_default=True, help="Solver threads.")
+@click.option("--strategy", type=click.Choice(STRATEGY_CHOICES), default="auto", show_default=True,
+              help="Also the exact value of his best single strategy per card: auto (small endings, "
+                   "within a step budget), always (no limit), never.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @ENGINE_OPTION
 @NOTATION_OPTION
 @picture_options
 @SCHEDULER_OPTION
-def advise_command(layout, seat_text, sees_texts, moves_text, exact_limit, samples, seed, threads,
+def advise_command(layout, seat_text, sees_texts, moves_text, exact_limit, samples, seed, threads, strategy,
                    as_json, engine, notation, svg_path, html_path, scheduler) -> None:
     """Which card should SEAT play, knowing only what he can see?
 
@@ -59,7 +63,9 @@ def advise_command(layout, seat_text, sees_texts, moves_text, exact_limit, sampl
     Every layout of the cards he cannot see that agrees with what he knows (his hand, the hands
     open to him, the talon or discard as the game shows them, the cards played and the voids
     they showed) is equally likely; each of his cards gets the expected result and the chance
-    of each outcome over them: exactly, or over a seeded sample with 95% intervals.
+    of each outcome over them: exactly, or over a seeded sample with 95% intervals. For small
+    endings also the exact value of his best single strategy (one card for each thing he may
+    see; the average flatters him by letting him guess the layout at later decisions).
 
     \b
     Examples:
@@ -89,7 +95,8 @@ def advise_command(layout, seat_text, sees_texts, moves_text, exact_limit, sampl
         seat = rules.seat(seat_text)
         sees = parse_sees(sees_texts, rules)
         with on_scheduler(scheduler):
-            if asks_for_a_discard(deal, seat, moves):
+            discard = asks_for_a_discard(deal, seat, moves)
+            if discard:
                 if sees:
                     raise LayoutError("--sees: the declarer's discard is judged over every layout of the "
                                       "defenders' cards (he sees neither hand)", "--sees")
@@ -98,7 +105,8 @@ def advise_command(layout, seat_text, sees_texts, moves_text, exact_limit, sampl
                                         progress=progress)
             else:
                 result = advise(deal, seat, sees, moves=moves, engine=engine, exact_limit=exact_limit,
-                                samples=samples or SAMPLES, seed=seed, threads=threads, progress=progress)
+                                samples=samples or SAMPLES, seed=seed, threads=threads, strategy=strategy,
+                                progress=progress)
         progress.close()
         write_pictures(result, svg_path, html_path, notation)
     if as_json:
@@ -106,3 +114,5 @@ def advise_command(layout, seat_text, sees_texts, moves_text, exact_limit, sampl
     else:
         echo_text(result.format(notation))
     exit_if_interrupted(result)
+    if not discard and result.strategy_interrupted:
+        exit_interrupted("the single-strategy values were not finished")
