@@ -312,15 +312,40 @@ def declarer_caught_all(hands, leader: int, declarer: int) -> bool:
                for seat in range(3) if seat != declarer for suit in range(4))
 
 
+def declarer_clean_after_lead(hands, leader: int, declarer: int) -> bool:
+    """The rank-by-rank *clean after one lead* restated: the declarer on lead, and without
+    his highest card of some suit, clean by rank with an exit (a suit whose cards all lie
+    under the defenders') in which some defender holds two cards or more."""
+    if leader != declarer:
+        return False
+    own = cards_of(hands[declarer])
+    for suit in {c // 8 for c in own}:
+        rest = [c for c in own if c != max(c for c in own if c // 8 == suit)]
+        after = [bits(rest) if seat == declarer else hands[seat] for seat in range(3)]
+        if not declarer_ducks_all(after, (declarer + 1) % 3, declarer):
+            continue
+        for exit_suit in range(4):
+            mine = [c for c in rest if c // 8 == exit_suit]
+            deep = [seat for seat in range(3) if seat != declarer
+                    and sum(c // 8 == exit_suit for c in cards_of(hands[seat])) >= 2]
+            other = [c for seat in range(3) if seat != declarer for c in cards_of(hands[seat])
+                     if c // 8 == exit_suit]
+            if mine and deep and max(mine) < min(other):
+                return True
+    return False
+
+
 def test_misere_rank_by_rank_rules_edges():
     """Misère positions around the rank-by-rank sure bounds (``solver/pref_engine/rankbyrank.pxd``):
     the declarer loses every trick left when his cards stay under the defenders' rank by rank
     in every shared suit (and he can give up the lead), and takes every trick when on lead
-    with each defender's cards under his rank by rank. The declarer's hand is drawn low or
-    high with two or three suits and adjacent ranks, so the rules fire often where the
-    all-or-nothing *clean* and *caught* do not (lowest/highest card against all the other
-    side's). The rules are checked on their own against the reference's values, and the
-    engine against the reference."""
+    with each defender's cards under his rank by rank; and on lead he takes one trick at most
+    when leading the highest card of a suit leaves him clean with an exit the trick cannot
+    strip. The declarer's hand is drawn low or high (or low but for one high card) with two
+    or three suits and adjacent ranks, so the rules fire often where the all-or-nothing
+    *clean* and *caught* (lowest/highest card against all the other side's), or the clean
+    rule itself, do not. The rules are checked on their own against the reference's values,
+    and the engine against the reference."""
     eng = Engine(tt_size_mb=1)
     # On lead without an exit the rank-by-rank clean says nothing: he leads the 7 or the 9,
     # the defenders keep the 8 and he must overtake it later (the reference's value: 1).
@@ -329,19 +354,23 @@ def test_misere_rank_by_rank_rules_edges():
     pos = Position(hands, PREF_SUITS, None, True, 0, (), (True, False, False), False)
     assert reference_value(pos) == 1 == eng.solve(pos)
     rng = random.Random("misere-rank-by-rank")
-    new_clean = new_caught = 0
-    for i in range(600):
+    new_clean = new_caught = after_lead = 0
+    for i in range(800):
         tricks = rng.randint(2, 5)
         suits = rng.sample(range(4), 2 + i % 2)
         deck = rng.sample([s * 8 + r for s in suits for r in range(8)], 3 * tricks)
-        high = i % 2 == 1
+        high = i % 2 == 1 and i < 600                             # (then low hands on lead)
         deck.sort(key=lambda c: (-1 if high else 1) * (c % 8) + rng.random() * 4)
+        if i >= 600:                                # one high card among his low ones
+            top = max(range(tricks, 3 * tricks), key=lambda k: deck[k] % 8)
+            j = rng.randrange(tricks)
+            deck[j], deck[top] = deck[top], deck[j]
         defenders = deck[tricks:]
         rng.shuffle(defenders)
         hands = [bits(deck[:tricks]), bits(defenders[:tricks]), bits(defenders[tricks:])]
         declarer = rng.randrange(3)
         hands = hands[-declarer:] + hands[:-declarer]             # the declarer sits at his seat
-        leader = declarer if i % 4 else rng.randrange(3)
+        leader = declarer if i % 4 or i >= 600 else rng.randrange(3)
         pos = Position(tuple(hands), PREF_SUITS, None, True, leader, (),
                        tuple(s == declarer for s in range(3)), False)
         want = reference_value(pos)
@@ -352,6 +381,9 @@ def test_misere_rank_by_rank_rules_edges():
             assert want == 0, pos
             new_clean += not all(max(c for c in own if c // 8 == s) < min(c for c in theirs if c // 8 == s)
                                  for s in shared)
+        if declarer_clean_after_lead(hands, leader, declarer):
+            assert want <= 1, pos
+            after_lead += not declarer_ducks_all(hands, leader, declarer)
         if declarer_caught_all(hands, leader, declarer):
             assert want == tricks, pos
             new_caught += not all(min(c for c in own if c // 8 == s) > max(c for c in theirs if c // 8 == s)
@@ -359,7 +391,7 @@ def test_misere_rank_by_rank_rules_edges():
         assert eng.solve(pos) == want, pos
         if i % 4 == 0:
             eng.clear()
-    assert new_clean > 30 and new_caught > 30, (new_clean, new_caught)
+    assert new_clean > 30 and new_caught > 30 and after_lead > 60, (new_clean, new_caught, after_lead)
 
 
 def test_tiny_table_stays_exact():

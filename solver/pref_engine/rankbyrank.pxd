@@ -13,6 +13,10 @@ decides more positions (one declarer seat, no trumps, at a trick boundary):
   so he never takes a trick, never leads, and suits only he holds are never led. On lead he
   needs an exit: a suit whose cards all lie under every defender's card of it (he leads
   its highest; someone must overtake, and the condition still holds after the trick).
+* **clean after one lead**: he is on lead, and leading the highest card of one suit leaves
+  his other cards clean by rank, with an exit in which some defender holds two cards or more
+  (so the trick cannot strip it): he takes at most that trick. (Whoever wins it, he is clean
+  after it, and holds an exit if it was his.)
 * **caught**: he is on lead and in every suit he holds, each defender's cards lie under
   his rank by rank. Whatever he leads, each defender ducks it with his highest card under
   it, or discards the highest card of some suit, and the condition survives: he takes
@@ -22,7 +26,7 @@ decides more positions (one declarer seat, no trumps, at a trick boundary):
 Inline (``.pxd`` only): compiled into the search.
 """
 
-from pref_engine.state cimport Rules, Position, u64, low_index, high_index, bit_count
+from pref_engine.state cimport Rules, Position, u64, low_index, high_index, bit_count, MAX_SUITS
 
 
 cdef inline bint stays_under(u64 low, u64 high) noexcept nogil:
@@ -104,3 +108,58 @@ cdef inline bint misere_caught_by_rank(const Rules* r, const Position* p) noexce
                 if h and not stays_under(h, suit_own):
                     return False
     return True
+
+
+cdef inline bint misere_clean_after_lead(const Rules* r, const Position* p) noexcept nogil:
+    """True if the declarer, on lead, takes at most one more trick (the module's *clean after
+    one lead*)."""
+    cdef int declarer, i, s
+    cdef u64 theirs = 0
+    cdef u64 own, other, rest
+    cdef int unclean = 0, unclean_suit = -1
+    cdef bint deep
+    cdef bint clean[MAX_SUITS]
+    cdef bint clean_rest[MAX_SUITS]      # without his highest card of the suit
+    cdef bint exit_suit[MAX_SUITS]
+    cdef bint exit_rest[MAX_SUITS]
+    if p.trump >= 0:
+        return False
+    declarer = single_declarer(r)
+    if declarer < 0 or p.leader != declarer:
+        return False
+    for i in range(r.nseats):
+        if i != declarer:
+            theirs |= p.hand[i]
+    for s in range(r.nsuits):
+        own = p.hand[declarer] & r.suit_mask[s]
+        other = theirs & r.suit_mask[s]
+        clean[s] = clean_rest[s] = True
+        exit_suit[s] = exit_rest[s] = False
+        if not own or not other:
+            continue
+        rest = own & ~((<u64>1) << high_index(own))
+        clean[s] = stays_under(own, other)
+        clean_rest[s] = stays_under(rest, other)
+        deep = False
+        for i in range(r.nseats):
+            if i != declarer and bit_count(p.hand[i] & r.suit_mask[s]) >= 2:
+                deep = True
+        exit_suit[s] = deep and high_index(own) < low_index(other)
+        exit_rest[s] = deep and rest != 0 and high_index(rest) < low_index(other)
+        if not clean[s]:
+            unclean += 1
+            unclean_suit = s
+    if unclean > 1:
+        return False
+    for s in range(r.nsuits):
+        # the suit he leads its highest card of: the one not clean, if any
+        if not (p.hand[declarer] & r.suit_mask[s]) or (unclean and s != unclean_suit):
+            continue
+        if not clean_rest[s]:
+            continue
+        if exit_rest[s]:
+            return True
+        for i in range(r.nsuits):
+            if i != s and exit_suit[i]:
+                return True
+    return False

@@ -20,7 +20,8 @@ from pref_engine.transtable cimport (TTKey, TTChildKeys, tt_make_key, tt_probe, 
                                 tt_child_key_absolute, NO_MOVE)
 from pref_engine.quicktricks cimport quick_tricks, quick_points, misere_sure
 from pref_engine.suretrick cimport misere_trick
-from pref_engine.rankbyrank cimport misere_clean_by_rank, misere_caught_by_rank
+from pref_engine.rankbyrank cimport (misere_clean_by_rank, misere_caught_by_rank,
+                                     misere_clean_after_lead)
 from pref_engine.moves cimport order_moves, order_moves_declaring, MAX_MOVES, MAX_LEAD_MOVES
 
 
@@ -243,6 +244,8 @@ cdef int search(Searcher* s, int target, Valuation* value) noexcept nogil:
                     return False
                 if misere_caught_by_rank(r, p):
                     return True
+                if target >= 2 and misere_clean_after_lead(r, p):
+                    return False
                 # the trick now starting: surely his (target 1 reached), or he
                 # can lose it (all the tricks left out of reach)
                 if target == 1 or target == p.tricks_left:
