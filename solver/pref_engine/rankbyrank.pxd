@@ -26,7 +26,8 @@ decides more positions (one declarer seat, no trumps, at a trick boundary):
 Inline (``.pxd`` only): compiled into the search.
 """
 
-from pref_engine.state cimport Rules, Position, u64, low_index, high_index, bit_count, MAX_SUITS
+from pref_engine.state cimport (Rules, Position, u64, low_index, high_index, bit_count, MAX_SUITS,
+                                single_declarer)
 
 
 cdef inline bint stays_under(u64 low, u64 high) noexcept nogil:
@@ -49,17 +50,6 @@ cdef inline bint stays_under(u64 low, u64 high) noexcept nogil:
             return False
         high &= high - 1
     return True
-
-
-cdef inline int single_declarer(const Rules* r) noexcept nogil:
-    """The declarer's seat when he is the only seat of his side, else -1."""
-    cdef int i, declarer = -1
-    for i in range(r.nseats):
-        if r.dside[i]:
-            if declarer >= 0:
-                return -1
-            declarer = i
-    return declarer
 
 
 cdef inline bint misere_clean_by_rank(const Rules* r, const Position* p) noexcept nogil:
