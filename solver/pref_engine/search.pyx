@@ -239,13 +239,6 @@ cdef int search(Searcher* s, int target, Valuation* value) noexcept nogil:
                 q = misere_sure(r, p)
                 if q:
                     return q > 0
-                # the same rules compared rank by rank (decide more positions)
-                if misere_clean_by_rank(r, p):
-                    return False
-                if misere_caught_by_rank(r, p):
-                    return True
-                if target >= 2 and misere_clean_after_lead(r, p):
-                    return False
                 # the trick now starting: surely his (target 1 reached), or he
                 # can lose it (all the tricks left out of reach)
                 if target == 1 or target == p.tricks_left:
@@ -276,6 +269,15 @@ cdef int search(Searcher* s, int target, Valuation* value) noexcept nogil:
                 else:
                     first = low_index(bit_deposit((<u64>1) << (stored_best & 63), out)) \
                         | (stored_best & DECLARE)
+        # Misère: the rules of rankbyrank.pxd, after the table (cheaper where it answers)
+        if Valuation is TrickCount:
+            if not r.plain_tricks:
+                if misere_clean_by_rank(r, p):
+                    return False
+                if misere_caught_by_rank(r, p):
+                    return True
+                if target >= 2 and misere_clean_after_lead(r, p):
+                    return False
         # Step 4. Quick tricks of the side on lead (trick contracts counting tricks); for
         # card points, the points the side on lead surely takes bound the value.
         if Valuation is PointValue:
