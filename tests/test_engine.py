@@ -280,6 +280,121 @@ def test_misere_one_trick_rule_edges():
     assert takes_one > 40 and loses_one > 30
 
 
+def ranks_stay_under(low: list[int], high: list[int]) -> bool:
+    """Each ``j``-th lowest card of ``low`` under the ``j``-th lowest of ``high``, for every
+    ``j`` both have (cards of one suit)."""
+    return all(a < b for a, b in zip(sorted(low), sorted(high)))
+
+
+def declarer_ducks_all(hands, leader: int, declarer: int) -> bool:
+    """Misère, no trumps: the engine's rank-by-rank *clean* restated (``rankbyrank.pxd``): in
+    every suit both sides hold, the declarer's cards stay under the defenders' (counted
+    together) rank by rank; on lead he needs a suit whose cards all lie under theirs."""
+    theirs = [c for seat in range(3) if seat != declarer for c in cards_of(hands[seat])]
+    exit_lead = False
+    for suit in range(4):
+        own = [c for c in cards_of(hands[declarer]) if c // 8 == suit]
+        other = [c for c in theirs if c // 8 == suit]
+        if own and other:
+            if not ranks_stay_under(own, other):
+                return False
+            exit_lead = exit_lead or max(own) < min(other)
+    return leader != declarer or exit_lead
+
+
+def declarer_caught_all(hands, leader: int, declarer: int) -> bool:
+    """The rank-by-rank *caught* restated: the declarer on lead, and in every suit he holds
+    each defender's cards stay under his, rank by rank."""
+    if leader != declarer:
+        return False
+    own = cards_of(hands[declarer])
+    return all(ranks_stay_under([c for c in cards_of(hands[seat]) if c // 8 == suit],
+                                [c for c in own if c // 8 == suit])
+               for seat in range(3) if seat != declarer for suit in range(4))
+
+
+def declarer_clean_after_lead(hands, leader: int, declarer: int) -> bool:
+    """The rank-by-rank *clean after one lead* restated: the declarer on lead, and without
+    his highest card of some suit, clean by rank with an exit (a suit whose cards all lie
+    under the defenders') in which some defender holds two cards or more."""
+    if leader != declarer:
+        return False
+    own = cards_of(hands[declarer])
+    for suit in {c // 8 for c in own}:
+        rest = [c for c in own if c != max(c for c in own if c // 8 == suit)]
+        after = [bits(rest) if seat == declarer else hands[seat] for seat in range(3)]
+        if not declarer_ducks_all(after, (declarer + 1) % 3, declarer):
+            continue
+        for exit_suit in range(4):
+            mine = [c for c in rest if c // 8 == exit_suit]
+            deep = [seat for seat in range(3) if seat != declarer
+                    and sum(c // 8 == exit_suit for c in cards_of(hands[seat])) >= 2]
+            other = [c for seat in range(3) if seat != declarer for c in cards_of(hands[seat])
+                     if c // 8 == exit_suit]
+            if mine and deep and max(mine) < min(other):
+                return True
+    return False
+
+
+def test_misere_rank_by_rank_rules_edges():
+    """Misère positions around the rank-by-rank sure bounds (``solver/pref_engine/rankbyrank.pxd``):
+    the declarer loses every trick left when his cards stay under the defenders' rank by rank
+    in every shared suit (and he can give up the lead), and takes every trick when on lead
+    with each defender's cards under his rank by rank; and on lead he takes one trick at most
+    when leading the highest card of a suit leaves him clean with an exit the trick cannot
+    strip. The declarer's hand is drawn low or high (or low but for one high card) with two
+    or three suits and adjacent ranks, so the rules fire often where the all-or-nothing
+    *clean* and *caught* (lowest/highest card against all the other side's), or the clean
+    rule itself, do not. The rules are checked on their own against the reference's values,
+    and the engine against the reference."""
+    eng = Engine(tt_size_mb=1)
+    # On lead without an exit the rank-by-rank clean says nothing: he leads the 7 or the 9,
+    # the defenders keep the 8 and he must overtake it later (the reference's value: 1).
+    hands = tuple(bits(parse_pref_card(c) for c in h.split(","))
+                  for h in ("7d,9d,Td,Ad", "Qs,Ks,8d,Kd", "9s,8c,Jh,Qh"))
+    pos = Position(hands, PREF_SUITS, None, True, 0, (), (True, False, False), False)
+    assert reference_value(pos) == 1 == eng.solve(pos)
+    rng = random.Random("misere-rank-by-rank")
+    new_clean = new_caught = after_lead = 0
+    for i in range(800):
+        tricks = rng.randint(2, 5)
+        suits = rng.sample(range(4), 2 + i % 2)
+        deck = rng.sample([s * 8 + r for s in suits for r in range(8)], 3 * tricks)
+        high = i % 2 == 1 and i < 600                             # (then low hands on lead)
+        deck.sort(key=lambda c: (-1 if high else 1) * (c % 8) + rng.random() * 4)
+        if i >= 600:                                # one high card among his low ones
+            top = max(range(tricks, 3 * tricks), key=lambda k: deck[k] % 8)
+            j = rng.randrange(tricks)
+            deck[j], deck[top] = deck[top], deck[j]
+        defenders = deck[tricks:]
+        rng.shuffle(defenders)
+        hands = [bits(deck[:tricks]), bits(defenders[:tricks]), bits(defenders[tricks:])]
+        declarer = rng.randrange(3)
+        hands = hands[-declarer:] + hands[:-declarer]             # the declarer sits at his seat
+        leader = declarer if i % 4 or i >= 600 else rng.randrange(3)
+        pos = Position(tuple(hands), PREF_SUITS, None, True, leader, (),
+                       tuple(s == declarer for s in range(3)), False)
+        want = reference_value(pos)
+        own = cards_of(hands[declarer])
+        theirs = [c for seat in range(3) if seat != declarer for c in cards_of(hands[seat])]
+        shared = [s for s in suits if any(c // 8 == s for c in own) and any(c // 8 == s for c in theirs)]
+        if declarer_ducks_all(hands, leader, declarer):
+            assert want == 0, pos
+            new_clean += not all(max(c for c in own if c // 8 == s) < min(c for c in theirs if c // 8 == s)
+                                 for s in shared)
+        if declarer_clean_after_lead(hands, leader, declarer):
+            assert want <= 1, pos
+            after_lead += not declarer_ducks_all(hands, leader, declarer)
+        if declarer_caught_all(hands, leader, declarer):
+            assert want == tricks, pos
+            new_caught += not all(min(c for c in own if c // 8 == s) > max(c for c in theirs if c // 8 == s)
+                                  for s in shared)
+        assert eng.solve(pos) == want, pos
+        if i % 4 == 0:
+            eng.clear()
+    assert new_clean > 30 and new_caught > 30 and after_lead > 60, (new_clean, new_caught, after_lead)
+
+
 def test_tiny_table_stays_exact():
     """A table of a few hundred entries: constant replacement, a saturated presence
     filter and bucket collisions must never change a value."""

@@ -8,6 +8,8 @@ The folder is the algorithm's outline, one module per technique:
 * ``quicktricks``: sure tricks of the side on lead;
 * ``suretrick``: misère, the trick now starting surely the declarer's, or one he can lose
   (inline, ``.pxd`` only);
+* ``rankbyrank``: misère, the declarer clean of or caught for every trick left, his cards
+  compared with the defenders' rank by rank (inline, ``.pxd`` only);
 * ``search``: null-window alpha-beta (the main search);
 * ``partition``: the same search with winning-rank (partition) table entries,
   used for Whist;

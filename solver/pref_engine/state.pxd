@@ -212,4 +212,15 @@ cdef inline int marriage_of(const Rules* r, int card) noexcept nogil:
     return i
 
 
+cdef inline int single_declarer(const Rules* r) noexcept nogil:
+    """The declarer's seat when he is the only seat of his side (misère), else -1."""
+    cdef int i, declarer = -1
+    for i in range(r.nseats):
+        if r.dside[i]:
+            if declarer >= 0:
+                return -1
+            declarer = i
+    return declarer
+
+
 cdef int load_position(Rules* r, Position* p, object pos, int* ext_to_int, int* int_to_ext) except -1

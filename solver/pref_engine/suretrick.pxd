@@ -9,7 +9,7 @@ at least one more in the first case, at most all but one in the second. Inline
 (``.pxd`` only): compiled into the search.
 """
 
-from pref_engine.state cimport Rules, Position, u64, low_index
+from pref_engine.state cimport Rules, Position, u64, low_index, single_declarer
 
 
 cdef inline int misere_trick(const Rules* r, const Position* p) noexcept nogil:
@@ -30,17 +30,13 @@ cdef inline int misere_trick(const Rules* r, const Position* p) noexcept nogil:
     that card; where another defender's cards of the suit are all above his lowest, he
     plays his lowest and that defender's card beats it.
     """
-    cdef int declarer = -1
+    cdef int declarer
     cdef int i, s, low
     cdef u64 own, h
     cdef bint forcing
     if p.trump >= 0:
         return 0
-    for i in range(r.nseats):
-        if r.dside[i]:
-            if declarer >= 0:
-                return 0
-            declarer = i
+    declarer = single_declarer(r)
     if declarer < 0:
         return 0
     if p.leader == declarer:
