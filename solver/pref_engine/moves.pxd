@@ -49,6 +49,12 @@ cdef enum:
     RUFF_PENALTY = 12
     FOURTH_HAND_TOPS = 12
     RUFF_RETURN = 19
+    # the killer leads of partition search (the last two that cut off with as many tricks
+    # left), added to their scores: a killer that was right elsewhere is likely, not sure,
+    # to be right here, so a far better class still goes first (DDS weighs its last cut-off
+    # so, benchmarks/RESULTS.md)
+    KILLER_BONUS = 60
+    KILLER2_BONUS = 20
     # low leads: the side holding the second and third best (``next_round_bonus``)
     NEXT_ROUND_PARTNER = 30
     NEXT_ROUND_SPLIT = 20
@@ -457,9 +463,11 @@ cdef inline int insert_by_score(int* cards, int* scores, int n, int card, int sc
 
 
 cdef inline int order_moves(const Rules* r, const Position* p, int seat, u64 moves,
-                            int first, u64 out, int* cards, int room=0) noexcept nogil:
+                            int first, u64 out, int* cards, int room=0, int killer=-1,
+                            int killer2=-1) noexcept nogil:
     """Fill ``cards`` with ``moves`` best first; ``first`` (or -1) goes ahead of all.
-    ``room`` (misère, the declarer on lead): see ``lead_score``."""
+    ``room`` (misère, the declarer on lead): see ``lead_score``. ``killer``, ``killer2``
+    (or -1): leads whose scores gain ``KILLER_BONUS`` and ``KILLER2_BONUS``."""
     cdef int scores[MAX_MOVES]
     cdef int n = 0
     cdef int c, sc, j, i
@@ -483,6 +491,10 @@ cdef inline int order_moves(const Rules* r, const Position* p, int seat, u64 mov
             sc = 1000000
         elif p.nplayed == 0:
             sc = lead_score(r, p, seat, c, out, mine, theirs, room)
+            if c == killer:
+                sc += KILLER_BONUS
+            elif c == killer2:
+                sc += KILLER2_BONUS
         else:
             sc = follow_score(r, p, seat, c)
         n = insert_by_score(cards, scores, n, c, sc)

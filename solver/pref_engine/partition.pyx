@@ -54,7 +54,9 @@ tricks with length winners, through the partner's entry and crossing between
 the partners, sure trump tricks, the tricks the side not on lead surely takes
 (DDS's "later tricks"), and the second hand's sure tricks (DDS's
 QuickTricksSecondHand). Each returns the cards it relied on. Its killer leads
-are the last two distinct leads that cut off with as many tricks left.
+are the last two distinct leads that cut off with as many tricks left; as in
+DDS, they earn the lead's score a bonus (``order_moves``) rather than going
+first whatever the position.
 
 The table (``rank_key``, ``rank_probe``, ``rank_store``: the only code that
 knows its format). Entries of 32 bytes, two to a cache line: the shape as three
@@ -730,20 +732,6 @@ cdef inline int leader_side_tricks(const Rules* r, const Position* p, u64 out, i
     return 0
 
 
-cdef inline void move_to(int* cards, int n, int card, int place) noexcept nogil:
-    """Move ``card`` to ``place`` of ``cards[:n]`` if it is further back, the others keeping
-    their order (nothing if it is at or before that place already)."""
-    cdef int i = n - 1
-    while i > place and cards[i] != card:
-        i -= 1
-    if i <= place:
-        return
-    while i > place:
-        cards[i] = cards[i - 1]
-        i -= 1
-    cards[place] = card
-
-
 cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogil:
     """True if the declarer's side can take ``target`` of the remaining tricks; the cards
     that decided the answer are left in ``s.rel``."""
@@ -752,8 +740,9 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
     cdef RankKey key
     cdef Undo u
     cdef int cards[MAX_MOVES]
-    cdef int first = -1
-    cdef int second, found, decided
+    cdef int killer = -1
+    cdef int killer2 = -1
+    cdef int found, decided
     cdef int n, i, seat, card, gain, q
     cdef bint result, v, maxer, boundary
     cdef u64 out, moves, rel = 0, child_rel, qrel
@@ -798,15 +787,12 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
             return r.dside[seat] != 0
 
     # Step 5. Moves: legal cards, one per run of equivalent cards, best first; at the lead
-    # the killer leads first and second (only the order changes: every move is searched).
+    # the two killer leads score a bonus (only the order changes: every move is searched).
     moves = legal_moves(r, p, seat) & run_bottoms(p.hand[seat], out, r.bottoms)
     if boundary:
-        first = killer_lead(&t.killers, p.tricks_left, 0, moves)
-    n = order_moves(r, p, seat, moves, first, out, cards)
-    if boundary:
-        second = killer_lead(&t.killers, p.tricks_left, 1, moves)
-        if second >= 0 and second != first:
-            move_to(cards, n, second, 1)
+        killer = killer_lead(&t.killers, p.tricks_left, 0, moves)
+        killer2 = killer_lead(&t.killers, p.tricks_left, 1, moves)
+    n = order_moves(r, p, seat, moves, -1, out, cards, 0, killer, killer2)
 
     # Step 6. Search the moves; one success (maximiser) or failure (minimiser) cuts. The
     # deciding cards of a cut are those of the move that cut, else those of every move.
