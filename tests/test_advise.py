@@ -439,6 +439,26 @@ def test_ctrl_c_in_the_strategy_search_keeps_the_averages(monkeypatch):
     assert advice.to_json()["interrupted"] is True and "INTERRUPTED" in advice.headline()
 
 
+def test_a_cancel_stops_the_strategy_search_and_keeps_the_averages(monkeypatch):
+    """The web's cancel (advise's ``stop_when``) is asked every few search steps too; the
+    enumeration asks it with the histograms after each block, the strategy search with none."""
+    from pyanalyzer.analysis import strategy
+
+    monkeypatch.setattr(strategy, "PROGRESS_EVERY", 5)
+    layout = parse_layout(FUSION)
+    moves = [_card(layout, "8h"), _card(layout, "Qh")]
+    asked = []
+
+    def cancelled(histograms):
+        asked.append(histograms)
+        return histograms == []
+
+    advice = advise(layout, "S", moves=moves, engine="reference", threads=1, strategy="always", stop_when=cancelled)
+    assert [] in asked and advice.exact and advice.strategy_interrupted
+    assert advice.strategy is None and "interrupted after 5 search steps" in advice.strategy_note
+    assert advice.cards[_card(layout, "Qd")].expected == 1.0
+
+
 def test_bad_strategy_value_is_one_line_and_exit_2(capsys):
     from pyanalyzer.cli.runner import run
 

@@ -681,7 +681,8 @@ def advise(layout: Layout, seat: str, sees: Sequence[str] = (), *, moves: Sequen
         if progress is not None and hasattr(progress, "stage"):
             progress.stage("single strategy", unit="search steps")
         answer = single_strategy_values(now, seat, view, counted, wants_high, backends[0],
-                                        limited=strategy == "auto", progress=progress)
+                                        limited=strategy == "auto", progress=progress,
+                                        stop_when=None if stop_when is None else (lambda: stop_when([])))
         note, strategy_interrupted = answer.note, answer.interrupted
         if answer.values is not None:
             strategy_values = {(m if m.declare else m.card): v for m, v in answer.values.items()}

@@ -165,6 +165,10 @@ class StrategyGaveUp(Exception):
     """The search reached its step budget."""
 
 
+class StrategyStopped(Exception):
+    """The search's ``stop_when`` answered true (a cancelled web job)."""
+
+
 def move_gain(before: Layout, after: Layout, move: Move, counted: str) -> int:
     """What ``move`` itself adds to ``counted``'s side's result: the trick it completes (Thousand:
     its card points) and the marriage it declares."""
@@ -234,7 +238,8 @@ class BestSingleStrategy:
 
     def __init__(self, layouts: Sequence[Layout], weights: Sequence[int], seat: str, counted: str,
                  wants_high: bool, backend, max_steps: int | None = None,
-                 progress: Callable[[int, int | None], None] | None = None) -> None:
+                 progress: Callable[[int, int | None], None] | None = None,
+                 stop_when: Callable[[], bool] | None = None) -> None:
         first = layouts[0]
         rules = first.rules
         self.layouts = tuple(layouts)
@@ -250,6 +255,7 @@ class BestSingleStrategy:
         self.backend = backend
         self.max_steps = max_steps
         self.progress = progress
+        self.stop_when = stop_when
         self.steps = 0
         self.memo: dict[Hashable, list[tuple[int, ...]]] = {}
 
@@ -279,8 +285,11 @@ class BestSingleStrategy:
         self.steps += count
         if self.max_steps is not None and self.steps > self.max_steps:
             raise StrategyGaveUp
-        if self.progress is not None and before // PROGRESS_EVERY != self.steps // PROGRESS_EVERY:
-            self.progress(self.steps, self.max_steps)
+        if before // PROGRESS_EVERY != self.steps // PROGRESS_EVERY:
+            if self.stop_when is not None and self.stop_when():
+                raise StrategyStopped
+            if self.progress is not None:
+                self.progress(self.steps, self.max_steps)
 
     def _play(self, here: Layout, hands: Sequence[tuple[int, ...]], move: Move
               ) -> tuple[int, Layout, tuple[tuple[int, ...], ...]]:
@@ -432,11 +441,13 @@ def consistent_layouts(layout: Layout, view) -> list[Layout]:
 
 
 def single_strategy_values(layout: Layout, seat: str, view, counted: str, wants_high: bool, backend, *,
-                           limited: bool = True, progress=None) -> StrategyValues:
+                           limited: bool = True, progress=None,
+                           stop_when: Callable[[], bool] | None = None) -> StrategyValues:
     """The best single strategy's value of each legal move of ``seat`` (to move in ``layout``) over
     the layouts consistent with ``view`` (:class:`BestSingleStrategy`). ``limited`` (``--strategy
     auto``): only for at most :data:`STRATEGY_LAYOUTS` layouts and :data:`STRATEGY_TRICKS` tricks,
-    given up after :data:`STRATEGY_STEPS` steps; else searched to the end. Ctrl-C stops it
+    given up after :data:`STRATEGY_STEPS` steps; else searched to the end. Ctrl-C, or
+    ``stop_when`` answering true (asked every :data:`PROGRESS_EVERY` steps), stops it
     (``interrupted``; no values)."""
     count = view.count()
     tricks = layout.tricks_left
@@ -450,12 +461,12 @@ def single_strategy_values(layout: Layout, seat: str, view, counted: str, wants_
     search = None
     try:
         search = BestSingleStrategy(consistent_layouts(layout, view), [1] * count, seat, counted, wants_high,
-                                    backend, budget, progress)
+                                    backend, budget, progress, stop_when)
         values = search.card_values()
     except StrategyGaveUp:
         return StrategyValues(None, f"not computed: gave up after {STRATEGY_STEPS:,} search steps "
                                     "(--strategy always: no limit)", search.steps)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, StrategyStopped):
         steps = search.steps if search is not None else 0
         return StrategyValues(None, f"not computed: interrupted after {steps:,} search steps", steps,
                               interrupted=True)

@@ -193,9 +193,6 @@ def advise_task(params: Mapping[str, object]) -> Callable[[object, object], obje
         options["samples"] = count
     if params.get("strategy"):  # (advise() names the choices when it is none of them)
         options["strategy"] = str(params["strategy"])
-        if options["strategy"] == "always":  # its search has no step budget and does not see a cancel
-            raise LayoutError("strategy \"always\" is for the command line (no step budget): the web analyzer "
-                              "computes the best single strategy with \"auto\"", "strategy")
     seat = rules.seat(seat)
     if asks_for_a_discard(layout, seat, played):
         if sees:
