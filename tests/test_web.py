@@ -320,9 +320,9 @@ class GatedEngine:
         return self._engine.solve(*args, **kwargs)
 
 
-def test_a_cancelled_job_frees_its_worker_and_keeps_what_finished(monkeypatch):
-    """Deterministic: the enumeration is held in its first block until the cancel; then that
-    block finishes, no other starts, and the result says how far it got."""
+def gated_pool(monkeypatch):
+    """One worker whose engine holds its first search until the job is cancelled (then the
+    block under way finishes): the client, the engines made, and the other searches stopped."""
     from pyanalyzer.engines.registry import make_backend
     from pyanalyzer.web import pool as pool_module
 
@@ -342,7 +342,26 @@ def test_a_cancelled_job_frees_its_worker_and_keeps_what_finished(monkeypatch):
     monkeypatch.setattr(pool_module.Job, "cancel", cancel_and_open)
     stopped_searches = []
     monkeypatch.setattr(pool_module, "stop_running_searches", lambda: stopped_searches.append(1))
-    with TestClient(create_app(workers=1, waiting=0, make_engine=make_engine)) as test_client:
+    return TestClient(create_app(workers=1, waiting=0, make_engine=make_engine)), engines, stopped_searches
+
+
+def cancel_and_wait(test_client, job_id) -> dict:
+    """Cancel the job, then its state once it is no longer running (the block under way
+    finishes first)."""
+    cancelled = test_client.delete(f"/api/jobs/{job_id}").json()
+    for _ in range(1200):
+        if cancelled["state"] != "running":
+            break
+        threading.Event().wait(0.05)
+        cancelled = test_client.get(f"/api/jobs/{job_id}").json()
+    return cancelled
+
+
+def test_a_cancelled_job_frees_its_worker_and_keeps_what_finished(monkeypatch):
+    """Deterministic: the enumeration is held in its first block until the cancel; then that
+    block finishes, no other starts, and the result says how far it got."""
+    gated_client, engines, stopped_searches = gated_pool(monkeypatch)
+    with gated_client as test_client:
         started = test_client.post("/api/jobs", json={
             "analysis": "odds", "hand": "S=7s,8s,9s,Ts,8c,7d,8d,9d,8h,9h", "discard": "Kc,Ac",
             "contract": "misere", "lead": "E"})
@@ -350,12 +369,7 @@ def test_a_cancelled_job_frees_its_worker_and_keeps_what_finished(monkeypatch):
         job_id = started.json()["id"]
         assert engines[0].entered.wait(60)  # the enumeration is searching on the one worker
         assert test_client.post("/api/solve", json={"layout": SEVEN_CLUBS}).status_code == 503
-        cancelled = test_client.delete(f"/api/jobs/{job_id}").json()
-        for _ in range(1200):  # (the block under way finishes first)
-            if cancelled["state"] != "running":
-                break
-            threading.Event().wait(0.05)
-            cancelled = test_client.get(f"/api/jobs/{job_id}").json()
+        cancelled = cancel_and_wait(test_client, job_id)
         assert cancelled["state"] == "cancelled"
         result = cancelled["result"]  # what finished is kept, marked partial
         assert result["partial"] is True and 0 < result["splits"] < result["total"] == 184_756
@@ -368,36 +382,13 @@ def test_a_cancelled_advise_job_keeps_the_cards_finished_and_stops_no_other_sear
     """As the odds' cancel: South's advice at the start of seven-clubs.txt (184,756 layouts a card)
     is held in its first block until the cancel; that block finishes, no other starts, and the
     answer holds the card begun, marked partial with its bounds."""
-    from pyanalyzer.engines.registry import make_backend
-    from pyanalyzer.web import pool as pool_module
-
-    gate = threading.Event()
-    engines = []
-
-    def make_engine():
-        engines.append(GatedEngine(make_backend("fast", tt_size_mb=16), gate))
-        return engines[-1]
-
-    cancel = pool_module.Job.cancel
-
-    def cancel_and_open(job, reason="cancelled"):
-        cancel(job, reason)
-        gate.set()
-
-    monkeypatch.setattr(pool_module.Job, "cancel", cancel_and_open)
-    stopped_searches = []
-    monkeypatch.setattr(pool_module, "stop_running_searches", lambda: stopped_searches.append(1))
-    with TestClient(create_app(workers=1, waiting=0, make_engine=make_engine)) as test_client:
+    gated_client, engines, stopped_searches = gated_pool(monkeypatch)
+    with gated_client as test_client:
         started = test_client.post("/api/jobs", json={"analysis": "advise", "layout": SEVEN_CLUBS, "seat": "S"})
         assert started.status_code == 202, started.text
         job_id = started.json()["id"]
         assert engines[0].entered.wait(60)
-        cancelled = test_client.delete(f"/api/jobs/{job_id}").json()
-        for _ in range(1200):
-            if cancelled["state"] != "running":
-                break
-            threading.Event().wait(0.05)
-            cancelled = test_client.get(f"/api/jobs/{job_id}").json()
+        cancelled = cancel_and_wait(test_client, job_id)
         assert cancelled["state"] == "cancelled"
         result = cancelled["result"]
         assert result["interrupted"] is True and result["exact"] is False and result["layouts"] == 184_756
