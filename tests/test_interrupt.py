@@ -205,15 +205,6 @@ def test_ctrl_c_stops_a_long_search_at_once(tmp_path):
     assert 1 <= sum(value is not None for value in entries) < 20
 
 
-@pytest.fixture
-def python_ctrl_c():
-    """Ctrl-C raises KeyboardInterrupt here, as in ``pref`` (an xdist worker, or a test before,
-    may have left SIGINT ignored: then the engine leaves it alone and nothing stops the search)."""
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    yield
-    signal.signal(signal.SIGINT, previous)
-
-
 def wait_until_searching(engine, timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
     while not engine.searching:
@@ -221,7 +212,7 @@ def wait_until_searching(engine, timeout: float = 60.0) -> None:
         time.sleep(0.001)
 
 
-def test_an_engine_stopped_by_ctrl_c_answers_correctly_afterwards(python_ctrl_c):
+def test_an_engine_stopped_by_ctrl_c_answers_correctly_afterwards():
     """A stopped search leaves nothing behind: the next answers equal a fresh engine's."""
     import random
 
@@ -255,7 +246,7 @@ def test_an_engine_stopped_by_ctrl_c_answers_correctly_afterwards(python_ctrl_c)
             assert engine.solve(pos) == fresh.solve(pos)
 
 
-def test_ctrl_c_during_a_batch_returns_the_values_finished(python_ctrl_c):
+def test_ctrl_c_during_a_batch_returns_the_values_finished():
     """solve_batch stops at Ctrl-C and returns the values finished so far (no exception),
     so an enumeration keeps its partial tally."""
 
