@@ -26,7 +26,7 @@ decides more positions (one declarer seat, no trumps, at a trick boundary):
 Inline (``.pxd`` only): compiled into the search.
 """
 
-from pref_engine.state cimport (Rules, Position, u64, low_index, high_index, bit_count, MAX_SUITS,
+from pref_engine.state cimport (Rules, Position, u64, low_index, high_index, bit_count,
                                 single_declarer)
 
 
@@ -52,104 +52,82 @@ cdef inline bint stays_under(u64 low, u64 high) noexcept nogil:
     return True
 
 
-cdef inline bint misere_clean_by_rank(const Rules* r, const Position* p) noexcept nogil:
-    """True if the declarer can lose every trick left (the module's *clean*)."""
+cdef inline bint deep_suit(const Rules* r, const Position* p, int declarer, int s) noexcept nogil:
+    """Some defender holds two cards or more of suit ``s`` (one trick cannot strip it)."""
+    cdef int i
+    for i in range(r.nseats):
+        if i != declarer and bit_count(p.hand[i] & r.suit_mask[s]) >= 2:
+            return True
+    return False
+
+
+cdef inline int misere_by_rank(const Rules* r, const Position* p, u64 out, int target) noexcept nogil:
+    """The module's three rules in one pass over the suits, at a trick's start (``out``: the
+    cards in the hands): 1 if the declarer must take every trick left (*caught*), -1 if he
+    can stay under ``target`` (*clean*; *clean after one lead* for a target of 2 or more),
+    else 0.
+
+    A suit both sides hold is *unclean* where his cards do not stay under theirs rank by
+    rank; *clean* wants none (and on lead an exit), *clean after one lead* at most one,
+    the suit he then leads the highest card of. The pass stops as soon as no rule can hold.
+    """
     cdef int declarer, i, s
-    cdef u64 own, theirs = 0
-    cdef u64 suit_own, suit_theirs
-    cdef bint exit_lead = False
+    cdef u64 own, theirs, suit_own, suit_theirs, rest, h
+    cdef bint on_lead, caught, after_lead
+    cdef int unclean = 0
+    cdef bint exits = False           # a suit whose cards all lie under theirs
+    cdef bint deep_exits = False      # ... that some defender holds two cards or more of
+    cdef bint rest_exit = False       # a suit whose cards but the highest are a deep exit
+    cdef bint unclean_rest_clean = False   # the unclean suit without its highest card
+    cdef bint unclean_rest_exit = False
     if p.trump >= 0:
-        return False
+        return 0
     declarer = single_declarer(r)
     if declarer < 0:
-        return False
-    for i in range(r.nseats):
-        if i != declarer:
-            theirs |= p.hand[i]
+        return 0
     own = p.hand[declarer]
+    theirs = out & ~own
+    on_lead = p.leader == declarer
+    caught = on_lead
+    after_lead = on_lead and target >= 2
     for s in range(r.nsuits):
         suit_own = own & r.suit_mask[s]
         suit_theirs = theirs & r.suit_mask[s]
         if not suit_own or not suit_theirs:
             continue
-        if not stays_under(suit_own, suit_theirs):
-            return False
-        if high_index(suit_own) < low_index(suit_theirs):
-            exit_lead = True
-    return p.leader != declarer or exit_lead
-
-
-cdef inline bint misere_caught_by_rank(const Rules* r, const Position* p) noexcept nogil:
-    """True if the declarer, on lead, must take every trick left (the module's *caught*)."""
-    cdef int declarer, i, s
-    cdef u64 suit_own, h
-    if p.trump >= 0:
-        return False
-    declarer = single_declarer(r)
-    if declarer < 0 or p.leader != declarer:
-        return False
-    for s in range(r.nsuits):
-        suit_own = p.hand[declarer] & r.suit_mask[s]
-        if not suit_own:
-            continue
-        for i in range(r.nseats):
-            if i != declarer:
-                h = p.hand[i] & r.suit_mask[s]
-                if h and not stays_under(h, suit_own):
-                    return False
-    return True
-
-
-cdef inline bint misere_clean_after_lead(const Rules* r, const Position* p) noexcept nogil:
-    """True if the declarer, on lead, takes at most one more trick (the module's *clean after
-    one lead*)."""
-    cdef int declarer, i, s
-    cdef u64 theirs = 0
-    cdef u64 own, other, rest
-    cdef int unclean = 0, unclean_suit = -1
-    cdef bint deep
-    cdef bint clean[MAX_SUITS]
-    cdef bint clean_rest[MAX_SUITS]      # without his highest card of the suit
-    cdef bint exit_suit[MAX_SUITS]
-    cdef bint exit_rest[MAX_SUITS]
-    if p.trump >= 0:
-        return False
-    declarer = single_declarer(r)
-    if declarer < 0 or p.leader != declarer:
-        return False
-    for i in range(r.nseats):
-        if i != declarer:
-            theirs |= p.hand[i]
-    for s in range(r.nsuits):
-        own = p.hand[declarer] & r.suit_mask[s]
-        other = theirs & r.suit_mask[s]
-        clean[s] = clean_rest[s] = True
-        exit_suit[s] = exit_rest[s] = False
-        if not own or not other:
-            continue
-        rest = own & ~((<u64>1) << high_index(own))
-        clean[s] = stays_under(own, other)
-        clean_rest[s] = stays_under(rest, other)
-        deep = False
-        for i in range(r.nseats):
-            if i != declarer and bit_count(p.hand[i] & r.suit_mask[s]) >= 2:
-                deep = True
-        exit_suit[s] = deep and high_index(own) < low_index(other)
-        exit_rest[s] = deep and rest != 0 and high_index(rest) < low_index(other)
-        if not clean[s]:
-            unclean += 1
-            unclean_suit = s
-    if unclean > 1:
-        return False
-    for s in range(r.nsuits):
-        # the suit he leads its highest card of: the one not clean, if any
-        if not (p.hand[declarer] & r.suit_mask[s]) or (unclean and s != unclean_suit):
-            continue
-        if not clean_rest[s]:
-            continue
-        if exit_rest[s]:
-            return True
-        for i in range(r.nsuits):
-            if i != s and exit_suit[i]:
-                return True
-    return False
+        if caught:
+            for i in range(r.nseats):
+                if i != declarer:
+                    h = p.hand[i] & r.suit_mask[s]
+                    if h and not stays_under(h, suit_own):
+                        caught = False
+                        break
+        if unclean == 0 or (unclean == 1 and unclean_rest_clean):
+            rest = suit_own & ~((<u64>1) << high_index(suit_own))
+            if stays_under(suit_own, suit_theirs):
+                if high_index(suit_own) < low_index(suit_theirs):
+                    exits = True
+                    if after_lead and not deep_exits:
+                        deep_exits = deep_suit(r, p, declarer, s)
+                elif (after_lead and not rest_exit and rest and high_index(rest) < low_index(suit_theirs)
+                      and deep_suit(r, p, declarer, s)):
+                    rest_exit = True
+            else:
+                unclean += 1
+                if after_lead and unclean == 1:
+                    unclean_rest_clean = stays_under(rest, suit_theirs)
+                    unclean_rest_exit = (unclean_rest_clean and rest != 0
+                                         and high_index(rest) < low_index(suit_theirs)
+                                         and deep_suit(r, p, declarer, s))
+        if not caught and not (unclean == 0 or (unclean == 1 and unclean_rest_clean)):
+            return 0
+    if unclean == 0 and (not on_lead or exits):
+        return -1
+    if caught:
+        return 1
+    if after_lead:
+        if unclean == 0 and rest_exit:
+            return -1
+        if unclean == 1 and unclean_rest_clean and (unclean_rest_exit or deep_exits):
+            return -1
+    return 0

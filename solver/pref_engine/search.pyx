@@ -20,8 +20,7 @@ from pref_engine.transtable cimport (TTKey, TTChildKeys, tt_make_key, tt_probe, 
                                 tt_child_key_absolute, NO_MOVE)
 from pref_engine.quicktricks cimport quick_tricks, quick_points, misere_sure
 from pref_engine.suretrick cimport misere_trick
-from pref_engine.rankbyrank cimport (misere_clean_by_rank, misere_caught_by_rank,
-                                     misere_clean_after_lead)
+from pref_engine.rankbyrank cimport misere_by_rank
 from pref_engine.moves cimport order_moves, order_moves_declaring, MAX_MOVES, MAX_LEAD_MOVES
 
 
@@ -272,12 +271,9 @@ cdef int search(Searcher* s, int target, Valuation* value) noexcept nogil:
         # Misère: the rules of rankbyrank.pxd, after the table (cheaper where it answers)
         if Valuation is TrickCount:
             if not r.plain_tricks:
-                if misere_clean_by_rank(r, p):
-                    return False
-                if misere_caught_by_rank(r, p):
-                    return True
-                if target >= 2 and misere_clean_after_lead(r, p):
-                    return False
+                q = misere_by_rank(r, p, out, target)
+                if q:
+                    return q > 0
         # Step 4. Quick tricks of the side on lead (trick contracts counting tricks); for
         # card points, the points the side on lead surely takes bound the value.
         if Valuation is PointValue:
