@@ -125,6 +125,8 @@ cdef inline int misere_sure(const Rules* r, const Position* p) noexcept nogil:
                 caught = False
             if high_index(m) > low_index(t):
                 clean = False
+            if not caught and not clean:
+                return 0
             if lead & r.suit_mask[i]:
                 shared = True
     if caught and (shared or r.dside[p.leader]):
