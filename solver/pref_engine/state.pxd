@@ -48,6 +48,7 @@ cdef struct Rules:
     u64 run_stops                 # cards that end a run of equivalent cards (``run_bottoms``)
     int dside[MAX_SEATS]          # 1 for the declarer's side
     int maxer[MAX_SEATS]          # 1 if the seat wants more declarer-side value
+    int lone_declarer             # the declarer's seat if his side has no other (``single_declarer``)
     bint plain_tricks             # every seat wants its own side's tricks (not misere)
     int heuristics                # HEURISTICS_*
     # The value: every trick worth 1 (``unit_tricks``) or its cards' points; declarations.
@@ -214,13 +215,7 @@ cdef inline int marriage_of(const Rules* r, int card) noexcept nogil:
 
 cdef inline int single_declarer(const Rules* r) noexcept nogil:
     """The declarer's seat when he is the only seat of his side (misère), else -1."""
-    cdef int i, declarer = -1
-    for i in range(r.nseats):
-        if r.dside[i]:
-            if declarer >= 0:
-                return -1
-            declarer = i
-    return declarer
+    return r.lone_declarer
 
 
 cdef int load_position(Rules* r, Position* p, object pos, int* ext_to_int, int* int_to_ext) except -1

@@ -98,6 +98,8 @@ cdef int load_position(Rules* r, Position* p, object pos, int* ext_to_int,
     for seat in range(nseats):
         r.dside[seat] = 1 if sides[seat] else 0
         r.maxer[seat] = 1 if sides[seat] == maximize else 0
+    declarers = [seat for seat in range(nseats) if sides[seat]]
+    r.lone_declarer = declarers[0] if len(declarers) == 1 else -1
 
     cdef u64 all_cards = 0
     for seat in range(nseats):
