@@ -82,10 +82,12 @@ cdef inline int seat_to_move(const Rules* r, const Position* p) noexcept nogil:
 
 
 cdef inline u64 cards_out(const Rules* r, const Position* p) noexcept nogil:
-    """Cards still in play: every hand plus the cards on the table."""
+    """Cards still in play: every hand plus the cards on the table. (A loop of the constant
+    ``MAX_SEATS``, which the compiler unrolls: the seats beyond ``Rules.nseats`` hold no
+    cards, ``load_position``.)"""
     cdef u64 out = p.trick_cards
     cdef int i
-    for i in range(r.nseats):
+    for i in range(MAX_SEATS):
         out |= p.hand[i]
     return out
 
