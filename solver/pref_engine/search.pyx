@@ -18,7 +18,8 @@ from pref_engine.state cimport (Rules, Position, MAX_SEATS, seat_to_move, cards_
 from pref_engine.transtable cimport (TTKey, TTChildKeys, tt_make_key, tt_probe, tt_store,
                                 tt_prefetch, tt_child_keys_begin, tt_child_key_relative,
                                 tt_child_key_absolute, NO_MOVE)
-from pref_engine.quicktricks cimport quick_tricks, quick_points, misere_sure
+from pref_engine.quicktricks cimport (quick_tricks, quick_points, misere_sure,
+                                      sure_trumps_by_rank)
 from pref_engine.suretrick cimport misere_trick
 from pref_engine.rankbyrank cimport (misere_clean_by_rank, misere_caught_by_rank,
                                      misere_clean_after_lead)
@@ -278,8 +279,9 @@ cdef int search(Searcher* s, int target, Valuation* value) noexcept nogil:
                     return True
                 if target >= 2 and misere_clean_after_lead(r, p):
                     return False
-        # Step 4. Quick tricks of the side on lead (trick contracts counting tricks); for
-        # card points, the points the side on lead surely takes bound the value.
+        # Step 4. Quick tricks of the side on lead (trick contracts counting tricks), and
+        # in trump contracts the sure trump tricks of both sides; for card points, the
+        # points the side on lead surely takes bound the value.
         if Valuation is PointValue:
             if r.plain_tricks and not r.unit_tricks:     # (each side wants its own points)
                 q = quick_points(r, p)
@@ -305,6 +307,16 @@ cdef int search(Searcher* s, int target, Valuation* value) noexcept nogil:
                 elif p.tricks_left - q < target:
                     tt_store(s.tt, &key, p.tricks_left, 0, p.tricks_left - q, NO_MOVE)
                     return False
+                if p.trump >= 0:
+                    # the trumps either side surely makes, whoever is on lead
+                    q = sure_trumps_by_rank(r, p, 1, target)
+                    if q >= target:
+                        tt_store(s.tt, &key, p.tricks_left, q, p.tricks_left, NO_MOVE)
+                        return True
+                    q = sure_trumps_by_rank(r, p, 0, p.tricks_left - target + 1)
+                    if p.tricks_left - q < target:
+                        tt_store(s.tt, &key, p.tricks_left, 0, p.tricks_left - q, NO_MOVE)
+                        return False
 
     # Step 5. Moves: legal cards, one per run of equivalent cards, best first.
     seat = seat_to_move(r, p)
