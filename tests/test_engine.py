@@ -395,11 +395,11 @@ def test_misere_rank_by_rank_rules_edges():
     assert new_clean > 30 and new_caught > 30 and after_lead > 60, (new_clean, new_caught, after_lead)
 
 
-def sure_trumps_by_rank(hands, trumps: int, side: list[bool]) -> int:
-    """Tricks the seats marked in ``side`` surely take with their trumps (the rule of
-    ``sure_trumps_by_rank`` in ``solver/pref_engine/quicktricks.pxd``, restated): one seat's
-    ``i`` highest trumps, less the other side's trumps above the ``i``-th, the best over
-    ``i`` and the side's seats."""
+def sure_trump_tricks(hands, trumps: int, side: list[bool]) -> int:
+    """Tricks the seats marked in ``side`` surely take with their trumps (the count behind
+    ``trumps_take`` in ``solver/pref_engine/quicktricks.pxd``, restated): one seat's ``i``
+    highest trumps, less the other side's trumps above the ``i``-th, the best over ``i`` and
+    the side's seats."""
     theirs = [c for seat, h in enumerate(hands) if not side[seat] for c in cards_of(h & trumps)]
     best = 0
     for seat, h in enumerate(hands):
@@ -409,7 +409,7 @@ def sure_trumps_by_rank(hands, trumps: int, side: list[bool]) -> int:
     return best
 
 
-def test_sure_trumps_by_rank_rule_edges():
+def test_sure_trump_tricks_rule_edges():
     """Trump contracts: each side's sure trump tricks, counted rank by rank (a trump loses
     only to a higher trump of the other side played to its trick, and each of those beats
     one card of a seat at most), bound the declarer's tricks from both sides whoever leads.
@@ -422,7 +422,7 @@ def test_sure_trumps_by_rank_rule_edges():
     hands = tuple(bits(parse_pref_card(c) for c in h.split(","))
                   for h in ("Ks,Qs,Js", "As,7c,8c", "9c,Tc,Jc"))
     pos = Position(hands, PREF_SUITS, 0, True, 1, (), (True, False, False), True)
-    assert sure_trumps_by_rank(hands, PREF_SUITS[0], [True, False, False]) == 2
+    assert sure_trump_tricks(hands, PREF_SUITS[0], [True, False, False]) == 2
     assert reference_value(pos) == 2 == Engine(tt_size_mb=1).solve(pos)
     eng = Engine(tt_size_mb=1)
     rng = random.Random("sure-trump-tricks")
@@ -437,8 +437,8 @@ def test_sure_trumps_by_rank_rule_edges():
         side = [s == declarer for s in range(3)]
         pos = Position(hands, PREF_SUITS, trump, True, rng.randrange(3), (), tuple(side), True)
         want = reference_value(pos)
-        own = sure_trumps_by_rank(hands, PREF_SUITS[trump], side)
-        theirs = sure_trumps_by_rank(hands, PREF_SUITS[trump], [not x for x in side])
+        own = sure_trump_tricks(hands, PREF_SUITS[trump], side)
+        theirs = sure_trump_tricks(hands, PREF_SUITS[trump], [not x for x in side])
         assert own <= want <= tricks - theirs, pos
         decides += (own > 0 and want == own) or (theirs > 0 and want == tricks - theirs)
         for mine, count in ((side, own), ([not x for x in side], theirs)):

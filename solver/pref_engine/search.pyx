@@ -19,7 +19,7 @@ from pref_engine.transtable cimport (TTKey, TTChildKeys, tt_make_key, tt_probe, 
                                 tt_prefetch, tt_child_keys_begin, tt_child_key_relative,
                                 tt_child_key_absolute, NO_MOVE)
 from pref_engine.quicktricks cimport (quick_tricks, quick_points, misere_sure,
-                                      sure_trumps_by_rank)
+                                      trumps_take)
 from pref_engine.suretrick cimport misere_trick
 from pref_engine.rankbyrank cimport (misere_clean_by_rank, misere_caught_by_rank,
                                      misere_clean_after_lead)
@@ -309,13 +309,11 @@ cdef int search(Searcher* s, int target, Valuation* value) noexcept nogil:
                     return False
                 if p.trump >= 0:
                     # the trumps either side surely makes, whoever is on lead
-                    q = sure_trumps_by_rank(r, p, 1, target)
-                    if q >= target:
-                        tt_store(s.tt, &key, p.tricks_left, q, p.tricks_left, NO_MOVE)
+                    if trumps_take(r, p, 1, target):
+                        tt_store(s.tt, &key, p.tricks_left, target, p.tricks_left, NO_MOVE)
                         return True
-                    q = sure_trumps_by_rank(r, p, 0, p.tricks_left - target + 1)
-                    if p.tricks_left - q < target:
-                        tt_store(s.tt, &key, p.tricks_left, 0, p.tricks_left - q, NO_MOVE)
+                    if trumps_take(r, p, 0, p.tricks_left - target + 1):
+                        tt_store(s.tt, &key, p.tricks_left, 0, target - 1, NO_MOVE)
                         return False
 
     # Step 5. Moves: legal cards, one per run of equivalent cards, best first.
