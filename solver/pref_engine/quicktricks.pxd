@@ -87,7 +87,8 @@ cdef inline u64 quick_tricks_from(const Rules* r, const Position* p, u64 out, in
     return rel
 
 
-cdef inline bint trumps_take(const Rules* r, const Position* p, int side, int tricks) noexcept nogil:
+cdef inline bint trumps_take(const Rules* r, const Position* p, int side,
+                             int tricks) noexcept nogil:
     """At a trick boundary of a trump contract: True if the trumps of ``side`` (1: the
     declarer's side) surely take ``tricks`` tricks (at least one), whoever leads and however
     the others play.

@@ -205,6 +205,7 @@ cdef int search(Searcher* s, int target, Valuation* value) noexcept nogil:
     cdef bint result, v, maxer
     cdef int found, child                 # points: the bound found, a child's
     cdef int q2
+    cdef int sure_low, sure_high          # trick counts: the sure bounds of step 4
     cdef u64 out, moves
     cdef TTChildKeys child_base
     cdef TTKey child_keys[MAX_MOVES]
@@ -300,21 +301,17 @@ cdef int search(Searcher* s, int target, Valuation* value) noexcept nogil:
         if Valuation is TrickCount:
             if r.plain_tricks:
                 q = quick_tricks(r, p, out)
-                if r.dside[p.leader]:
-                    if q >= target:
-                        tt_store(s.tt, &key, p.tricks_left, q, p.tricks_left, NO_MOVE)
-                        return True
-                elif p.tricks_left - q < target:
-                    tt_store(s.tt, &key, p.tricks_left, 0, p.tricks_left - q, NO_MOVE)
-                    return False
-                if p.trump >= 0:
+                sure_low = q if r.dside[p.leader] else 0
+                sure_high = p.tricks_left if r.dside[p.leader] else p.tricks_left - q
+                if p.trump >= 0 and sure_low < target <= sure_high:
                     # the trumps either side surely makes, whoever is on lead
                     if trumps_take(r, p, 1, target):
-                        tt_store(s.tt, &key, p.tricks_left, target, p.tricks_left, NO_MOVE)
-                        return True
-                    if trumps_take(r, p, 0, p.tricks_left - target + 1):
-                        tt_store(s.tt, &key, p.tricks_left, 0, target - 1, NO_MOVE)
-                        return False
+                        sure_low = target
+                    elif trumps_take(r, p, 0, p.tricks_left - target + 1):
+                        sure_high = target - 1
+                if sure_low >= target or sure_high < target:
+                    tt_store(s.tt, &key, p.tricks_left, sure_low, sure_high, NO_MOVE)
+                    return sure_low >= target
 
     # Step 5. Moves: legal cards, one per run of equivalent cards, best first.
     seat = seat_to_move(r, p)
