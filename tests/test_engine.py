@@ -416,8 +416,7 @@ def test_sure_trump_tricks_rule_edges():
     The deals are trump-heavy (the whole trump suit and one or two others), so the count
     often exceeds the trumps above all the other side's and often decides the value. The
     rule is checked on its own against the reference's values, and the engine against the
-    reference (an engine counting only half the other side's trumps above each one failed
-    it)."""
+    reference (an engine crediting a side one trump trick more than the count failed it)."""
     # The declarer's K Q J against the ace: two sure tricks, the reference's value 2.
     hands = tuple(bits(parse_pref_card(c) for c in h.split(","))
                   for h in ("Ks,Qs,Js", "As,7c,8c", "9c,Tc,Jc"))
