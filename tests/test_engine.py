@@ -395,6 +395,66 @@ def test_misere_rank_by_rank_rules_edges():
     assert new_clean > 30 and new_caught > 30 and after_lead > 60, (new_clean, new_caught, after_lead)
 
 
+def sure_trump_tricks(hands, trumps: int, side: list[bool]) -> int:
+    """Tricks the seats marked in ``side`` surely take with their trumps (the count behind
+    ``trumps_take`` in ``solver/pref_engine/quicktricks.pxd``, restated): one seat's ``i``
+    highest trumps, less the other side's trumps above the ``i``-th, the best over ``i`` and
+    the side's seats."""
+    theirs = [c for seat, h in enumerate(hands) if not side[seat] for c in cards_of(h & trumps)]
+    best = 0
+    for seat, h in enumerate(hands):
+        if side[seat]:
+            for i, card in enumerate(sorted(cards_of(h & trumps), reverse=True), 1):
+                best = max(best, i - sum(c > card for c in theirs))
+    return best
+
+
+def test_sure_trump_tricks_rule_edges():
+    """Trump contracts: each side's sure trump tricks, counted rank by rank (a trump loses
+    only to a higher trump of the other side played to its trick, and each of those beats
+    one card of a seat at most), bound the declarer's tricks from both sides whoever leads.
+    The deals are trump-heavy (the whole trump suit and one or two others), so the count
+    often exceeds the trumps above all the other side's and often decides the value. The
+    rule is checked on its own against the reference's values, and the engine against the
+    reference (an engine crediting a side one trump trick more than the count failed it)."""
+    # The declarer's K Q J against the ace: two sure tricks, the reference's value 2.
+    hands = tuple(bits(parse_pref_card(c) for c in h.split(","))
+                  for h in ("Ks,Qs,Js", "As,7c,8c", "9c,Tc,Jc"))
+    pos = Position(hands, PREF_SUITS, 0, True, 1, (), (True, False, False), True)
+    assert sure_trump_tricks(hands, PREF_SUITS[0], [True, False, False]) == 2
+    assert reference_value(pos) == 2 == Engine(tt_size_mb=1).solve(pos)
+    eng = Engine(tt_size_mb=1)
+    rng = random.Random("sure-trump-tricks")
+    by_rank = decides = 0
+    for i in range(600):
+        tricks = rng.randint(2, 5)
+        trump = rng.randrange(4)
+        suits = [trump] + rng.sample([s for s in range(4) if s != trump], 1 + i % 2)
+        deck = rng.sample([s * 8 + r for s in suits for r in range(8)], 3 * tricks)
+        hands = tuple(bits(deck[k * tricks:(k + 1) * tricks]) for k in range(3))
+        declarer = rng.randrange(3)
+        side = [s == declarer for s in range(3)]
+        pos = Position(hands, PREF_SUITS, trump, True, rng.randrange(3), (), tuple(side), True)
+        want = reference_value(pos)
+        own = sure_trump_tricks(hands, PREF_SUITS[trump], side)
+        theirs = sure_trump_tricks(hands, PREF_SUITS[trump], [not x for x in side])
+        assert own <= want <= tricks - theirs, pos
+        decides += (own > 0 and want == own) or (theirs > 0 and want == tricks - theirs)
+        for mine, count in ((side, own), ([not x for x in side], theirs)):
+            other = [c for seat in range(3) if not mine[seat] for c in cards_of(hands[seat] & PREF_SUITS[trump])]
+            top = max(bit_count_above(hands[seat] & PREF_SUITS[trump], other) for seat in range(3) if mine[seat])
+            by_rank += count > top
+        assert eng.solve(pos) == want, pos
+        if i % 4 == 0:
+            eng.clear()
+    assert by_rank > 100 and decides > 150, (by_rank, decides)
+
+
+def bit_count_above(hand: int, others: list[int]) -> int:
+    """The cards of ``hand`` above every card of ``others``."""
+    return sum(c > max(others, default=-1) for c in cards_of(hand))
+
+
 def test_tiny_table_stays_exact():
     """A table of a few hundred entries: constant replacement, a saturated presence
     filter and bucket collisions must never change a value."""

@@ -5,7 +5,7 @@ The folder is the algorithm's outline, one module per technique:
 * ``state``: position, rules, move generation, trick resolution;
 * ``moves``: move ordering;
 * ``transtable``: the fixed-size transposition table on rank-relative holdings;
-* ``quicktricks``: sure tricks of the side on lead;
+* ``quicktricks``: sure tricks of the side on lead, and the trumps either side surely makes;
 * ``suretrick``: misère, the trick now starting surely the declarer's, or one he can lose
   (inline, ``.pxd`` only);
 * ``rankbyrank``: misère, the declarer clean of or caught for every trick left, his cards

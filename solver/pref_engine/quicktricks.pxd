@@ -1,6 +1,7 @@
 # cython: language_level=3
 """Sure tricks at the start of a trick: quick tricks of the side on lead (trick
-contracts) and the misère declarer caught for every trick or clean of all.
+contracts), the trumps either side surely makes whoever leads (trump contracts), and the
+misère declarer caught for every trick or clean of all.
 
 The ones the search calls at every trick boundary are ``inline`` here, compiled into
 the search (a call into another extension module goes through a function pointer the
@@ -84,6 +85,44 @@ cdef inline u64 quick_tricks_from(const Rules* r, const Position* p, u64 out, in
         total = p.tricks_left
     count[0] = total
     return rel
+
+
+cdef inline bint trumps_take(const Rules* r, const Position* p, int side,
+                             int tricks) noexcept nogil:
+    """At a trick boundary of a trump contract: True if the trumps of ``side`` (1: the
+    declarer's side) surely take ``tricks`` tricks (at least one), whoever leads and however
+    the others play.
+
+    A trump wins the trick it is played to unless a higher trump of the other side is
+    played to the same trick (a partner's higher trump takes it for the side all the same).
+    One seat plays one card a trick, so each trump of the other side beats at most one of
+    that seat's, and every card is played before the end: of a seat's ``i`` highest trumps,
+    at least ``i`` less the other side's trumps above the ``i``-th win."""
+    cdef u64 trumps = r.suit_mask[p.trump]
+    cdef u64 mine, theirs = 0
+    cdef int seat, c, i
+    cdef bint long_enough = False
+    for seat in range(r.nseats):
+        if r.dside[seat] != side:
+            theirs |= p.hand[seat]
+        elif bit_count(p.hand[seat] & trumps) >= tricks:
+            long_enough = True
+    if not long_enough:
+        return False
+    theirs &= trumps
+    for seat in range(r.nseats):
+        if r.dside[seat] != side:
+            continue
+        mine = p.hand[seat] & trumps
+        i = 0
+        while mine:
+            c = high_index(mine)
+            mine &= ~((<u64>1) << c)
+            i += 1
+            # (bit c is this seat's: only the other side's higher trumps count)
+            if i >= tricks and bit_count(theirs >> c) <= i - tricks:
+                return True
+    return False
 
 
 cdef inline int misere_sure(const Rules* r, const Position* p) noexcept nogil:

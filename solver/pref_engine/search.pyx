@@ -18,7 +18,8 @@ from pref_engine.state cimport (Rules, Position, MAX_SEATS, seat_to_move, cards_
 from pref_engine.transtable cimport (TTKey, TTChildKeys, tt_make_key, tt_probe, tt_store,
                                 tt_prefetch, tt_child_keys_begin, tt_child_key_relative,
                                 tt_child_key_absolute, NO_MOVE)
-from pref_engine.quicktricks cimport quick_tricks, quick_points, misere_sure
+from pref_engine.quicktricks cimport (quick_tricks, quick_points, misere_sure,
+                                      trumps_take)
 from pref_engine.suretrick cimport misere_trick
 from pref_engine.rankbyrank cimport misere_by_rank
 from pref_engine.moves cimport order_moves, order_moves_declaring, MAX_MOVES, MAX_LEAD_MOVES
@@ -203,6 +204,7 @@ cdef int search(Searcher* s, int target, Valuation* value) noexcept nogil:
     cdef bint result, v, maxer
     cdef int found, child                 # points: the bound found, a child's
     cdef int q2
+    cdef int sure_low, sure_high          # trick counts: the sure bounds of step 4
     cdef u64 out, moves
     cdef TTChildKeys child_base
     cdef TTKey child_keys[MAX_MOVES]
@@ -274,8 +276,9 @@ cdef int search(Searcher* s, int target, Valuation* value) noexcept nogil:
                 q = misere_by_rank(r, p, out, target)
                 if q:
                     return q > 0
-        # Step 4. Quick tricks of the side on lead (trick contracts counting tricks); for
-        # card points, the points the side on lead surely takes bound the value.
+        # Step 4. Quick tricks of the side on lead (trick contracts counting tricks), and
+        # in trump contracts the sure trump tricks of both sides; for card points, the
+        # points the side on lead surely takes bound the value.
         if Valuation is PointValue:
             if r.plain_tricks and not r.unit_tricks:     # (each side wants its own points)
                 q = quick_points(r, p)
@@ -294,13 +297,17 @@ cdef int search(Searcher* s, int target, Valuation* value) noexcept nogil:
         if Valuation is TrickCount:
             if r.plain_tricks:
                 q = quick_tricks(r, p, out)
-                if r.dside[p.leader]:
-                    if q >= target:
-                        tt_store(s.tt, &key, p.tricks_left, q, p.tricks_left, NO_MOVE)
-                        return True
-                elif p.tricks_left - q < target:
-                    tt_store(s.tt, &key, p.tricks_left, 0, p.tricks_left - q, NO_MOVE)
-                    return False
+                sure_low = q if r.dside[p.leader] else 0
+                sure_high = p.tricks_left if r.dside[p.leader] else p.tricks_left - q
+                if p.trump >= 0 and sure_low < target <= sure_high:
+                    # the trumps either side surely makes, whoever is on lead
+                    if trumps_take(r, p, 1, target):
+                        sure_low = target
+                    elif trumps_take(r, p, 0, p.tricks_left - target + 1):
+                        sure_high = target - 1
+                if sure_low >= target or sure_high < target:
+                    tt_store(s.tt, &key, p.tricks_left, sure_low, sure_high, NO_MOVE)
+                    return sure_low >= target
 
     # Step 5. Moves: legal cards, one per run of equivalent cards, best first.
     seat = seat_to_move(r, p)
