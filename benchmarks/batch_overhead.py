@@ -13,8 +13,9 @@ one per line to a file. Per repeat:
   command on an empty batch file gives its start-up (interpreter, imports), subtracted for the
   per-layout figures.
 
-* **Python alone**: the command's per-line work (``answer_line``) with the engine stubbed out,
-  in this process: its Python per layout without the engine's noise.
+* **Python alone**: the command's work on the lines (``answer_chunks``: read a chunk, solve it,
+  format it) with the engine stubbed out, in this process: its Python per layout without the
+  engine's noise.
 
 The overhead per layout is ``(command - start-up - engine) / layouts``; the target (issue 21) is
 the command within 10% of the engine. CPU seconds are the yardstick on a shared machine (both
@@ -107,16 +108,16 @@ class StubEngine:
         return 0
 
 
-def python_run(lines: list[str]) -> float:
-    """CPU seconds of the command's work on the lines (``answer_line``, as ``run_batch`` calls it)
-    with the engine stubbed: reading the layout, building its position, the result, its JSON line."""
-    from pyanalyzer.cli.batch import answer_line
+def python_run(batch: Path) -> float:
+    """CPU seconds of the command's work on the batch (``answer_chunks``, as ``run_batch`` calls
+    it) with the engine stubbed: reading the layouts, building their positions, the results,
+    their JSON lines (built, not written)."""
+    from pyanalyzer.cli.batch import answer_chunks
     from pyanalyzer.cli.main import SolveLine
 
     answer, stub = SolveLine(cards=False, line=False, ace_marriage=False, declare_first_lead=False), StubEngine()
     cpu = time.process_time()
-    for number, text in enumerate(lines, start=1):
-        answer_line(answer, None, stub, number, text)
+    answer_chunks(str(batch), answer, None, stub, lambda outputs: None)
     return time.process_time() - cpu
 
 
@@ -166,7 +167,7 @@ def main() -> None:
             check_output(out, values, nodes)
             command_cpu.append(cpu)
             command_wall.append(wall)
-            python_cpu.append(python_run(lines))
+            python_cpu.append(python_run(batch))
             print(f"  engine {engine_cpu[-1]:.2f} s CPU ({engine_wall[-1]:.2f} s wall); command {cpu:.2f} s CPU "
                   f"({wall:.2f} s wall), start-up {startup_cpu[-1]:.2f} s CPU, Python alone "
                   f"{python_cpu[-1]:.2f} s CPU; load {os.getloadavg()[0]:.2f}",

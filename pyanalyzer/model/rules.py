@@ -9,6 +9,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property
+from typing import NamedTuple
 
 from pyanalyzer.errors import LayoutError, shorten
 from pyanalyzer.model.cards import PREFERANS, THOUSAND, WHIST, Card, Deck, Rank
@@ -149,6 +151,19 @@ TUNED_HEURISTICS = {"preferans": SOLO_HEURISTICS, "whist": PARTNERSHIP_HEURISTIC
                     "thousand": THOUSAND_HEURISTICS}
 
 
+class PositionTerms(NamedTuple):
+    """What :attr:`Rules.position_terms` holds: a rule set's constant part of a position."""
+
+    suit_masks: tuple[int, ...]
+    must_trump: bool
+    talon_must_beat: bool
+    card_points: tuple[int, ...]
+    marriages: tuple[tuple[int, int], ...]
+    heuristics: str
+    #: The ``declarer_side`` flags of each seat's side, by seat.
+    declarer_side: dict[str, tuple[bool, ...]]
+
+
 @dataclass(frozen=True)
 class Rules:
     """What a layout of one game may contain and how its tricks are played.
@@ -259,6 +274,21 @@ class Rules:
         """The points of every card number of the deck (the Position's ``card_points``); () in a trick game."""
         return tuple(self.card_points_of(card) for card in self.deck) if self.rank_points else ()
 
+    @cached_property
+    def position_terms(self) -> PositionTerms:
+        """The parts of every :class:`~pyanalyzer.model.position.Position` of these rules that no
+        layout changes (worked out once: a batch builds a position per line)."""
+        deck = self.deck
+        return PositionTerms(
+            suit_masks=tuple(deck.suit_mask(i) for i in range(len(deck.suits))),
+            must_trump=self.must_trump,
+            talon_must_beat=self.allpass.talon_must_beat,
+            card_points=self.card_points(),
+            marriages=self.declarations(),
+            heuristics=self.heuristics,
+            declarer_side={seat: tuple(s in self.side_of(seat) for s in self.seats) for seat in self.seats},
+        )
+
     def declarations(self) -> tuple[tuple[int, int], ...]:
         """The declarations of the Position: ``(mask of the cards, points)``; a player on lead who
         may declare and holds all the cards may lead any of them declaring.
@@ -333,7 +363,11 @@ class Rules:
         return self.seats[(self.seats.index(seat) + 1) % len(self.seats)]
 
     def seat_name(self, seat: str) -> str:
-        return dict(self.seat_names).get(seat, seat)
+        return self._seat_name_of.get(seat, seat)
+
+    @cached_property
+    def _seat_name_of(self) -> dict[str, str]:
+        return dict(self.seat_names)
 
     def side_of(self, seat: str) -> tuple[str, ...]:
         """The seats playing together with ``seat`` (itself included), in play order."""
