@@ -9,7 +9,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import cached_property
 from typing import NamedTuple
 
 from pyanalyzer.errors import LayoutError, shorten
@@ -164,6 +163,12 @@ class PositionTerms(NamedTuple):
     declarer_side: dict[str, tuple[bool, ...]]
 
 
+#: :attr:`Rules.position_terms` by rule set, kept apart from the frozen rules (their ``__dict__``
+#: holds their fields only); a few rule sets are in use at a time.
+_POSITION_TERMS: dict[int, tuple[Rules, PositionTerms]] = {}
+_POSITION_TERMS_KEPT = 64
+
+
 @dataclass(frozen=True)
 class Rules:
     """What a layout of one game may contain and how its tricks are played.
@@ -274,10 +279,20 @@ class Rules:
         """The points of every card number of the deck (the Position's ``card_points``); () in a trick game."""
         return tuple(self.card_points_of(card) for card in self.deck) if self.rank_points else ()
 
-    @cached_property
+    @property
     def position_terms(self) -> PositionTerms:
         """The parts of every :class:`~pyanalyzer.model.position.Position` of these rules that no
-        layout changes (worked out once: a batch builds a position per line)."""
+        layout changes (worked out once per rule set: a batch builds a position per line)."""
+        known = _POSITION_TERMS.get(id(self))
+        if known is not None and known[0] is self:
+            return known[1]
+        if len(_POSITION_TERMS) >= _POSITION_TERMS_KEPT:
+            _POSITION_TERMS.clear()
+        terms = self._position_terms()
+        _POSITION_TERMS[id(self)] = (self, terms)   # (the rules kept alive: their id stays theirs)
+        return terms
+
+    def _position_terms(self) -> PositionTerms:
         deck = self.deck
         return PositionTerms(
             suit_masks=tuple(deck.suit_mask(i) for i in range(len(deck.suits))),
@@ -363,11 +378,7 @@ class Rules:
         return self.seats[(self.seats.index(seat) + 1) % len(self.seats)]
 
     def seat_name(self, seat: str) -> str:
-        return self._seat_name_of.get(seat, seat)
-
-    @cached_property
-    def _seat_name_of(self) -> dict[str, str]:
-        return dict(self.seat_names)
+        return dict(self.seat_names).get(seat, seat)
 
     def side_of(self, seat: str) -> tuple[str, ...]:
         """The seats playing together with ``seat`` (itself included), in play order."""
