@@ -13,8 +13,9 @@ one per line to a file. Per repeat:
   command on an empty batch file gives its start-up (interpreter, imports), subtracted for the
   per-layout figures.
 
-* **Python alone**: the command's per-line work (``answer_line``) with the engine stubbed out,
-  in this process: its Python per layout without the engine's noise.
+* **Python alone**: the command's work on the lines (``answer_chunks``: read a chunk, solve it,
+  format it) with the engine stubbed out, in this process: its Python per layout without the
+  engine's noise.
 
 The overhead per layout is ``(command - start-up - engine) / layouts``; the target (issue 21) is
 the command within 10% of the engine. CPU seconds are the yardstick on a shared machine (both
@@ -24,6 +25,7 @@ same order on the same kind of engine, so its nodes match too).
 
     python benchmarks/batch_overhead.py --set report --repeat 3
     python benchmarks/batch_overhead.py --profile      # where the command's Python time goes
+    python benchmarks/batch_overhead.py --set report --repeat 5 --against /path/to/main   # before/after
 """
 
 from __future__ import annotations
@@ -76,11 +78,13 @@ def engine_run(lines: list[str]) -> tuple[float, float, list[int], int]:
     return time.process_time() - cpu, time.perf_counter() - wall, values, backend.nodes
 
 
-def command_run(batch: Path, out: Path) -> tuple[float, float]:
-    """The command in a child process: ``(cpu s, wall s)``."""
+def command_run(batch: Path, out: Path, tree: str | None = None) -> tuple[float, float]:
+    """The command in a child process: ``(cpu s, wall s)``; ``tree``: the ``pyanalyzer`` of that
+    source tree instead (on ``PYTHONPATH``; the engine stays this one's)."""
+    env = None if tree is None else {**os.environ, "PYTHONPATH": tree}
     with open(out, "wb") as sink:
         wall = time.perf_counter()
-        process = subprocess.Popen([*COMMAND, str(batch), *OPTIONS], stdout=sink)
+        process = subprocess.Popen([*COMMAND, str(batch), *OPTIONS], stdout=sink, env=env)
         _pid, status, usage = os.wait4(process.pid, 0)
         wall = time.perf_counter() - wall
     process.returncode = os.waitstatus_to_exitcode(status)
@@ -107,16 +111,16 @@ class StubEngine:
         return 0
 
 
-def python_run(lines: list[str]) -> float:
-    """CPU seconds of the command's work on the lines (``answer_line``, as ``run_batch`` calls it)
-    with the engine stubbed: reading the layout, building its position, the result, its JSON line."""
-    from pyanalyzer.cli.batch import answer_line
+def python_run(batch: Path) -> float:
+    """CPU seconds of the command's work on the batch (``answer_chunks``, as ``run_batch`` calls
+    it) with the engine stubbed: reading the layouts, building their positions, the results,
+    their JSON lines (built, not written)."""
+    from pyanalyzer.cli.batch import answer_chunks
     from pyanalyzer.cli.main import SolveLine
 
     answer, stub = SolveLine(cards=False, line=False, ace_marriage=False, declare_first_lead=False), StubEngine()
     cpu = time.process_time()
-    for number, text in enumerate(lines, start=1):
-        answer_line(answer, None, stub, number, text)
+    answer_chunks(str(batch), answer, None, stub, lambda outputs: None)
     return time.process_time() - cpu
 
 
@@ -147,6 +151,9 @@ def main() -> None:
     parser.add_argument("--layouts", type=int, default=2000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--profile", action="store_true", help="profile the command's loop instead")
+    parser.add_argument("--against", metavar="TREE",
+                        help="also time the command of another source tree (e.g. a checkout of main), "
+                             "right after this one's in every repeat")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         batch, empty, out = Path(folder, "layouts.txt"), Path(folder, "empty.txt"), Path(folder, "out.jsonl")
@@ -157,20 +164,28 @@ def main() -> None:
             return
         print(f"{args.set} set, {len(lines)} layouts; load average before: {os.getloadavg()[0]:.2f}", flush=True)
         engine_cpu, engine_wall, command_cpu, command_wall, startup_cpu, python_cpu = [], [], [], [], [], []
+        other_cpu, other_startup_cpu = [], []
         for _ in range(args.repeat):
-            cpu, wall, values, nodes = engine_run(lines)
-            engine_cpu.append(cpu)
+            cpu_engine, wall, values, nodes = engine_run(lines)
+            engine_cpu.append(cpu_engine)
             engine_wall.append(wall)
             startup_cpu.append(command_run(empty, out)[0])
             cpu, wall = command_run(batch, out)
             check_output(out, values, nodes)
             command_cpu.append(cpu)
             command_wall.append(wall)
-            python_cpu.append(python_run(lines))
+            python_cpu.append(python_run(batch))
             print(f"  engine {engine_cpu[-1]:.2f} s CPU ({engine_wall[-1]:.2f} s wall); command {cpu:.2f} s CPU "
                   f"({wall:.2f} s wall), start-up {startup_cpu[-1]:.2f} s CPU, Python alone "
                   f"{python_cpu[-1]:.2f} s CPU; load {os.getloadavg()[0]:.2f}",
                   flush=True)
+            if args.against:
+                other_startup_cpu.append(command_run(empty, out, args.against)[0])
+                other_cpu.append(command_run(batch, out, args.against)[0])
+                check_output(out, values, nodes)
+                print(f"  {args.against}: command {other_cpu[-1]:.2f} s CPU, start-up {other_startup_cpu[-1]:.2f} s "
+                      f"CPU, without start-up / engine {(other_cpu[-1] - other_startup_cpu[-1]) / cpu_engine:.3f} "
+                      f"(this tree's {(cpu - startup_cpu[-1]) / cpu_engine:.3f})", flush=True)
         engine, command, startup = (statistics.median(x) for x in (engine_cpu, command_cpu, startup_cpu))
         per_layout = 1e6 * (command - startup - engine) / len(lines)
         print(f"\nnodes per run: {nodes:,}")
@@ -183,6 +198,10 @@ def main() -> None:
               f"| {1e6 * engine / len(lines):.0f} µs |")
         print(f"(medians of {args.repeat}; wall: engine {statistics.median(engine_wall):.2f} s, command "
               f"{statistics.median(command_wall):.2f} s; load average after: {os.getloadavg()[0]:.2f})")
+        if args.against:
+            other, other_startup = statistics.median(other_cpu), statistics.median(other_startup_cpu)
+            print(f"{args.against}: command {other:.2f} s CPU, start-up {other_startup:.2f} s, without start-up "
+                  f"/ engine {(other - other_startup) / engine:.3f} (medians of {args.repeat})")
 
 
 if __name__ == "__main__":

@@ -18,14 +18,18 @@ South takes 1 of the 2 tricks left, the defenders 1.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
 from pyanalyzer.analysis.tricks import Trick, TrickCounts, format_tricks, line_to_tricks
 from pyanalyzer.engines.registry import make_backend
 from pyanalyzer.model.cards import Card
 from pyanalyzer.model.layout import Layout
+from pyanalyzer.model.layout_format import format_one_line
 from pyanalyzer.model.move import Move
 from pyanalyzer.model.notation import format_card
+from pyanalyzer.model.position import Position
 from pyanalyzer.preferans.allpass import AllPassSolution, analyse_allpass
 from pyanalyzer.preferans.makeable import best_discard, discard_still_open
 from pyanalyzer.render.html import HtmlView
@@ -111,8 +115,6 @@ class Solution(TrickCounts, HtmlView):
 
     def to_dict(self) -> dict:
         """The JSON object of ``pref solve --json`` (a stable interface)."""
-        from pyanalyzer.model.layout_io import format_one_line
-
         return {
             "layout": format_one_line(self.layout),
             "contract": self.layout.contract.code,
@@ -146,17 +148,30 @@ def solve(layout: Layout, engine: str | object = "fast", cards: bool = True,
     every legal card of the player to move; ``line`` adds one best line.
     """
     backend = make_backend(engine) if isinstance(engine, str) else engine
+    return solve_later(layout, cards, line)(backend)
+
+
+def solve_later(layout: Layout, cards: bool = True,
+                line: bool = True) -> Callable[[object], Solution | AllPassSolution | PointsSolution]:
+    """:func:`solve` in two steps: the work that needs no engine now (the position), the rest
+    returned as ``task(backend)``. A batch reads many layouts, then runs their tasks back to back."""
+    if layout.contract.is_allpass:
+        return partial(analyse_allpass, layout, cards=cards, lines=line, split=False)
+    if layout.rules.counts_points:
+        return partial(_solve_points, layout, cards=cards, line=line)
+    # The hand before the talon: the engine finds the best discard first.
+    position = None if discard_still_open(layout) else layout.position()
+    return partial(_solve_tricks, layout, position, cards=cards, line=line)
+
+
+def _solve_tricks(layout: Layout, position: Position | None, backend, cards: bool, line: bool) -> Solution:
+    """A trick contract or misère (``position`` None: the best discard is still to be found)."""
     deck = layout.rules.deck
     start_nodes, start = backend.nodes, time.perf_counter()
-    if layout.contract.is_allpass:
-        return analyse_allpass(layout, backend, cards=cards, lines=line, split=False)
-    if layout.rules.counts_points:
-        return _solve_points(layout, backend, cards, line)
-
     discards = None
-    if discard_still_open(layout):  # the hand before the talon: play the best discard
+    if position is None:
         layout, discards = best_discard(layout, backend)
-    position = layout.position()
+        position = layout.position()
     value = backend.solve(position)
     card_values = None
     if cards:

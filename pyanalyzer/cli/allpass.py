@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import partial
 
 import click
 
@@ -105,8 +106,12 @@ class AllpassLine:
     split: bool
 
     def __call__(self, backend, text: str):
-        return analyse_allpass(_prepare(parse_one_line(text), self.conventions), backend, cards=self.cards,
-                               lines=self.lines, split=self.split)
+        return self.read(text)(backend)
+
+    def read(self, text: str):
+        """The line read: the analysis as ``task(backend)``."""
+        return partial(analyse_allpass, _prepare(parse_one_line(text), self.conventions), cards=self.cards,
+                       lines=self.lines, split=self.split)
 
 
 def _prepare(layout: Layout, conventions: AllPassRules) -> Layout:

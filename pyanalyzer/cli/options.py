@@ -41,13 +41,13 @@ def marriage_options(command):
 def with_marriage_options(layout, ace_marriage: bool, declare_first_lead: bool):
     """``layout`` under the Thousand declaration options asked for; a layout of another game
     with one of them is an input error naming the option."""
+    if not (ace_marriage or declare_first_lead):
+        return layout
     from dataclasses import replace
 
     from pyanalyzer.errors import PrefInputError
     from pyanalyzer.model.layout import with_marriages
 
-    if not (ace_marriage or declare_first_lead):
-        return layout
     if layout.rules.marriages is None:
         option = "--ace-marriage" if ace_marriage else "--declare-first-lead"
         raise PrefInputError(f"{option} is a Thousand option: this is a {layout.rules.game} layout", option)

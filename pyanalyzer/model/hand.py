@@ -17,6 +17,7 @@ from pyanalyzer.model.cards import Card, Deck
 from pyanalyzer.model.notation import format_cards, parse_cards
 
 _display_key = attrgetter("display_key")
+_code = attrgetter("code")
 
 
 class Hand:
@@ -27,9 +28,10 @@ class Hand:
     def __init__(self, cards: Iterable[Card], deck: Deck) -> None:
         self.deck = deck
         self._cards = frozenset(cards)
-        self._mask = 0
+        mask = 0
         for card in self._cards:
-            self._mask |= card.mask
+            mask |= card.mask
+        self._mask = mask
         self._shown: tuple[Card, ...] | None = None   # the display order, sorted once when asked
 
     @classmethod
@@ -77,7 +79,7 @@ class Hand:
     def compact(self) -> str:
         """The cards' codes in display order, comma-separated (``-`` for none), as
         ``format_cards(hand, "compact")`` writes them."""
-        return ",".join(card.code for card in self) or "-"
+        return ",".join(map(_code, self)) or "-"
 
     def __str__(self) -> str:
         return format_cards(self, "symbols")

@@ -333,22 +333,24 @@ class Layout:
                               "exchanges)", "gave")
         if counted is None:
             raise LayoutError("all-pass: name the seat whose tricks are counted", "side")
+        terms = self.rules.position_terms
         return Position(
             hands=tuple(self.hands[s].mask for s in seats),
-            suit_masks=self._suit_masks(),
+            suit_masks=terms.suit_masks,
             trump=self.trump_number,
-            must_trump=self.rules.must_trump,
+            must_trump=terms.must_trump,
             leader=seats.index(self.lead),
             played=tuple(c.index for c in self.played),
-            declarer_side=tuple(s in self.rules.side_of(counted) for s in seats),
+            declarer_side=terms.declarer_side.get(counted) or tuple(s in self.rules.side_of(counted)
+                                                                    for s in seats),
             maximize=self.contract.kind in ("tricks", "points"),
             talon_leads=tuple(c.index for c in self.talon_tricks),
-            talon_must_beat=self.rules.allpass.talon_must_beat,
-            card_points=self.rules.card_points(),
-            marriages=self.rules.declarations(),
+            talon_must_beat=terms.talon_must_beat,
+            card_points=terms.card_points,
+            marriages=terms.marriages,
             # At a trick boundary: may this leader declare? (After a trick the winner always may.)
             leader_may_declare=self._leader_may_declare,
-            heuristics=self.rules.heuristics,
+            heuristics=terms.heuristics,
         )
 
     def trick_rules(self) -> TrickRules:
@@ -359,13 +361,12 @@ class Layout:
             must_trump=self.rules.must_trump,
             talon_leads=tuple(c.index for c in self.talon_tricks),
             talon_must_beat=self.rules.allpass.talon_must_beat,
-            card_points=self.rules.card_points(),
-            marriages=self.rules.declarations(),
+            card_points=self.rules.position_terms.card_points,
+            marriages=self.rules.position_terms.marriages,
         )
 
     def _suit_masks(self) -> tuple[int, ...]:
-        deck = self.rules.deck
-        return tuple(deck.suit_mask(i) for i in range(len(deck.suits)))
+        return self.rules.position_terms.suit_masks
 
     def _talon_card(self) -> int | None:
         """The talon card that fixes the suit of the current trick (all-pass), or None."""

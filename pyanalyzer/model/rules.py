@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from pyanalyzer.errors import LayoutError, shorten
 from pyanalyzer.model.cards import PREFERANS, THOUSAND, WHIST, Card, Deck, Rank
@@ -149,6 +150,25 @@ TUNED_HEURISTICS = {"preferans": SOLO_HEURISTICS, "whist": PARTNERSHIP_HEURISTIC
                     "thousand": THOUSAND_HEURISTICS}
 
 
+class PositionTerms(NamedTuple):
+    """What :attr:`Rules.position_terms` holds: a rule set's constant part of a position."""
+
+    suit_masks: tuple[int, ...]
+    must_trump: bool
+    talon_must_beat: bool
+    card_points: tuple[int, ...]
+    marriages: tuple[tuple[int, int], ...]
+    heuristics: str
+    #: The ``declarer_side`` flags of each seat's side, by seat.
+    declarer_side: dict[str, tuple[bool, ...]]
+
+
+#: :attr:`Rules.position_terms` by rule set, kept apart from the frozen rules (their ``__dict__``
+#: holds their fields only); a few rule sets are in use at a time.
+_POSITION_TERMS: dict[int, tuple[Rules, PositionTerms]] = {}
+_POSITION_TERMS_KEPT = 64
+
+
 @dataclass(frozen=True)
 class Rules:
     """What a layout of one game may contain and how its tricks are played.
@@ -258,6 +278,31 @@ class Rules:
     def card_points(self) -> tuple[int, ...]:
         """The points of every card number of the deck (the Position's ``card_points``); () in a trick game."""
         return tuple(self.card_points_of(card) for card in self.deck) if self.rank_points else ()
+
+    @property
+    def position_terms(self) -> PositionTerms:
+        """The parts of every :class:`~pyanalyzer.model.position.Position` of these rules that no
+        layout changes (worked out once per rule set: a batch builds a position per line)."""
+        known = _POSITION_TERMS.get(id(self))
+        if known is not None and known[0] is self:
+            return known[1]
+        if len(_POSITION_TERMS) >= _POSITION_TERMS_KEPT:
+            _POSITION_TERMS.clear()
+        terms = self._position_terms()
+        _POSITION_TERMS[id(self)] = (self, terms)   # (the rules kept alive: their id stays theirs)
+        return terms
+
+    def _position_terms(self) -> PositionTerms:
+        deck = self.deck
+        return PositionTerms(
+            suit_masks=tuple(deck.suit_mask(i) for i in range(len(deck.suits))),
+            must_trump=self.must_trump,
+            talon_must_beat=self.allpass.talon_must_beat,
+            card_points=self.card_points(),
+            marriages=self.declarations(),
+            heuristics=self.heuristics,
+            declarer_side={seat: tuple(s in self.side_of(seat) for s in self.seats) for seat in self.seats},
+        )
 
     def declarations(self) -> tuple[tuple[int, int], ...]:
         """The declarations of the Position: ``(mask of the cards, points)``; a player on lead who
