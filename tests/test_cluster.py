@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import pickle
 import random
 import signal
 import socket
@@ -37,7 +38,7 @@ finally:
     signal.pthread_sigmask(signal.SIG_SETMASK, _open)
 import dask  # noqa: E402 (installed with distributed)
 
-from pyanalyzer.engines.cluster import block_stop_signals_in_loop  # noqa: E402
+from pyanalyzer.engines.cluster import Units, block_stop_signals_in_loop  # noqa: E402
 
 #: Generous bound on waiting for a condition the test drives (never a guess at how long work takes).
 PATIENCE = 120.0
@@ -149,6 +150,36 @@ def wait_until(condition, what: str) -> None:
     while not condition():
         assert time.monotonic() < deadline, f"gave up waiting: {what}"
         time.sleep(0.02)
+
+
+class CountedUnit:
+    """A unit that counts how often it is pickled and unpickled (in this process)."""
+
+    pickled = unpickled = 0
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __reduce__(self):
+        CountedUnit.pickled += 1
+        return _unpickled_unit, (self.value,)
+
+
+def _unpickled_unit(value: int) -> CountedUnit:
+    CountedUnit.unpickled += 1
+    return CountedUnit(value)
+
+
+def test_a_tasks_units_are_pickled_once_and_unpickled_once_in_the_task():
+    """The scheduler unpickles a task's arguments and pickles them again for the worker: the
+    units pass through it as bytes, and are decoded only when the task reads them."""
+    CountedUnit.pickled = CountedUnit.unpickled = 0
+    sent = pickle.dumps(Units([(0, CountedUnit(7)), (1, CountedUnit(8))]))      # the client
+    on_the_way = pickle.dumps(pickle.loads(sent))                              # the scheduler
+    in_the_task = pickle.loads(on_the_way)                                     # the worker
+    assert (CountedUnit.pickled, CountedUnit.unpickled) == (2, 0)
+    assert [(index, unit.value) for index, unit in in_the_task.units] == [(0, 7), (1, 8)]
+    assert (CountedUnit.pickled, CountedUnit.unpickled) == (2, 2)
 
 
 def test_without_a_scheduler_dask_is_not_imported():

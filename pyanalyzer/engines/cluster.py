@@ -30,6 +30,8 @@ progress stay in :class:`pyanalyzer.engines.executor.Run`):
 from __future__ import annotations
 
 import asyncio
+import math
+import pickle
 import queue
 import signal
 import threading
@@ -52,6 +54,9 @@ TASK_SECONDS = 0.5
 MAX_UNITS_PER_TASK = 10_000
 #: Tasks out at once per worker thread: one running, one queued behind it.
 TASKS_PER_THREAD = 2
+#: Seconds the scheduler's list of workers is reused: runs that follow one another (a ranking's
+#: enumerations) ask for it once, not twice per run while the workers wait.
+WORKERS_SECONDS = 1.0
 
 
 #: The states each worker process keeps between tasks and runs: ``(thread, factory) -> state``.
@@ -88,17 +93,33 @@ def clear_warm_states() -> int:
 
 
 class Units:
-    """A task's units, opaque to Dask: ``Client.submit`` walks list and tuple arguments element by
-    element looking for futures, which for a block of thousands of splits cost the client more CPU
-    than pickling them; a plain object is taken as one literal."""
+    """A task's units, pickled once by the client and unpickled once, in the task.
 
-    __slots__ = ("units",)
+    Dask's scheduler unpickles a task's arguments and pickles them again for the worker, and
+    ``Client.submit`` walks list and tuple arguments element by element looking for futures: for
+    a block of thousands of splits both cost more CPU than the task's round trip. Bytes pass
+    through both untouched (and the worker's event loop does not decode them either)."""
 
-    def __init__(self, units: list) -> None:
-        self.units = units
+    __slots__ = ("_units", "_pickled")
+
+    def __init__(self, units: list | None = None, pickled: bytes | None = None) -> None:
+        self._units = units
+        self._pickled = pickled
+
+    @property
+    def units(self) -> list:
+        if self._units is None:
+            self._units = pickle.loads(self._pickled)
+        return self._units
 
     def __reduce__(self):
-        return Units, (self.units,)
+        if self._pickled is None:
+            self._pickled = pickle.dumps(self._units, protocol=pickle.HIGHEST_PROTOCOL)
+        return _pickled_units, (self._pickled,)
+
+
+def _pickled_units(pickled: bytes) -> Units:
+    return Units(pickled=pickled)
 
 
 def run_units(work, factory, streams: bool, units: Units) -> tuple[list, float, float]:
@@ -171,14 +192,25 @@ class DaskCluster:
         #: them and the CPU seconds of those seconds (for the overhead per task, benchmarks/cluster.py).
         self.tasks = self.units = 0
         self.task_seconds = self.task_cpu_seconds = 0.0
+        self._threads: dict[str, int] = {}
+        self._threads_asked = -math.inf
+
+    def threads(self) -> dict[str, int]:
+        """The worker threads of each worker now (asked of the scheduler at most once every
+        :data:`WORKERS_SECONDS` while it has workers): ``{address: threads}``."""
+        now = time.monotonic()
+        if not self._threads or now - self._threads_asked > WORKERS_SECONDS:
+            try:
+                self._threads = dict(self.client.nthreads())
+            except (OSError, TimeoutError):
+                return self._threads
+            self._threads_asked = now
+        return self._threads
 
     @property
     def workers(self) -> int:
         """Worker threads in the cluster now (1 while it has none: tasks wait for one)."""
-        try:
-            return max(1, sum(self.client.nthreads().values()))
-        except (OSError, TimeoutError):
-            return 1
+        return max(1, sum(self.threads().values()))
 
     def pool(self, factory) -> DaskPool:
         return DaskPool(self, factory)
@@ -249,10 +281,7 @@ class DaskPool:
         self._reader = UnitReader(units)
         self._stop = stop
         self._run = uuid.uuid4().hex[:12]
-        try:
-            threads = self._client.nthreads()
-        except (OSError, TimeoutError):
-            threads = {}
+        threads = self._cluster.threads()
         #: One slot per worker thread, the workers sorted by address (None: no worker yet, any).
         self._slots = [address for address in sorted(threads) for _ in range(threads[address])] or [None]
         self._slot_keys = [deque() for _ in self._slots]
