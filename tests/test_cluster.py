@@ -27,7 +27,12 @@ from click.testing import CliRunner
 from positions import random_layout
 
 from pyanalyzer.cli.main import main
+from pyanalyzer.model.contract import Contract
+from pyanalyzer.model.hand import Hand
 from pyanalyzer.model.layout_io import format_one_line
+from pyanalyzer.model.notation import parse_cards
+from pyanalyzer.model.rules import PREFERANS_RULES
+from pyanalyzer.preferans.odds import declarer_view
 
 # Imported with the stop signals blocked: the native threads its imports start (numpy's) keep
 # them blocked, and SIGINT sent to this process by other tests reaches the main thread alone.
@@ -38,7 +43,8 @@ finally:
     signal.pthread_sigmask(signal.SIG_SETMASK, _open)
 import dask  # noqa: E402 (installed with distributed)
 
-from pyanalyzer.engines.cluster import Units, block_stop_signals_in_loop  # noqa: E402
+from pyanalyzer.engines.cluster import DaskCluster, Units, block_stop_signals_in_loop  # noqa: E402
+from pyanalyzer.engines.executor import use_cluster  # noqa: E402
 
 #: Generous bound on waiting for a condition the test drives (never a guess at how long work takes).
 PATIENCE = 120.0
@@ -240,6 +246,24 @@ def test_a_seeded_monte_carlo_is_the_same_on_one_and_two_workers(cluster):
             got = [without_work(json.loads(pref(*command, "--scheduler", workers).stdout))
                    for command in (MISERE_SAMPLED, BEFORE_TALON)]
             assert got == expected
+
+
+def test_a_short_sample_goes_out_as_one_block_per_worker(cluster):
+    """200 random splits on 2 workers: 2 tasks (a task costs a round trip: not one per few splits),
+    and the local run's histogram."""
+    address, _client = cluster
+    rules = PREFERANS_RULES
+    hand = Hand(parse_cards("7s,8s,9s,Ts,8c,7d,8d,9d,8h,9h", rules.deck), rules.deck)
+
+    def view():
+        return declarer_view(hand, "S", parse_cards("Kc,Ac", rules.deck), Contract("misere"), "E", rules,
+                             samples=200, seed=3).tally
+
+    local = view()
+    with DaskCluster(address) as remote, use_cluster(remote):
+        tally = view()
+        assert remote.tasks == 2
+    assert (tally.histogram, tally.splits) == (local.histogram, local.splits) and local.splits == 200
 
 
 def test_a_worker_killed_during_a_batch_loses_and_repeats_nothing(cluster, batch, local_records):
