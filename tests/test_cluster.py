@@ -20,6 +20,7 @@ import socket
 import subprocess
 import sys
 import time
+import types
 
 import pytest
 from child_process import child_environment
@@ -43,7 +44,7 @@ finally:
     signal.pthread_sigmask(signal.SIG_SETMASK, _open)
 import dask  # noqa: E402 (installed with distributed)
 
-from pyanalyzer.engines.cluster import DaskCluster, Units, block_stop_signals_in_loop  # noqa: E402
+from pyanalyzer.engines.cluster import DaskCluster, DaskPool, Units, block_stop_signals_in_loop  # noqa: E402
 from pyanalyzer.engines.executor import use_cluster  # noqa: E402
 
 #: Generous bound on waiting for a condition the test drives (never a guess at how long work takes).
@@ -186,6 +187,17 @@ def test_a_tasks_units_are_pickled_once_and_unpickled_once_in_the_task():
     assert (CountedUnit.pickled, CountedUnit.unpickled) == (2, 0)
     assert [(index, unit.value) for index, unit in in_the_task.units] == [(0, 7), (1, 8)]
     assert (CountedUnit.pickled, CountedUnit.unpickled) == (2, 2)
+
+
+@pytest.mark.parametrize(("seconds_per_unit", "units_per_task"), [(None, 1), (0.2, 1), (0.1, 1), (0.05, 10),
+                                                                  (0.006, 83)])
+def test_short_units_share_a_task_and_long_ones_go_alone(seconds_per_unit, units_per_task):
+    """Units under 0.1 s go out by about half a second (a batch's lines); longer ones, an
+    enumeration's blocks, one per task as cut (a stopped run then wastes one per worker)."""
+    pool = DaskPool(types.SimpleNamespace(client=None), factory=None)
+    if seconds_per_unit is not None:   # (what the run measured so far: 10 units)
+        pool._units_done, pool._seconds_done = 10, 10 * seconds_per_unit
+    assert pool._units_per_task() == units_per_task
 
 
 def test_without_a_scheduler_dask_is_not_imported():

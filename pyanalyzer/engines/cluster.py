@@ -12,9 +12,12 @@ progress stay in :class:`pyanalyzer.engines.executor.Run`):
 * **Warm state per worker.** Each worker process keeps, per worker thread, the state a run
   names (a :class:`pyanalyzer.engines.registry.WarmEngine`: the engine and its table),
   built on its first task and reused by every later task and run.
-* **Chunked tasks.** Consecutive units go out together as one task, as many as take about
-  :data:`TASK_SECONDS` by the time per unit measured so far (one unit per task at first), so
-  that the scheduler's cost per task (a few milliseconds) stays a small share of the work.
+* **Chunked tasks.** Short units (under :data:`SHORT_UNIT_SECONDS` each by the time per unit
+  measured so far; one unit per task at first) go out together, as many as take about
+  :data:`TASK_SECONDS`, so that the cost of a task (a few milliseconds of the scheduler's, the
+  client's and the worker's CPU, and a round trip) stays a small share of the work. Longer ones
+  (an enumeration's blocks) go one per task, as the caller cut them: a run stopped early (a
+  discard class dropped) then wastes no more than the unit under way on each worker, as locally.
   At most :data:`TASKS_PER_THREAD` tasks per worker thread are out at once: units are read
   lazily (a batch from standard input streams) and results come back as they finish.
 * **Affinity.** Each worker thread has a slot (the workers sorted by address): a slot's tasks
@@ -48,8 +51,10 @@ from distributed.core import rpc
 
 from pyanalyzer.engines.executor import DONE, ERROR, ITEM, ClusterLost, UnitReader
 
-#: Seconds of work a task aims at, once the time per unit is known.
+#: Seconds of work a task of short units aims at, once the time per unit is known.
 TASK_SECONDS = 0.5
+#: Units that take less (on average, so far) are short: several go out in one task.
+SHORT_UNIT_SECONDS = 0.1
 #: Units in one task at most (whatever their measured time).
 MAX_UNITS_PER_TASK = 10_000
 #: Tasks out at once per worker thread: one running, one queued behind it.
@@ -294,6 +299,8 @@ class DaskPool:
         if not self._units_done or self._seconds_done <= 0:
             return 1
         per_unit = self._seconds_done / self._units_done
+        if per_unit >= SHORT_UNIT_SECONDS:
+            return 1
         return max(1, min(MAX_UNITS_PER_TASK, int(TASK_SECONDS / per_unit)))
 
     def _submit(self) -> None:
