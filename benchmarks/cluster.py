@@ -1,15 +1,14 @@
 """Local threads against a Dask cluster on this machine (results in RESULTS.md, "Dask cluster").
 
-Two jobs, each timed locally and on a local Dask cluster of 1 and of 2 worker processes (one
-thread each, started here on 127.0.0.1, warmed up by one untimed run):
+Three jobs, each timed locally and on Dask clusters of 1 and of 2 worker processes on this
+machine (one thread each, started here on 127.0.0.1, warmed up by one untimed run):
 
 * **batch**: 2,000 random full deals (``tests/positions.py``, seed "cluster-benchmark"),
   answered as ``pref solve --batch FILE --no-line`` answers them (the verdict of each);
   locally on one engine as the command does, and on two threads of the executor;
 * **enumeration**: the misère declarer's view of README's example over all 184,756 splits
   (``pref misere --hand S=7s,8s,9s,Ts,8c,7d,8d,9d,8h,9h --discard Kc,Ac --lead E``), on
-  two local threads as the command does.
-
+  two local threads as the command does;
 * **ranking**: the twelve-card misère of README (``pref misere --hand S=7s,...,Kc,Ac --lead E``):
   its 14 discard classes, each enumerated over the 184,756 splits until provably worse than the
   best complete one (a long job of 14 enumerations, each with its own start and tail).
@@ -31,9 +30,9 @@ seconds in tasks``, is shown too: it adds the run's tail and, on a loaded machin
 the other processes took.) Measures the load does not distort as much: the engines' nodes (the
 enumeration's, the ranking's classes'), the tasks' CPU seconds
 (the thread that ran them) against their seconds, and the CPU seconds of the cluster's other
-work during the run (worker processes beyond their tasks, nannies in processes of their own,
-the scheduler and the nannies in processes of their own, this process: the client, and
-LocalCluster's scheduler and nannies), against the local run's CPU seconds.
+work during the run (worker processes beyond their tasks, the scheduler and the nannies in
+processes of their own, this process: the client, and LocalCluster's scheduler and nannies),
+against the local run's CPU seconds. (``benchmarks/cluster_trace.py`` splits one run further.)
 
     python benchmarks/cluster.py --repeat 3
     python benchmarks/cluster.py --repeat 1 --jobs enumeration,ranking --layouts 500   # shorter

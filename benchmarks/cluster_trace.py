@@ -28,7 +28,7 @@ import threading
 import time
 
 import psutil
-from cluster import CLUSTERS, enumeration, ranking, started
+from cluster import CLUSTERS, enumeration, process_cpu, ranking, started
 
 from pyanalyzer.engines import cluster as dask_backend
 from pyanalyzer.engines.cluster import DaskCluster, clear_warm_states
@@ -67,11 +67,6 @@ def thread_names() -> dict[int, str]:
 
 def thread_cpu(process: psutil.Process) -> dict[int, float]:
     return {thread.id: thread.user_time + thread.system_time for thread in process.threads()}
-
-
-def process_cpu(process: psutil.Process) -> float:
-    times = process.cpu_times()
-    return times.user + times.system
 
 
 def trace_runs() -> list[list]:
