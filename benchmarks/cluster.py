@@ -1,23 +1,24 @@
 """Local threads against a Dask cluster on this machine (results in RESULTS.md, "Dask cluster").
 
-Two jobs, each timed locally and on a local Dask cluster of 1 and of 2 worker processes (one
-thread each, started here on 127.0.0.1, warmed up by one untimed run):
+Three jobs, each timed locally and on Dask clusters of 1 and of 2 worker processes on this
+machine (one thread each, started here on 127.0.0.1, warmed up by one untimed run):
 
 * **batch**: 2,000 random full deals (``tests/positions.py``, seed "cluster-benchmark"),
   answered as ``pref solve --batch FILE --no-line`` answers them (the verdict of each);
   locally on one engine as the command does, and on two threads of the executor;
 * **enumeration**: the misère declarer's view of README's example over all 184,756 splits
   (``pref misere --hand S=7s,8s,9s,Ts,8c,7d,8d,9d,8h,9h --discard Kc,Ac --lead E``), on
-  two local threads as the command does.
-
+  two local threads as the command does;
 * **ranking**: the twelve-card misère of README (``pref misere --hand S=7s,...,Kc,Ac --lead E``):
   its 14 discard classes, each enumerated over the 184,756 splits until provably worse than the
   best complete one (a long job of 14 enumerations, each with its own start and tail).
 
-Two kinds of cluster: Dask's defaults, and **lean** (the settings README's recipe starts the
-scheduler and workers with: the workers' profiler off, the event loops' watchdog tick and the
-memory monitor once a second instead of 50 and 10 times; on this 2-core machine the scheduler,
-2 workers and 2 nannies idle took 17% of a core with the defaults, 4% lean).
+Two kinds of cluster: Dask's defaults (a ``LocalCluster``: the scheduler and the nannies in this
+process), and **README's recipe**: ``dask scheduler`` and ``dask worker ADDRESS --nthreads 1
+--nworkers 2`` as processes of their own, with the recipe's lean settings (the workers' profiler
+off, the event loops' watchdog tick and the memory monitor once a second instead of 50 and 10
+times; on this 2-core machine the scheduler, 2 workers and 2 nannies idle took 17% of a core with
+the defaults, 4% lean).
 
 Every run's answers are checked equal to the first local run's. The workers' engines are
 cleared before each timed run (a local run makes new ones; a warm table from the previous
@@ -29,11 +30,13 @@ seconds in tasks``, is shown too: it adds the run's tail and, on a loaded machin
 the other processes took.) Measures the load does not distort as much: the engines' nodes (the
 enumeration's, the ranking's classes'), the tasks' CPU seconds
 (the thread that ran them) against their seconds, and the CPU seconds of the cluster's other
-work during the run (worker processes beyond their tasks, nannies in processes of their own,
-this process: client, scheduler and LocalCluster's nannies), against the local run's CPU seconds.
+work during the run (worker processes beyond their tasks, the scheduler and the nannies in
+processes of their own, this process: the client, and LocalCluster's scheduler and nannies),
+against the local run's CPU seconds. (``benchmarks/cluster_trace.py`` splits one run further.)
 
     python benchmarks/cluster.py --repeat 3
     python benchmarks/cluster.py --repeat 1 --jobs enumeration,ranking --layouts 500   # shorter
+    python benchmarks/cluster.py --repeat 3 --jobs enumeration,ranking --clusters recipe   # the target's runs
 """
 
 from __future__ import annotations
@@ -42,14 +45,15 @@ import argparse
 import contextlib
 import os
 import random
+import socket
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-import dask  # noqa: E402
 import psutil  # noqa: E402 (a dependency of distributed)
 from distributed import LocalCluster  # noqa: E402
 from positions import random_layout  # noqa: E402
@@ -69,9 +73,13 @@ from pyanalyzer.preferans.odds import declarer_view  # noqa: E402
 
 CONTRACTS = ["6s", "7c", "8n", "misere", "6h"]
 JOBS = ("batch", "enumeration", "ranking")
-#: README's recipe for the scheduler and workers (``DASK_...`` variables, see "Running on a cluster").
+#: The clusters timed, by name: (workers, kind).
+CLUSTERS = {"1": (1, "defaults"), "2": (2, "defaults"), "recipe": (2, "recipe")}
+#: README's recipe for the scheduler and workers (its ``DASK_...`` variables, "Running on a cluster").
 LEAN = {"distributed.worker.profile.enabled": False, "distributed.admin.tick.interval": "1s",
         "distributed.worker.memory.monitor-interval": "1s"}
+#: Seconds to wait for the recipe's scheduler and workers to start.
+START_SECONDS = 120
 ANSWER = SolveLine(cards=False, line=False, ace_marriage=False, declare_first_lead=False)
 
 
@@ -150,6 +158,51 @@ def seconds_per_task(cluster: DaskCluster, tasks: int = 400) -> float:
     return (time.perf_counter() - start) / tasks
 
 
+def environment_variable(key: str) -> str:
+    """Dask's name for a setting in the environment: ``DASK_`` and the key, ``.`` as ``__``."""
+    return "DASK_" + key.upper().replace(".", "__").replace("-", "_")
+
+
+@contextlib.contextmanager
+def recipe_cluster(workers: int):
+    """README's recipe on 127.0.0.1: ``dask scheduler`` and ``dask worker ADDRESS --nthreads 1
+    --nworkers N``, each a process of its own, with the lean settings in their environment."""
+    with socket.socket() as probe:   # a free port for the scheduler
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    environment = {**os.environ, **{environment_variable(key): str(value) for key, value in LEAN.items()}}
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "env": environment}
+    children = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+                                  "--port", str(port), "--dashboard-address", ":0"], **quiet)]
+    try:
+        children.append(subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address,
+                                          "--nthreads", "1", "--nworkers", str(workers),
+                                          "--dashboard-address", ":0"], **quiet))
+        yield address, psutil.Process(children[0].pid)
+    finally:
+        for child in reversed(children):
+            child.terminate()
+            try:
+                child.wait(30)
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait()
+
+
+@contextlib.contextmanager
+def started(workers: int, kind: str):
+    """A cluster of ``workers`` one-thread workers: its address, and its scheduler's process when
+    that is not this one."""
+    if kind == "recipe":
+        with recipe_cluster(workers) as (address, scheduler):
+            yield address, scheduler
+        return
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=":0") as local:
+        yield local.scheduler_address, None
+
+
 def timed(job) -> tuple[float, object]:
     start = time.perf_counter()
     result = job()
@@ -161,10 +214,16 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--layouts", type=int, default=2000)
     parser.add_argument("--jobs", default=",".join(JOBS), help=f"some of {', '.join(JOBS)}")
+    parser.add_argument("--clusters", default=",".join(CLUSTERS),
+                        help="some of 1, 2 (LocalClusters of 1 and 2 workers, Dask's defaults) and recipe "
+                             "(README's, 2 workers)")
     args = parser.parse_args()
     jobs = [job.strip() for job in args.jobs.split(",")]
     if not set(jobs) <= set(JOBS):
         parser.error(f"--jobs: choose from {', '.join(JOBS)}")
+    clusters = [name.strip() for name in args.clusters.split(",")]
+    if not set(clusters) <= set(CLUSTERS):
+        parser.error(f"--clusters: choose from {', '.join(CLUSTERS)}")
     lines = batch_lines(args.layouts)
     work = {"batch": lambda: batch_on_executor(lines, 2), "enumeration": enumeration, "ranking": ranking}
     print(f"load average before: {os.getloadavg()[0]:.2f}", flush=True)
@@ -209,16 +268,16 @@ def main() -> None:
     for job in ("enumeration", "ranking"):
         if job in jobs:
             record(f"{job}, local: 2 threads (the command)", work[job], job)
-    for workers, kind in ((1, "defaults"), (2, "defaults"), (2, "lean")):
-        settings = dask.config.set(LEAN) if kind == "lean" else contextlib.nullcontext()
-        with settings, LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                    dashboard_address=":0") as local, DaskCluster(local.scheduler_address) as cluster:
+    for workers, kind in (CLUSTERS[name] for name in clusters):
+        with started(workers, kind) as (address, scheduler), DaskCluster(address) as cluster:
+            cluster.client.wait_for_workers(workers, timeout=START_SECONDS)
             label = f"Dask: {workers} worker{'s' * (workers > 1)}, {kind}"
             pids = cluster.client.run(os.getpid)
             worker_processes = [psutil.Process(pid) for pid in pids.values()]
-            # LocalCluster runs the nannies in this process (the workers' parent): counted as "here".
-            nannies = {process.parent() for process in worker_processes} - {this}
-            processes = worker_processes + sorted(nannies, key=lambda process: process.pid)
+            # LocalCluster runs the scheduler and the nannies in this process (the workers' parent):
+            # counted as "here"; the recipe's are processes of their own.
+            apart = ({process.parent() for process in worker_processes} | {scheduler}) - {this, None}
+            processes = worker_processes + sorted(apart, key=lambda process: process.pid)
             with use_cluster(cluster):
                 batch_on_executor(lines[:200], 2)   # warm-up: imports, engines
                 enumeration()
@@ -243,10 +302,10 @@ def main() -> None:
         runs = ", ".join(f"{s:.2f}" for s in seconds)
         print(f"| {name} | {statistics.median(seconds):.2f} | {runs} | " + " | ".join(cells) + " |")
     print("\nCPU seconds of the median run (local: this process, its threads; Dask: the tasks' threads, "
-          "the worker processes beyond them, nannies in their own processes, this process: client, "
-          "scheduler and LocalCluster's nannies):\n")
-    print("| run | CPU s | tasks' CPU s / tasks' s | worker processes beyond the tasks | nannies apart "
-          "| client + scheduler + nannies |")
+          "the worker processes beyond them, the scheduler and nannies in processes of their own (the "
+          "recipe's), this process: the client, and LocalCluster's scheduler and nannies):\n")
+    print("| run | CPU s | tasks' CPU s / tasks' s | worker processes beyond the tasks | scheduler and nannies apart "
+          "| this process |")
     print("|---|---|---|---|---|---|")
     for name, cpus in cpu_rows.items():
         cpu = cpus[medians[name]]

@@ -13,12 +13,14 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import pickle
 import random
 import signal
 import socket
 import subprocess
 import sys
 import time
+import types
 
 import pytest
 from child_process import child_environment
@@ -26,7 +28,12 @@ from click.testing import CliRunner
 from positions import random_layout
 
 from pyanalyzer.cli.main import main
+from pyanalyzer.model.contract import Contract
+from pyanalyzer.model.hand import Hand
 from pyanalyzer.model.layout_io import format_one_line
+from pyanalyzer.model.notation import parse_cards
+from pyanalyzer.model.rules import PREFERANS_RULES
+from pyanalyzer.preferans.odds import declarer_view
 
 # Imported with the stop signals blocked: the native threads its imports start (numpy's) keep
 # them blocked, and SIGINT sent to this process by other tests reaches the main thread alone.
@@ -37,7 +44,8 @@ finally:
     signal.pthread_sigmask(signal.SIG_SETMASK, _open)
 import dask  # noqa: E402 (installed with distributed)
 
-from pyanalyzer.engines.cluster import block_stop_signals_in_loop  # noqa: E402
+from pyanalyzer.engines.cluster import DaskCluster, DaskPool, Units, block_stop_signals_in_loop  # noqa: E402
+from pyanalyzer.engines.executor import use_cluster  # noqa: E402
 
 #: Generous bound on waiting for a condition the test drives (never a guess at how long work takes).
 PATIENCE = 120.0
@@ -151,6 +159,47 @@ def wait_until(condition, what: str) -> None:
         time.sleep(0.02)
 
 
+class CountedUnit:
+    """A unit that counts how often it is pickled and unpickled (in this process)."""
+
+    pickled = unpickled = 0
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __reduce__(self):
+        CountedUnit.pickled += 1
+        return _unpickled_unit, (self.value,)
+
+
+def _unpickled_unit(value: int) -> CountedUnit:
+    CountedUnit.unpickled += 1
+    return CountedUnit(value)
+
+
+def test_a_tasks_units_are_pickled_once_and_unpickled_once_in_the_task():
+    """The scheduler unpickles a task's arguments and pickles them again for the worker: the
+    units pass through it as bytes, and are decoded only when the task reads them."""
+    CountedUnit.pickled = CountedUnit.unpickled = 0
+    sent = pickle.dumps(Units([(0, CountedUnit(7)), (1, CountedUnit(8))]))      # the client
+    on_the_way = pickle.dumps(pickle.loads(sent))                              # the scheduler
+    in_the_task = pickle.loads(on_the_way)                                     # the worker
+    assert (CountedUnit.pickled, CountedUnit.unpickled) == (2, 0)
+    assert [(index, unit.value) for index, unit in in_the_task.units] == [(0, 7), (1, 8)]
+    assert (CountedUnit.pickled, CountedUnit.unpickled) == (2, 2)
+
+
+@pytest.mark.parametrize(("seconds_per_unit", "units_per_task"), [(None, 1), (0.2, 1), (0.1, 1), (0.05, 10),
+                                                                  (0.006, 83)])
+def test_short_units_share_a_task_and_long_ones_go_alone(seconds_per_unit, units_per_task):
+    """Units under 0.1 s go out by about half a second (a batch's lines); longer ones, an
+    enumeration's blocks, one per task as cut (a stopped run then wastes one per worker)."""
+    pool = DaskPool(types.SimpleNamespace(client=None), factory=None)
+    if seconds_per_unit is not None:   # (what the run measured so far: 10 units)
+        pool._units_done, pool._seconds_done = 10, 10 * seconds_per_unit
+    assert pool._units_per_task() == units_per_task
+
+
 def test_without_a_scheduler_dask_is_not_imported():
     code = ("import sys; from pyanalyzer.cli.runner import run; "
             "status = run(['contract', '--hand', 'S=As,7c,8c,9c,Ac,Jd,Kd,Th,Kh,Ah', '--declarer', 'S', "
@@ -209,6 +258,24 @@ def test_a_seeded_monte_carlo_is_the_same_on_one_and_two_workers(cluster):
             got = [without_work(json.loads(pref(*command, "--scheduler", workers).stdout))
                    for command in (MISERE_SAMPLED, BEFORE_TALON)]
             assert got == expected
+
+
+def test_a_short_sample_goes_out_as_one_block_per_worker(cluster):
+    """200 random splits on 2 workers: 2 tasks (a task costs a round trip: not one per few splits),
+    and the local run's histogram."""
+    address, _client = cluster
+    rules = PREFERANS_RULES
+    hand = Hand(parse_cards("7s,8s,9s,Ts,8c,7d,8d,9d,8h,9h", rules.deck), rules.deck)
+
+    def view():
+        return declarer_view(hand, "S", parse_cards("Kc,Ac", rules.deck), Contract("misere"), "E", rules,
+                             samples=200, seed=3).tally
+
+    local = view()
+    with DaskCluster(address) as remote, use_cluster(remote):
+        tally = view()
+        assert remote.tasks == 2
+    assert (tally.histogram, tally.splits) == (local.histogram, local.splits) and local.splits == 200
 
 
 def test_a_worker_killed_during_a_batch_loses_and_repeats_nothing(cluster, batch, local_records):

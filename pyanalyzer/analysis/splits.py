@@ -56,6 +56,9 @@ from pyanalyzer.model.position import iter_bits
 
 #: ``progress(done, total)`` is called from the calling thread a few times a second.
 Progress = Callable[[int, int], None]
+#: Splits a block has at least on a cluster (unless a worker's share is smaller): a task there
+#: costs milliseconds of round trip and of the scheduler's CPU, the solving of some 100 splits.
+REMOTE_BLOCK = 1024
 
 
 @dataclass
@@ -405,17 +408,18 @@ class BlockSolver:
 
 
 def cut_blocks(work: Iterable[tuple[tuple[int, ...], int]], total: int, block: int,
-               workers: int) -> Iterator[list[tuple[tuple[int, ...], int]]]:
+               workers: int, smallest: int | None = None) -> Iterator[list[tuple[tuple[int, ...], int]]]:
     """``work`` (splits with their weights, ``total`` the weights' sum) in blocks of ``block``,
     shorter towards the end (guided self-scheduling): once fewer than ``2 x workers`` full blocks
-    are left, a block takes half a worker's share of the rest, down to an eighth of ``block``, so
-    that the workers finish together instead of one of them solving the last long block alone.
+    are left, a block takes half a worker's share of the rest, down to ``smallest`` (by default an
+    eighth of ``block``), so that the workers finish together instead of one of them solving the
+    last long block alone.
 
     >>> [len(chunk) for chunk in cut_blocks(((n, 1) for n in range(1000)), 1000, 128, 2)]
     [128, 128, 128, 128, 122, 92, 69, 52, 39, 29, 22, 16, 16, 16, 15]
     """
     work = iter(work)
-    smallest = max(1, block // 8)
+    smallest = max(1, block // 8 if smallest is None else min(block, smallest))
     units = counted = 0
     while True:
         # Units left: the splits left (``total`` counts by weight) at the units per split so far.
@@ -493,9 +497,17 @@ def solve_splits_each(templates: Sequence, unknown_seats: Sequence[int], sizes: 
     start_nodes = [backend.nodes for backend in backends]
     stop = threading.Event()
     executor = Executor(states=backends, remote=WarmEngine(engine, tt_size_mb))
+    smallest = None   # (an eighth of a block)
     if block is None:
         # Long runs of consecutive splits per worker keep each engine's table warm.
         block = max(64, min(8192, total // (executor.workers * 4)))
+        if executor.cluster is not None and block < REMOTE_BLOCK:
+            # A short run on a cluster: as many equal blocks for every worker, each of at least
+            # REMOTE_BLOCK splits if there are that many (not a round trip per few splits).
+            rounds = max(1, total // (executor.workers * REMOTE_BLOCK))
+            block = smallest = max(1, math.ceil(total / (executor.workers * rounds)))
+        elif executor.cluster is not None:   # towards the end, down to REMOTE_BLOCK splits only
+            smallest = max(block // 8, REMOTE_BLOCK)
     count = len(templates)
     histograms = [[0] * (max_value + 1) for _ in templates]
     solve_block = BlockSolver(tuple(templates), tuple(unknown_seats),
@@ -508,10 +520,11 @@ def solve_splits_each(templates: Sequence, unknown_seats: Sequence[int], sizes: 
         progress(sum(done), total * count)
 
     if work is not None:
-        blocks = cut_blocks(work, total, block, executor.workers)
+        blocks = cut_blocks(work, total, block, executor.workers, smallest)
     else:   # every split: a lane of consecutive ones per worker
         blocks = Lanes([cut_blocks(reduce_by_symmetry(itertools.islice(all_splits(unknown, sizes, first), last - first),
-                                                      templates, unknown, unknown_seats), last - first, block, 1)
+                                                      templates, unknown, unknown_seats),
+                                   last - first, block, 1, smallest)
                         for first, last in itertools.pairwise(
                             [total * lane // executor.workers for lane in range(executor.workers + 1)])])
     run = executor.map(solve_block, blocks, ordered=False, stop=stop, tick=tick if progress else None)

@@ -12,9 +12,12 @@ progress stay in :class:`pyanalyzer.engines.executor.Run`):
 * **Warm state per worker.** Each worker process keeps, per worker thread, the state a run
   names (a :class:`pyanalyzer.engines.registry.WarmEngine`: the engine and its table),
   built on its first task and reused by every later task and run.
-* **Chunked tasks.** Consecutive units go out together as one task, as many as take about
-  :data:`TASK_SECONDS` by the time per unit measured so far (one unit per task at first), so
-  that the scheduler's cost per task (a few milliseconds) stays a small share of the work.
+* **Chunked tasks.** Short units (under :data:`SHORT_UNIT_SECONDS` each by the time per unit
+  measured so far; one unit per task at first) go out together, as many as take about
+  :data:`TASK_SECONDS`, so that the cost of a task (a few milliseconds of the scheduler's, the
+  client's and the worker's CPU, and a round trip) stays a small share of the work. Longer ones
+  (an enumeration's blocks) go one per task, as the caller cut them: a run stopped early (a
+  discard class dropped) then wastes no more than the unit under way on each worker, as locally.
   At most :data:`TASKS_PER_THREAD` tasks per worker thread are out at once: units are read
   lazily (a batch from standard input streams) and results come back as they finish.
 * **Affinity.** Each worker thread has a slot (the workers sorted by address): a slot's tasks
@@ -30,6 +33,8 @@ progress stay in :class:`pyanalyzer.engines.executor.Run`):
 from __future__ import annotations
 
 import asyncio
+import math
+import pickle
 import queue
 import signal
 import threading
@@ -46,12 +51,17 @@ from distributed.core import rpc
 
 from pyanalyzer.engines.executor import DONE, ERROR, ITEM, ClusterLost, UnitReader
 
-#: Seconds of work a task aims at, once the time per unit is known.
+#: Seconds of work a task of short units aims at, once the time per unit is known.
 TASK_SECONDS = 0.5
+#: Units that take less (on average, so far) are short: several go out in one task.
+SHORT_UNIT_SECONDS = 0.1
 #: Units in one task at most (whatever their measured time).
 MAX_UNITS_PER_TASK = 10_000
 #: Tasks out at once per worker thread: one running, one queued behind it.
 TASKS_PER_THREAD = 2
+#: Seconds the scheduler's list of workers is reused: runs that follow one another (a ranking's
+#: enumerations) ask for it once, not twice per run while the workers wait.
+WORKERS_SECONDS = 1.0
 
 
 #: The states each worker process keeps between tasks and runs: ``(thread, factory) -> state``.
@@ -88,17 +98,33 @@ def clear_warm_states() -> int:
 
 
 class Units:
-    """A task's units, opaque to Dask: ``Client.submit`` walks list and tuple arguments element by
-    element looking for futures, which for a block of thousands of splits cost the client more CPU
-    than pickling them; a plain object is taken as one literal."""
+    """A task's units, pickled once by the client and unpickled once, in the task.
 
-    __slots__ = ("units",)
+    Dask's scheduler unpickles a task's arguments and pickles them again for the worker, and
+    ``Client.submit`` walks list and tuple arguments element by element looking for futures: for
+    a block of thousands of splits both cost more CPU than the task's round trip. Bytes pass
+    through both untouched (and the worker's event loop does not decode them either)."""
 
-    def __init__(self, units: list) -> None:
-        self.units = units
+    __slots__ = ("_units", "_pickled")
+
+    def __init__(self, units: list | None = None, pickled: bytes | None = None) -> None:
+        self._units = units
+        self._pickled = pickled
+
+    @property
+    def units(self) -> list:
+        if self._units is None:
+            self._units = pickle.loads(self._pickled)
+        return self._units
 
     def __reduce__(self):
-        return Units, (self.units,)
+        if self._pickled is None:
+            self._pickled = pickle.dumps(self._units, protocol=pickle.HIGHEST_PROTOCOL)
+        return _pickled_units, (self._pickled,)
+
+
+def _pickled_units(pickled: bytes) -> Units:
+    return Units(pickled=pickled)
 
 
 def run_units(work, factory, streams: bool, units: Units) -> tuple[list, float, float]:
@@ -171,14 +197,25 @@ class DaskCluster:
         #: them and the CPU seconds of those seconds (for the overhead per task, benchmarks/cluster.py).
         self.tasks = self.units = 0
         self.task_seconds = self.task_cpu_seconds = 0.0
+        self._threads: dict[str, int] = {}
+        self._threads_asked = -math.inf
+
+    def threads(self) -> dict[str, int]:
+        """The worker threads of each worker now (asked of the scheduler at most once every
+        :data:`WORKERS_SECONDS` while it has workers): ``{address: threads}``."""
+        now = time.monotonic()
+        if not self._threads or now - self._threads_asked > WORKERS_SECONDS:
+            try:
+                self._threads = dict(self.client.nthreads())
+            except (OSError, TimeoutError):
+                return self._threads
+            self._threads_asked = now
+        return self._threads
 
     @property
     def workers(self) -> int:
         """Worker threads in the cluster now (1 while it has none: tasks wait for one)."""
-        try:
-            return max(1, sum(self.client.nthreads().values()))
-        except (OSError, TimeoutError):
-            return 1
+        return max(1, sum(self.threads().values()))
 
     def pool(self, factory) -> DaskPool:
         return DaskPool(self, factory)
@@ -249,10 +286,7 @@ class DaskPool:
         self._reader = UnitReader(units)
         self._stop = stop
         self._run = uuid.uuid4().hex[:12]
-        try:
-            threads = self._client.nthreads()
-        except (OSError, TimeoutError):
-            threads = {}
+        threads = self._cluster.threads()
         #: One slot per worker thread, the workers sorted by address (None: no worker yet, any).
         self._slots = [address for address in sorted(threads) for _ in range(threads[address])] or [None]
         self._slot_keys = [deque() for _ in self._slots]
@@ -265,6 +299,8 @@ class DaskPool:
         if not self._units_done or self._seconds_done <= 0:
             return 1
         per_unit = self._seconds_done / self._units_done
+        if per_unit >= SHORT_UNIT_SECONDS:
+            return 1
         return max(1, min(MAX_UNITS_PER_TASK, int(TASK_SECONDS / per_unit)))
 
     def _submit(self) -> None:
