@@ -15,7 +15,9 @@ figures against DDS are taken there).
 ``--nodes`` measures the exact yardstick instead of time: per search (each
 denomination and leader, the tables kept warm across a denomination's leaders on
 both sides), DDS's trick nodes (``futureTricks.nodes`` of ``SolveBoard``, counted
-at the start of each trick) against our table probes (also one per trick start).
+at the start of each trick) against our table probes (also one per trick start),
+in all and split by the search's place in its denomination (the first one starts
+from an empty table) and by denomination.
 
 Usage (from the repository root, after ``python setup.py build_ext --inplace``
 and ``pip install endplay``)::
@@ -212,6 +214,19 @@ def count_nodes(deals, tt_mb: int) -> int:
     print(f"Trick nodes: DDS {sum(dds_all):,}, ours (table probes) {sum(ours_all):,}: "
           f"{sum(ours_all) / sum(dds_all):.3f}x in all; per search median {statistics.median(ratios):.2f}x, "
           f"worst {ratios[-1]:.1f}x.")
+    # Where the gap is: by the search's place in its denomination (the first starts from an
+    # empty table, the others find it warm) and by denomination.
+    per_deal = len(DENOMS) * len(LEADERS)
+    groups = [(f"leader {leader} ({'first, cold table' if i == 0 else 'warm table'})",
+               lambda k, i=i: k % len(LEADERS) == i) for i, leader in enumerate(LEADERS)]
+    groups += [(f"denomination {d}", lambda k, j=j: k % per_deal // len(LEADERS) == j)
+               for j, d in enumerate(DENOMS)]
+    print("| searches | DDS trick nodes | our probes | ratio | our probes beyond DDS's |")
+    print("|---|---|---|---|---|")
+    for name, member in groups:
+        theirs = sum(n for k, n in enumerate(dds_all) if member(k))
+        mine = sum(n for k, n in enumerate(ours_all) if member(k))
+        print(f"| {name} | {theirs:,} | {mine:,} | {mine / max(1, theirs):.2f}x | {mine - theirs:,} |")
     return 1 if differ else 0
 
 

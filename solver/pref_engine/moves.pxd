@@ -52,9 +52,12 @@ cdef enum:
     # the killer leads of partition search (the last two that cut off with as many tricks
     # left), added to their scores: a killer that was right elsewhere is likely, not sure,
     # to be right here, so a far better class still goes first (DDS weighs its last cut-off
-    # so, benchmarks/RESULTS.md)
-    KILLER_BONUS = 60
+    # so, benchmarks/RESULTS.md). In no-trump the latest killer goes ahead of every class
+    # (as DDS's +126 there) and the one before earns nothing.
+    KILLER_BONUS = 40
     KILLER2_BONUS = 20
+    KILLER_BONUS_NT = 126
+    KILLER2_BONUS_NT = 0
     # low leads: the side holding the second and third best (``next_round_bonus``)
     NEXT_ROUND_PARTNER = 30
     NEXT_ROUND_SPLIT = 20
@@ -467,7 +470,7 @@ cdef inline int order_moves(const Rules* r, const Position* p, int seat, u64 mov
                             int killer2=-1) noexcept nogil:
     """Fill ``cards`` with ``moves`` best first; ``first`` (or -1) goes ahead of all.
     ``room`` (misère, the declarer on lead): see ``lead_score``. ``killer``, ``killer2``
-    (or -1): leads whose scores gain ``KILLER_BONUS`` and ``KILLER2_BONUS``."""
+    (or -1): leads whose scores gain ``KILLER_BONUS`` and ``KILLER2_BONUS`` (no-trump: the ``_NT`` ones)."""
     cdef int scores[MAX_MOVES]
     cdef int n = 0
     cdef int c, sc, j, i
@@ -492,9 +495,9 @@ cdef inline int order_moves(const Rules* r, const Position* p, int seat, u64 mov
         elif p.nplayed == 0:
             sc = lead_score(r, p, seat, c, out, mine, theirs, room)
             if c == killer:
-                sc += KILLER_BONUS
+                sc += KILLER_BONUS if p.trump >= 0 else KILLER_BONUS_NT
             elif c == killer2:
-                sc += KILLER2_BONUS
+                sc += KILLER2_BONUS if p.trump >= 0 else KILLER2_BONUS_NT
         else:
             sc = follow_score(r, p, seat, c)
         n = insert_by_score(cards, scores, n, c, sc)
