@@ -532,3 +532,14 @@ def test_cli_plot_writes_a_png(tmp_path):
                  "--lead", "S", "--plot", str(path))
     assert result.exit_code == 0, result.output
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize("taken, expected", [(1, "takes 1 trick, the defenders 9"),
+                                             (2, "takes 2 tricks, the defenders 8")])
+def test_full_deal_verdict_counts_tricks_in_the_right_number(taken, expected):
+    """The verdict's wording for one trick against several (it said "1 tricks"); the counts are
+    set by hand on a published layout's solution, only the sentence is checked."""
+    from pyanalyzer.analysis.solve import solve
+    solution = solve(published_layouts.PUBLISHED[0].layout, cards=False)
+    assert solution.is_full_deal
+    assert expected in replace(solution, declarer_tricks=taken).verdict()

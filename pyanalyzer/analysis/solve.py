@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 
-from pyanalyzer.analysis.tricks import Trick, TrickCounts, format_tricks, line_to_tricks
+from pyanalyzer.analysis.tricks import Trick, TrickCounts, format_tricks, line_to_tricks, tricks_phrase
 from pyanalyzer.engines.registry import make_backend
 from pyanalyzer.model.cards import Card
 from pyanalyzer.model.layout import Layout
@@ -72,17 +72,17 @@ class Solution(TrickCounts, HtmlView):
                         + (" (the misère stays clean from here)." if n == 0 else "."))
             if n == 0:
                 return f"Clean misère: the defenders cannot force a trick on {name}."
-            return f"The defenders catch {name}'s misère for {_tricks(n)}."
+            return f"The defenders catch {name}'s misère for {tricks_phrase(n)}."
         if not self.is_full_deal:
             return (f"{name} {takes} {n} of the {left} tricks left, "
                     f"{others} {self.defender_tricks}.")
         if layout.contract.level is None:  # Whist without a bid: just the tricks
-            return f"{name} {takes} {n} tricks, {others} {self.defender_tricks}."
+            return f"{name} {takes} {tricks_phrase(n)}, {others} {self.defender_tricks}."
         level = layout.contract.level + rules.book
-        outcome = (f"{layout.contract} makes" + (f" with {_tricks(n - level, 'overtrick')}"
+        outcome = (f"{layout.contract} makes" + (f" with {tricks_phrase(n - level, 'overtrick')}"
                                                   if n > level else "")
-                   if n >= level else f"{layout.contract} goes down by {_tricks(level - n)}")
-        return f"{name} {takes} {n} tricks, {others} {self.defender_tricks}: {outcome}."
+                   if n >= level else f"{layout.contract} goes down by {tricks_phrase(level - n)}")
+        return f"{name} {takes} {tricks_phrase(n)}, {others} {self.defender_tricks}: {outcome}."
 
     def __str__(self) -> str:
         return self.format()
@@ -132,10 +132,6 @@ class Solution(TrickCounts, HtmlView):
             "discards": None if self.discards is None else {
                 ",".join(c.code for c in discard): value for discard, value in self.discards.items()},
         }
-
-
-def _tricks(n: int, word: str = "trick") -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 def solve(layout: Layout, engine: str | object = "fast", cards: bool = True,

@@ -74,3 +74,8 @@ class TrickCounts:
     @property
     def is_full_deal(self) -> bool:
         return self.tricks_left == self.layout.rules.hand_size and not self.layout.played
+
+
+def tricks_phrase(n: int, word: str = "trick") -> str:
+    """``n`` and ``word`` in the right number: "1 trick", "2 tricks"."""
+    return f"{n} {word}" + ("" if n == 1 else "s")

@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from pyanalyzer.analysis.playcheck import check_play
 from pyanalyzer.analysis.small_search import TrickSearch, distinct_cards
 from pyanalyzer.analysis.solve import Trick, TrickCounts, format_tricks, line_to_tricks
+from pyanalyzer.analysis.tricks import tricks_phrase
 from pyanalyzer.engines.registry import make_backend
 from pyanalyzer.errors import LayoutError
 from pyanalyzer.model.cards import Card
@@ -84,7 +85,7 @@ class DefenceResult(TrickCounts, HtmlView):
             made = (f"{layout.contract} makes" + (f" with {margin} overtrick{'s' * (margin != 1)}"
                                                    if margin else "")
                     if margin >= 0 else f"{layout.contract} goes down by {-margin}")
-            lines.append(f"{names(layout.declarer)} takes {self.declarer_tricks} tricks: {made}.")
+            lines.append(f"{names(layout.declarer)} takes {tricks_phrase(self.declarer_tricks)}: {made}.")
             if self.shortfall == 0:
                 whist = f"the whist obligation of {self.obligation} is met"
             else:

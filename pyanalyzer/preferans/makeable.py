@@ -23,6 +23,7 @@ import itertools
 import time
 from dataclasses import dataclass, field
 
+from pyanalyzer.analysis.tricks import tricks_phrase
 from pyanalyzer.engines.registry import make_backend
 from pyanalyzer.errors import LayoutError
 from pyanalyzer.model.cards import Card
@@ -172,9 +173,9 @@ class MakeableTable(HtmlView):
             discard = " ".join(format_card(c, style) for c in layout.discard)
             made = (f"made with {margin} to spare" if margin > 0 else "made exactly") if margin >= 0 else (
                 f"down by {-margin}")
-            out.append(f"With the actual discard {discard}, {contract} takes {self.actual} tricks: {made}.")
+            out.append(f"With the actual discard {discard}, {contract} takes {tricks_phrase(self.actual)}: {made}.")
             if best > self.actual:
-                out.append(f"The best discard for {contract} gives {best} tricks.")
+                out.append(f"The best discard for {contract} gives {tricks_phrase(best)}.")
         return "\n".join(out)
 
     def __str__(self) -> str:
