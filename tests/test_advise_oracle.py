@@ -694,7 +694,8 @@ def test_the_95_percent_interval_covers_the_exact_value():
     exact = Averaged(start, "S", known_to(start, (), "S")[1]).expected
     covered: Counter = Counter()
     for seed in range(200):
-        advice = advise(start, "S", exact_limit=10, samples=30, seed=seed)
+        # (strategy="never": only the averages' intervals are checked here)
+        advice = advise(start, "S", exact_limit=10, samples=30, seed=seed, strategy="never")
         assert not advice.exact
         for key, card in advice.cards.items():
             low, high = card.interval
