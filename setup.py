@@ -97,9 +97,11 @@ for stale in KERNEL_SOURCES.glob("pref_engine/_kernels/*/*.pyx"):
         stale.unlink()
 
 extensions = [extension for kernel in kernels_to_build() for extension in kernel_extensions(kernel)]
-# The CPU check that picks a kernel (hand-written C, kept apart from the engine folder, where .c
-# files are Cython's output): compiled for the baseline, like the Python that imports it.
-extensions.append(Extension("pref_engine._cpu", [str(Path("solver") / "cpu" / "cpu_check.c")],
+# The CPU check that picks a kernel (kept apart from the engine, which is compiled per kernel):
+# compiled for the baseline, like the Python that imports it.
+CPU_CHECK = Path("solver") / "cpu"
+extensions.append(Extension("pref_engine._cpu", [str(CPU_CHECK / "_cpu.pyx")],
+                            include_dirs=[str(CPU_CHECK)], depends=[str(CPU_CHECK / "cpu_features.h")],
                             extra_compile_args=OPTIMIZE))
 
 
