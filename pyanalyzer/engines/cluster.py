@@ -324,9 +324,9 @@ class DaskPool:
             key = f"pref-{self._run}-{group[0][0]}"
             address = self._slots[slot]
             try:
+                placement = {} if address is None else {"workers": [address], "allow_other_workers": True}
                 future = self._client.submit(run_units, self._work, self._factory, self._streams, Units(group),
-                                             key=key, pure=False, workers=None if address is None else [address],
-                                             allow_other_workers=True)
+                                             key=key, pure=False, **placement)
             except (OSError, TimeoutError, RuntimeError) as error:
                 self._lose(error)
                 return
@@ -338,6 +338,11 @@ class DaskPool:
     def take(self, timeout: float):
         if self._stop.is_set() and not self._ended:   # (set by the caller or the work)
             self.stop(interrupt=False)
+        if not self._pending:
+            # Every event delivered: the slots are refilled before waiting, so a worker whose
+            # task just came back finds the next one queued behind the one it is running. (Not
+            # while events wait: reading a pipe's next lines could hold up their delivery.)
+            self._submit()
         if not self._pending and self._out:
             try:
                 future = self._finished.get(timeout=timeout)
@@ -346,8 +351,6 @@ class DaskPool:
                     self._lose(None)
             else:
                 self._collect(future)
-        if not self._pending:
-            self._submit()
         return self._pending.popleft() if self._pending else None
 
     def _collect(self, future) -> None:
