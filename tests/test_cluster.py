@@ -19,6 +19,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import types
 
@@ -45,7 +46,7 @@ finally:
 import dask  # noqa: E402 (installed with distributed)
 
 from pyanalyzer.engines.cluster import DaskCluster, DaskPool, Units, block_stop_signals_in_loop  # noqa: E402
-from pyanalyzer.engines.executor import use_cluster  # noqa: E402
+from pyanalyzer.engines.executor import DONE, ITEM, use_cluster  # noqa: E402
 
 #: Generous bound on waiting for a condition the test drives (never a guess at how long work takes).
 PATIENCE = 120.0
@@ -198,6 +199,80 @@ def test_short_units_share_a_task_and_long_ones_go_alone(seconds_per_unit, units
     if seconds_per_unit is not None:   # (what the run measured so far: 10 units)
         pool._units_done, pool._seconds_done = 10, 10 * seconds_per_unit
     assert pool._units_per_task() == units_per_task
+
+
+class StubFuture:
+    """A task the test finishes when it chooses (the pool sees what Dask's futures show it)."""
+
+    def __init__(self, key: str, units: list) -> None:
+        self.key, self.units, self.status = key, units, "pending"
+        self._callbacks: list = []
+
+    def add_done_callback(self, callback) -> None:
+        self._callbacks.append(callback)
+
+    def finish(self) -> None:
+        self.status = "finished"
+        for callback in self._callbacks:
+            callback(self)
+
+    def result(self):
+        events = [event for index, unit in self.units for event in ((ITEM, index, unit * 10), (DONE, index, None))]
+        return events, 0.2, 0.2
+
+    def release(self) -> None:
+        pass
+
+
+class StubClient:
+    def __init__(self) -> None:
+        self.submitted: list[StubFuture] = []
+
+    def submit(self, function, work, factory, streams, units, key, pure, **placement) -> StubFuture:
+        self.submitted.append(StubFuture(key, units.units))
+        return self.submitted[-1]
+
+
+def test_a_worker_gets_its_next_task_before_the_pool_waits_for_another_result():
+    """One worker thread: one task running, one queued. When the first comes back and its events
+    are delivered, its replacement goes out before the pool waits again: were it sent only after
+    the next result, the worker would run dry at every task (15% idle in the README enumeration)."""
+    client = StubClient()
+    cluster = types.SimpleNamespace(client=client, address="tcp://127.0.0.1:1", threads=lambda: {"tcp://w": 1},
+                                    lost=lambda: False, tasks=0, units=0, task_seconds=0.0, task_cpu_seconds=0.0)
+    pool = DaskPool(cluster, factory=None)
+    pool.start(work=None, units=range(10), streams=False, stop=threading.Event())
+    assert len(client.submitted) == 2
+    client.submitted[0].finish()
+    assert [pool.take(0), pool.take(0)] == [(ITEM, 0, 0), (DONE, 0, None)]
+    client.submitted[1].finish()                # (the worker now runs the queued task's successor, if sent)
+    assert pool.take(0) == (ITEM, 1, 10)
+    assert [future.units for future in client.submitted] == [[(0, 0)], [(1, 1)], [(2, 2)]]
+
+
+def test_a_run_started_before_any_worker_joined_waits_for_one(batch, local_records):
+    """A scheduler without workers: the command's tasks wait on it (not an error), and run once a
+    worker joins."""
+    lines = batch.read_text().splitlines()[:6]
+    short = batch.parent / "six.txt"
+    short.write_text("\n".join(lines) + "\n")
+    with start_cluster(0) as local:
+        process = subprocess.Popen([sys.executable, "-m", "pyanalyzer", "solve", "--batch", str(short), "--json",
+                                    "--no-line", "--scheduler", local.scheduler_address],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_environment())
+        try:
+            wait_until(lambda: process.poll() is not None
+                       or local.scheduler.tasks, "the command's first task on the scheduler")
+            assert process.poll() is None, process.communicate()[1].decode()
+            with stop_signals_blocked():
+                local.scale(1)
+            out, errors = (text.decode() for text in process.communicate(timeout=PATIENCE))
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+    assert process.returncode == 0, errors
+    assert records(out) == local_records[:6]
 
 
 def test_without_a_scheduler_dask_is_not_imported():
