@@ -99,6 +99,9 @@ class Deck:
     #: ``T♦``): the common case of :func:`pyanalyzer.model.notation.parse_cards`, looked up
     #: (any other text, which that function reads too, is not here).
     by_spelling: dict[str, Card] = field(init=False, repr=False, compare=False)
+    #: :meth:`compact`'s suits in display order: ``(suit number, its cards' codes by the suit's
+    #: bits)``, the codes filled as they are met.
+    _suit_codes: tuple[tuple[int, dict[int, str]], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         order = self.display_order or tuple(range(len(self.suits)))
@@ -117,6 +120,26 @@ class Deck:
                 for suit_text in suits:
                     spellings[rank_text + suit_text] = card
         object.__setattr__(self, "by_spelling", spellings)
+        object.__setattr__(self, "_suit_codes", tuple((suit, {}) for suit in order))
+
+    def compact(self, mask: int) -> str:
+        """The cards of ``mask`` as their codes in display order (suits in the display order,
+        high cards first), comma-separated; ``-`` for none (``Hand.compact``).
+
+        >>> PREFERANS.compact(PREFERANS.card("T", "d").mask | PREFERANS.card("A", "s").mask | 1)
+        'As,7s,Td'
+        """
+        width, parts = len(self.ranks), []
+        full = (1 << width) - 1
+        for suit, known in self._suit_codes:
+            bits = mask >> suit * width & full
+            if bits:
+                codes = known.get(bits)
+                if codes is None:
+                    codes = known[bits] = ",".join(
+                        self._cards[suit * width + rank].code for rank in reversed(range(width)) if bits >> rank & 1)
+                parts.append(codes)
+        return ",".join(parts) or "-"
 
     def display_suits(self) -> list[tuple[int, Suit]]:
         """(suit number, suit) in display order.

@@ -43,6 +43,7 @@ from pyanalyzer.model.layout_format import format_card_list as format_card_list
 from pyanalyzer.model.layout_format import format_layout_file as format_layout_file
 from pyanalyzer.model.layout_format import format_one_line as format_one_line
 from pyanalyzer.model.layout_format import layout_to_dict as layout_to_dict
+from pyanalyzer.model.layout_masks import LayoutMasks, read_masks
 from pyanalyzer.model.move import Move
 from pyanalyzer.model.notation import SUIT_SYMBOLS, check_ten_spelling, parse_card, parse_cards, parse_moves
 from pyanalyzer.model.rules import rules_for
@@ -51,6 +52,7 @@ HEADER_KEYS = ("title", "source", "game", "contract", "declarer", "lead", "talon
 #: The keys of a card points game's state (Thousand).
 POINTS_KEYS = ("bid", "trump", "won", "points", "gave")
 ALL_KEYS = HEADER_KEYS + POINTS_KEYS + ("played",)
+_ALL_KEYS = frozenset(ALL_KEYS)
 
 _ONE_LINE_START = re.compile(r"^\s*[A-Za-z_]+\s*=")
 
@@ -287,7 +289,7 @@ def _add_field(fields: dict[str, str], key: str, value: str, seen: set[str]) -> 
     if lower in seen:
         raise LayoutError(f"key {shorten(key)!r} is given twice", key)
     seen.add(lower)
-    fields[lower if lower in ALL_KEYS else key] = value.strip()
+    fields[lower if lower in _ALL_KEYS else key] = value.strip()
 
 
 def _lines(text: str) -> list[str]:
@@ -302,6 +304,14 @@ def parse_one_line(text: str) -> Layout:
     1
     """
     return layout_from_fields(one_line_fields(text))
+
+
+def read_one_line(text: str) -> Layout | LayoutMasks:
+    """:func:`parse_one_line` for a batch line: a trick layout of the common form in masks, without
+    its ``Hand``s (:mod:`pyanalyzer.model.layout_masks`), any other line as its :class:`Layout`
+    (or the layout's error)."""
+    fields = one_line_fields(text)
+    return read_masks(fields) or layout_from_fields(fields)
 
 
 def one_line_fields(text: str) -> dict[str, str]:
