@@ -15,11 +15,11 @@ from click.testing import CliRunner
 from positions import play_random_cards, random_layout
 
 import pyanalyzer.cli.batch as batch
+from pyanalyzer.analysis.solve import solve_later
 from pyanalyzer.cli.allpass import AllpassLine
 from pyanalyzer.cli.batch import answer_chunks, answer_line
 from pyanalyzer.cli.main import SolveLine, main, solution_verdict
 from pyanalyzer.engines.registry import make_backend
-from pyanalyzer.analysis.solve import solve_later
 from pyanalyzer.model.layout_io import format_one_line, parse_one_line, read_layout, read_one_line
 from pyanalyzer.model.layout_masks import LayoutMasks
 from pyanalyzer.model.rules import AllPassRules
@@ -115,6 +115,8 @@ def test_lines_read_in_masks_write_what_their_layouts_write(tmp_path, options):
     expected = _one_line_at_a_time(_FullReading("--cards" in options, "--no-line" not in options), verdict, LINES)
     got = b"".join(line + b"\n" for line in result.stdout_bytes.splitlines() if b"not UTF-8" not in line)
     assert SECONDS.sub(b"", got) == SECONDS.sub(b"", expected)
+    if "--json" in options:   # (each record as json.dumps writes its object: the lines are written without it)
+        assert all(json.dumps(json.loads(line), ensure_ascii=False).encode() == line for line in got.splitlines())
     in_masks = sum(isinstance(read_one_line(raw.decode()), LayoutMasks) for raw in LINES[:10])
     assert in_masks >= 4   # (the lines before the bad ones: regression count 5 of 10 read in masks)
 

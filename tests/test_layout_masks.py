@@ -10,14 +10,16 @@ mutated into bad lines of every kind the layout refuses.
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import replace
 
 import pytest
 from positions import play_random_cards, random_layout
 
+from pyanalyzer.analysis.solve import LineSolution, Solution
 from pyanalyzer.errors import PrefInputError
-from pyanalyzer.model.cards import PREFERANS
+from pyanalyzer.model.cards import PREFERANS, Card
 from pyanalyzer.model.layout_format import format_one_line
 from pyanalyzer.model.layout_io import layout_from_fields, one_line_fields, read_layout, read_one_line
 from pyanalyzer.model.layout_masks import LayoutMasks, read_masks
@@ -138,6 +140,36 @@ def test_the_masks_reader_agrees_with_the_layout_on_every_line():
     # Every kind of line met (regression counts of these lines: 354, 140 and 512): valid lines in
     # masks, valid lines left to the full reader, bad lines.
     assert accepted > 300 and refused > 100 and bad > 400, (accepted, refused, bad)
+
+
+def test_a_line_solution_writes_what_the_layouts_solution_writes():
+    """LineSolution (a layout in masks) against Solution (its Layout), the same answer given to
+    both: the same verdict and JSON line, and that line as ``json.dumps`` writes its object (keys'
+    order, spacing, escapes: titles with quotes; card values, a line, the discards' values)."""
+    rng = random.Random("line-solutions")
+    compared = 0
+    for line in LINES:
+        try:
+            fields = one_line_fields(line)
+            layout = layout_from_fields(fields)
+        except PrefInputError:
+            continue
+        masks = read_masks(fields)
+        if masks is None:
+            continue
+        cards = {card: rng.randint(0, layout.tricks_left) for card in layout.legal_cards()}
+        answer = (rng.randint(0, layout.tricks_left), list(cards)[:2], rng.choice([None, cards]),
+                  rng.randint(0, 10**6), rng.random() / 1000, rng.choice(["fast", "reference"]))
+        solution, line_solution = Solution(layout, *answer), LineSolution(masks, *answer)
+        assert line_solution.verdict() == solution.verdict(), line
+        assert line_solution.json_line() == solution.json_line(), line
+        assert json.dumps(json.loads(solution.json_line()), ensure_ascii=False) == solution.json_line(), line
+        compared += 1
+    assert compared > 300
+    layout = read_layout('contract=6d declarer=S lead=S S=As,Ks W=Ah,Kh E=Ad,Kd discard=7s,8s title="a \\"b\\""')
+    discards = {(Card("7s"), Card("8s")): 2, (Card("7s"), Card("As")): 1}
+    text = Solution(layout, 2, [], None, 10, 0.5, "fast", discards=discards).json_line()
+    assert json.dumps(json.loads(text), ensure_ascii=False) == text and '"discards": {"' in text
 
 
 @pytest.mark.parametrize("line", [

@@ -17,6 +17,7 @@ South takes 1 of the 2 tricks left, the defenders 1.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -84,25 +85,25 @@ class TrickAnswer(TrickCounts):
         return f"{name} {takes} {tricks_phrase(n)}, {others} {self.defender_tricks}: {outcome}."
 
     def to_dict(self) -> dict:
-        """The JSON object of ``pref solve --json`` (a stable interface)."""
+        """The JSON object of ``pref solve --json`` (a stable interface): :meth:`json_line` read back."""
+        return json.loads(self.json_line())
+
+    def json_line(self) -> str:
+        """The JSON object of ``pref solve --json`` on one line, as ``json.dumps(..., ensure_ascii=False)``
+        writes it (``pref solve --batch --json`` writes a line per layout: written here, not from a dict)."""
         layout = self.layout
-        return {
-            "layout": format_one_line(layout) if isinstance(layout, Layout) else layout.one_line(),
-            "contract": layout.contract.code,
-            "declarer": layout.declarer,
-            "to_move": layout.to_move,
-            "tricks_left": self.tricks_left,
-            "declarer_tricks": self.declarer_tricks,
-            "defender_tricks": self.defender_tricks,
-            "cards": None if self.cards is None else {c.code: v for c, v in self.cards.items()},
-            "line": [c.code for c in self.line],
-            "verdict": self.verdict(),
-            "engine": self.engine,
-            "nodes": self.nodes,
-            "seconds": round(self.seconds, 6),
-            "discards": None if self.discards is None else {
-                ",".join(c.code for c in discard): value for discard, value in self.discards.items()},
-        }
+        text = format_one_line(layout) if isinstance(layout, Layout) else layout.one_line()
+        cards = "null" if self.cards is None else "{" + ", ".join(
+            [f'"{card.code}": {value}' for card, value in self.cards.items()]) + "}"
+        line = ", ".join([f'"{card.code}"' for card in self.line])
+        discards = "null" if self.discards is None else "{" + ", ".join(
+            [f'"{",".join([c.code for c in discard])}": {value}' for discard, value in self.discards.items()]) + "}"
+        return (f'{{"layout": {_json_string(text)}, "contract": "{layout.contract.code}", '
+                f'"declarer": "{layout.declarer}", "to_move": "{layout.to_move}", '
+                f'"tricks_left": {self.tricks_left}, "declarer_tricks": {self.declarer_tricks}, '
+                f'"defender_tricks": {self.defender_tricks}, "cards": {cards}, "line": [{line}], '
+                f'"verdict": {_json_string(self.verdict())}, "engine": "{self.engine}", "nodes": {self.nodes}, '
+                f'"seconds": {round(self.seconds, 6)!r}, "discards": {discards}}}')
 
 
 @dataclass
@@ -169,6 +170,11 @@ class LineSolution(TrickAnswer):
     seconds: float
     engine: str
     discards: None = None
+
+
+#: A JSON string of any text, as ``json.dumps(text, ensure_ascii=False)`` writes it. (Card codes,
+#: seats, contract codes and engine names are plain ASCII letters and digits: written as they are.)
+_json_string = json.encoder.encode_basestring
 
 
 def solve(layout: Layout, engine: str | object = "fast", cards: bool = True,

@@ -22,8 +22,8 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from operator import attrgetter
+from typing import NamedTuple
 
 from pyanalyzer.errors import PrefInputError
 from pyanalyzer.model.cards import Card
@@ -32,17 +32,17 @@ from pyanalyzer.model.layout import position_of
 from pyanalyzer.model.layout_format import one_line_form
 from pyanalyzer.model.play import TrickRules
 from pyanalyzer.model.position import Position
-from pyanalyzer.model.rules import GAMES, PREFERANS_RULES, Rules
+from pyanalyzer.model.rules import GAMES, Rules
 
 _mask = attrgetter("mask")
 #: The keys :func:`read_masks` reads (a seat's hand apart); any other key is left to the full reader.
 _KEYS = frozenset(("game", "contract", "declarer", "lead", "talon", "discard", "played", "title", "source"))
 
 
-@dataclass(frozen=True, slots=True)
-class LayoutMasks:
+class LayoutMasks(NamedTuple):
     """A checked trick layout (trick contract or misère) in masks: what a batch line's answer
-    needs (the position, the one-line form, who is to move, the tricks left)."""
+    needs (the position, the one-line form, who is to move, the tricks left). (A named tuple: a
+    batch makes one a line.)"""
 
     rules: Rules
     contract: Contract
@@ -85,34 +85,37 @@ def read_masks(fields: dict[str, str]) -> LayoutMasks | None:
     it is not one of the lines read this way or the layout would refuse it (the module's
     docstring)."""
     game = fields.get("game")
-    rules = PREFERANS_RULES if game is None else GAMES.get(game)
-    if rules is None or rules.counts_points or fields.get("talon") or not fields.keys() <= _keys(rules):
+    reading = _READINGS.get("preferans" if game is None else game)
+    if reading is None or fields.get("talon") or not fields.keys() <= reading.keys:
         return None
-    contract = _contract(rules, fields.get("contract"))
-    declarer, lead = _seat(rules, fields.get("declarer")), _seat(rules, fields.get("lead"))
+    rules, spelled = reading.rules, reading.seats
+    contract = reading.contract(fields.get("contract"))
+    declarer, lead = spelled.get(fields.get("declarer")), spelled.get(fields.get("lead"))
     if contract is None or declarer is None or lead is None:
         return None
     by_spelling = rules.deck.by_spelling
-    seats = rules.seats
     hands, sizes = [], []
-    for seat in seats:
+    for seat, lower in reading.seat_keys:
         text = fields.get(seat)
-        cards = _cards(by_spelling, fields.get(seat.lower()) if text is None else text)
+        cards = _cards(by_spelling, fields.get(lower) if text is None else text)
         if cards is None:
             return None
         hands.append(sum(map(_mask, cards)))
         sizes.append(len(cards))
-    discard, played = _cards(by_spelling, fields.get("discard", "")), _cards(by_spelling, fields.get("played", ""))
-    if discard is None or played is None or len(discard) not in (0, rules.discard_size) or len(played) >= len(seats):
+    discard = _cards(by_spelling, fields["discard"]) if "discard" in fields else ()
+    played = _cards(by_spelling, fields["played"]) if "played" in fields else ()
+    seats = len(hands)
+    if discard is None or played is None or len(discard) not in (0, rules.discard_size) or len(played) >= seats:
         return None
     # A card twice would carry in the sum: its bits would count fewer than the cards.
     if (sum(hands) + sum(map(_mask, discard + played))).bit_count() != sum(sizes) + len(discard) + len(played):
         return None
-    leader = seats.index(lead)
-    for number in range(len(played)):
-        sizes[(leader + number) % len(seats)] += 1
+    if played:
+        leader = rules.seats.index(lead)
+        for number in range(len(played)):
+            sizes[(leader + number) % seats] += 1
     size = sizes[0]
-    if size == 0 or size > rules.hand_size or sizes.count(size) != len(seats):
+    if size == 0 or size > rules.hand_size or sizes.count(size) != seats:
         return None
     masks = LayoutMasks(rules, contract, declarer, lead, tuple(hands), discard, played,
                         fields.get("title"), fields.get("source"), size)
@@ -144,48 +147,34 @@ def _cards(by_spelling: dict[str, Card], text: str | None) -> tuple[Card, ...] |
     return cards if all(cards) else None
 
 
-#: By game: the keys of the fields read here (a seat's key as typed: ``S`` or ``s``), the
-#: contracts and the seats as spelled in the lines met (each read once).
-_KNOWN_KEYS: dict[str, frozenset[str]] = {}
-_CONTRACTS: dict[tuple[str, str], Contract | None] = {}
-_SEATS: dict[tuple[str, str], str | None] = {}
-_SPELLINGS_KEPT = 1024
+class _Reading:
+    """What :func:`read_masks` needs of a game's rules, worked out once: the keys read (a seat's
+    key as typed: ``S`` or ``s``), the seats by spelling, and the contracts met (each read once)."""
 
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.seat_keys = tuple((seat, seat.lower()) for seat in rules.seats)
+        self.keys = _KEYS | {key for pair in self.seat_keys for key in pair}
+        self.seats = {key: seat for seat, lower in self.seat_keys for key in (seat, lower)}
+        self._contracts: dict[str | None, Contract | None] = {None: None}
 
-def _keys(rules: Rules) -> frozenset[str]:
-    keys = _KNOWN_KEYS.get(rules.game)
-    if keys is None:
-        keys = _KNOWN_KEYS[rules.game] = _KEYS | {spelling for seat in rules.seats for spelling in (seat, seat.lower())}
-    return keys
-
-
-def _contract(rules: Rules, text: str | None) -> Contract | None:
-    """The trick contract or misère ``text`` names under ``rules``; None for any other text."""
-    if text is None:
-        return None
-    key = (rules.game, text)
-    if key not in _CONTRACTS:
+    def contract(self, text: str | None) -> Contract | None:
+        """The trick contract or misère ``text`` names; None for any other text."""
+        contracts = self._contracts
+        if text in contracts:
+            return contracts[text]
         try:
-            contract = Contract.parse(text, rules)
+            contract = Contract.parse(text, self.rules)
         except PrefInputError:
             contract = None
-        if len(_CONTRACTS) >= _SPELLINGS_KEPT:
-            _CONTRACTS.clear()
-        _CONTRACTS[key] = contract if contract is not None and contract.kind in (TRICKS, MISERE) else None
-    return _CONTRACTS[key]
+        if len(contracts) >= _CONTRACTS_KEPT:
+            contracts.clear()
+            contracts[None] = None
+        contracts[text] = contract if contract is not None and contract.kind in (TRICKS, MISERE) else None
+        return contracts[text]
 
 
-def _seat(rules: Rules, text: str | None) -> str | None:
-    """The seat ``text`` names under ``rules``; None for any other text."""
-    if not text:
-        return None
-    key = (rules.game, text)
-    if key not in _SEATS:
-        try:
-            seat = rules.seat(text)
-        except PrefInputError:
-            seat = None
-        if len(_SEATS) >= _SPELLINGS_KEPT:
-            _SEATS.clear()
-        _SEATS[key] = seat
-    return _SEATS[key]
+#: The contracts kept read per game (a batch names a few; a file of odd spellings stays bounded).
+_CONTRACTS_KEPT = 1024
+#: The games whose lines are read in masks: the trick games.
+_READINGS = {name: _Reading(rules) for name, rules in GAMES.items() if not rules.counts_points}
