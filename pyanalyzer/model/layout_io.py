@@ -317,8 +317,7 @@ def read_one_line(text: str) -> Layout | LayoutMasks:
     """:func:`parse_one_line` for a batch line: a trick layout of the common form in masks, without
     its ``Hand``s (:mod:`pyanalyzer.model.layout_masks`), any other line as its :class:`Layout`
     (or the layout's error)."""
-    fields = one_line_fields(text)
-    return read_masks(fields) or layout_from_fields(fields)
+    return read_masks(text) or layout_from_fields(one_line_fields(text))
 
 
 def one_line_fields(text: str) -> dict[str, str]:

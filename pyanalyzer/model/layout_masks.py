@@ -12,11 +12,10 @@ included; the caller then reads the line in full (:func:`pyanalyzer.model.layout
 and the layout's own check says what is wrong, with its one-line error naming the token. The
 tests read every line of theirs both ways and compare the positions and the written forms.
 
->>> from pyanalyzer.model.layout_io import one_line_fields
->>> masks = read_masks(one_line_fields("contract=6s declarer=S lead=W S=As,7d W=7h,8h E=Ad,Kh"))
+>>> masks = read_masks("contract=6s declarer=S lead=W S=As,7d W=7h,8h E=Ad,Kh")
 >>> masks.tricks_left, masks.to_move, masks.one_line()
 (2, 'W', 'contract=6s declarer=S lead=W S=As,7d W=8h,7h E=Ad,Kh')
->>> read_masks(one_line_fields("contract=6s declarer=S lead=W S=As,7d W=7h,8h E=Ad")) is None
+>>> read_masks("contract=6s declarer=S lead=W S=As,7d W=7h,8h E=Ad") is None
 True
 """
 
@@ -80,10 +79,20 @@ class LayoutMasks(NamedTuple):
                              ((), self.discard, self.played), self.title, self.source)
 
 
-def read_masks(fields: dict[str, str]) -> LayoutMasks | None:
-    """The layout of a one-line form's ``fields`` (``one_line_fields``) in masks, or None when
-    it is not one of the lines read this way or the layout would refuse it (the module's
-    docstring)."""
+def read_masks(text: str) -> LayoutMasks | None:
+    """The layout of a one-line form in masks, or None when it is not one of the lines read this
+    way or the layout would refuse it (the module's docstring). The line must be plain: printable
+    characters (no tab, no control character), words between single spaces, no quotes or
+    backslashes, keys written as ``one_line_fields`` stores them (lower case, a seat's either case)."""
+    if len(text) > _LONGEST or not text.isprintable() or '"' in text or "'" in text or "\\" in text:
+        return None
+    fields: dict[str, str] = {}
+    for word in text.split(" "):
+        key, equals, value = word.partition("=")
+        if key in fields or not equals and word:
+            return None
+        fields[key] = value
+    fields.pop("", None)   # (between two spaces; a word "=x" is refused below: "" is no key)
     game = fields.get("game")
     reading = _READINGS.get("preferans" if game is None else game)
     if reading is None or fields.get("talon") or not fields.keys() <= reading.keys:
@@ -96,8 +105,12 @@ def read_masks(fields: dict[str, str]) -> LayoutMasks | None:
     by_spelling = rules.deck.by_spelling
     hands, sizes = [], []
     for seat, lower in reading.seat_keys:
-        text = fields.get(seat)
-        cards = _cards(by_spelling, fields.get(lower) if text is None else text)
+        hand = fields.get(seat)
+        if hand is None:
+            hand = fields.get(lower)
+        elif lower in fields and lower != seat:   # (given twice: S= and s=)
+            return None
+        cards = _cards(by_spelling, hand)
         if cards is None:
             return None
         hands.append(sum(map(_mask, cards)))
@@ -174,6 +187,8 @@ class _Reading:
         return contracts[text]
 
 
+#: Longer lines are read in full (a full Whist deal with a title is a few hundred characters).
+_LONGEST = 2000
 #: The contracts kept read per game (a batch names a few; a file of odd spellings stays bounded).
 _CONTRACTS_KEPT = 1024
 #: The games whose lines are read in masks: the trick games.
