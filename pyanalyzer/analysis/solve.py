@@ -40,7 +40,7 @@ from pyanalyzer.thousand.exchange import best_exchange
 from pyanalyzer.thousand.solution import PointsSolution, line_to_points_tricks
 
 
-class TrickAnswer(TrickCounts):
+class _TrickAnswer(TrickCounts):
     """The verdict and the JSON record of a trick contract's or misère's answer, shared by
     :class:`Solution` and :class:`LineSolution`: they read the facts of ``layout`` (a
     :class:`Layout` or a :class:`LayoutMasks`: rules, contract, declarer, who is to move, the
@@ -107,7 +107,7 @@ class TrickAnswer(TrickCounts):
 
 
 @dataclass
-class Solution(TrickAnswer, HtmlView):
+class Solution(_TrickAnswer, HtmlView):
     """The result of :func:`solve` for a trick contract or misère."""
 
     layout: Layout
@@ -158,7 +158,7 @@ class Solution(TrickAnswer, HtmlView):
 
 
 @dataclass
-class LineSolution(TrickAnswer):
+class LineSolution(_TrickAnswer):
     """A batch line's answer (``pref solve --batch``) for a layout read in masks
     (:func:`solve_one_line_later`): its verdict and JSON record, as :class:`Solution` gives them."""
 
