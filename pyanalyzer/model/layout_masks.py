@@ -88,11 +88,12 @@ def read_masks(text: str) -> LayoutMasks | None:
         return None
     fields: dict[str, str] = {}
     for word in text.split(" "):
+        if not word:   # (between two spaces)
+            continue
         key, equals, value = word.partition("=")
-        if key in fields or not equals and word:
+        if key in fields or not equals:
             return None
-        fields[key] = value
-    fields.pop("", None)   # (between two spaces; a word "=x" is refused below: "" is no key)
+        fields[key] = value   # (a word "=x" is refused below: "" is no key)
     game = fields.get("game")
     reading = _READINGS.get("preferans" if game is None else game)
     if reading is None or fields.get("talon") or not fields.keys() <= reading.keys:
