@@ -26,6 +26,13 @@ same order on the same kind of engine, so its nodes match too).
     python benchmarks/batch_overhead.py --set report --repeat 3
     python benchmarks/batch_overhead.py --profile      # where the command's Python time goes
     python benchmarks/batch_overhead.py --set report --repeat 5 --against /path/to/main   # before/after
+    python benchmarks/batch_overhead.py --set report --instructions --layouts 400   # any load
+
+``--instructions``: the same three figures in instructions executed (valgrind's cachegrind, no
+cache simulation; the same on any machine and at any load, but blind to the caches): the
+command on the layouts less the command on an empty file, the engine's loop less the same child
+that only builds the positions, and the Python alone (engine stubbed) less the same on an empty
+file; each per layout.
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ import argparse
 import json
 import os
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -52,6 +60,7 @@ from pyanalyzer.model.layout_io import format_one_line, parse_one_line  # noqa: 
 CONTRACTS = ["6s", "7c", "8n", "misere", "6h"]
 SEEDS = {"tuning": "batch-overhead-tuning", "report": "batch-overhead-report"}
 COMMAND = [sys.executable, "-m", "pyanalyzer", "solve", "--batch"]
+THIS_TREE = Path(__file__).resolve().parents[1]
 OPTIONS = ["--json", "--no-line"]
 
 
@@ -80,17 +89,30 @@ def engine_run(lines: list[str]) -> tuple[float, float, list[int], int]:
 
 def command_run(batch: Path, out: Path, tree: str | None = None) -> tuple[float, float]:
     """The command in a child process: ``(cpu s, wall s)``; ``tree``: the ``pyanalyzer`` of that
-    source tree instead (on ``PYTHONPATH``; the engine stays this one's)."""
-    env = None if tree is None else {**os.environ, "PYTHONPATH": tree}
+    source tree instead of this one's (the engine stays the installed one)."""
+    env, folder = tree_environment(tree, batch.parent)
     with open(out, "wb") as sink:
         wall = time.perf_counter()
-        process = subprocess.Popen([*COMMAND, str(batch), *OPTIONS], stdout=sink, env=env)
+        process = subprocess.Popen([*COMMAND, str(batch), *OPTIONS], stdout=sink, env=env, cwd=folder)
         _pid, status, usage = os.wait4(process.pid, 0)
         wall = time.perf_counter() - wall
     process.returncode = os.waitstatus_to_exitcode(status)
     if process.returncode != 0:
         raise SystemExit(f"the command failed (exit status {process.returncode})")
     return usage.ru_utime + usage.ru_stime, wall
+
+
+def tree_environment(tree: str | None, folder: Path) -> tuple[dict[str, str], Path]:
+    """The environment and working folder of a child that imports ``tree``'s ``pyanalyzer`` (None:
+    this script's tree), checked. (``python -m`` puts its working folder first on ``sys.path``:
+    run from a checkout, it would import that checkout's, whatever ``PYTHONPATH`` says.)"""
+    tree = str(Path(tree or THIS_TREE).resolve())
+    env = {**os.environ, "PYTHONPATH": tree}
+    found = subprocess.run([sys.executable, "-c", "import pyanalyzer; print(pyanalyzer.__file__)"], env=env,
+                           cwd=folder, capture_output=True, text=True, check=True).stdout.strip()
+    if not found.startswith(tree + os.sep):
+        raise SystemExit(f"the child imports {found}, not the tree {tree}")
+    return env, folder
 
 
 def check_output(out: Path, values: list[int], nodes: int) -> None:
@@ -145,22 +167,78 @@ def profile(batch: Path) -> None:
     stats.sort_stats("tottime").print_stats(40)
 
 
+def instructions(argv: list[str], folder: Path, tree: str | None) -> int:
+    """Instructions a child Python executes with ``argv`` (valgrind's cachegrind), importing
+    ``tree``'s ``pyanalyzer`` (None: this script's; run in ``folder``)."""
+    env, folder = tree_environment(tree, folder)
+    run = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+                          sys.executable, *argv], capture_output=True, text=True, env=env, cwd=folder)
+    found = re.search(r"I\s+refs:\s+([\d,]+)", run.stderr)
+    if run.returncode != 0 or found is None:
+        raise SystemExit(f"valgrind {' '.join(argv)} failed (exit status {run.returncode}): {run.stderr[-500:]}")
+    return int(found.group(1).replace(",", ""))
+
+
+def count_instructions(batch: Path, empty: Path, layouts: int, tree: str | None = None) -> None:
+    """A row of the ``--instructions`` table (see the module docstring) for ``tree`` (None: this one)."""
+    me, folder = str(Path(__file__).resolve()), batch.parent
+
+    def difference(argv: list[str], baseline: list[str]) -> int:
+        return instructions(argv, folder, tree) - instructions(baseline, folder, tree)
+
+    per_layout = {
+        "command": difference([*COMMAND[1:], str(batch), *OPTIONS], [*COMMAND[1:], str(empty), *OPTIONS]),
+        "engine": difference([me, "--child", "engine", str(batch)], [me, "--child", "positions", str(batch)]),
+        "Python alone": difference([me, "--child", "python", str(batch)], [me, "--child", "python", str(empty)]),
+    }
+    per_layout = {name: count / layouts for name, count in per_layout.items()}
+    command, engine = per_layout["command"], per_layout["engine"]
+    print(f"| {tree or THIS_TREE} | {layouts} | {command / 1e3:,.0f} K | {engine / 1e3:,.0f} K "
+          f"| {command / engine:.3f} | {(command - engine) / 1e3:,.0f} K | {per_layout['Python alone'] / 1e3:,.0f} K |")
+
+
+def child(job: str, batch: Path) -> None:
+    """``--child``: one job of ``--instructions`` in this process (valgrind counts it)."""
+    if job == "python":
+        python_run(batch)
+        return
+    lines = batch.read_text(encoding="utf-8").splitlines()
+    if job == "engine":
+        engine_run(lines)
+    else:
+        [parse_one_line(line).position() for line in lines]
+        make_backend("fast", 64)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--set", choices=sorted(SEEDS), default="report")
     parser.add_argument("--layouts", type=int, default=2000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--profile", action="store_true", help="profile the command's loop instead")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count instructions instead of timing (valgrind; use fewer --layouts, e.g. 400)")
+    parser.add_argument("--child", nargs=2, metavar=("JOB", "FILE"), help=argparse.SUPPRESS)
     parser.add_argument("--against", metavar="TREE",
                         help="also time the command of another source tree (e.g. a checkout of main), "
                              "right after this one's in every repeat")
     args = parser.parse_args()
+    if args.child:
+        child(args.child[0], Path(args.child[1]))
+        return
     with tempfile.TemporaryDirectory() as folder:
         batch, empty, out = Path(folder, "layouts.txt"), Path(folder, "empty.txt"), Path(folder, "out.jsonl")
         lines = write_layouts(batch, SEEDS[args.set], args.layouts)
         empty.write_text("", encoding="utf-8")
         if args.profile:
             profile(batch)
+            return
+        if args.instructions:
+            print("| tree | layouts | command, per layout | engine, per layout | command / engine "
+                  "| overhead per layout | Python alone per layout |")
+            print("|---|---|---|---|---|---|---|", flush=True)
+            for tree in (None, args.against) if args.against else (None,):
+                count_instructions(batch, empty, len(lines), tree)
             return
         print(f"{args.set} set, {len(lines)} layouts; load average before: {os.getloadavg()[0]:.2f}", flush=True)
         engine_cpu, engine_wall, command_cpu, command_wall, startup_cpu, python_cpu = [], [], [], [], [], []

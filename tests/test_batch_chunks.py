@@ -15,11 +15,13 @@ from click.testing import CliRunner
 from positions import play_random_cards, random_layout
 
 import pyanalyzer.cli.batch as batch
+from pyanalyzer.analysis.solve import solve_later
 from pyanalyzer.cli.allpass import AllpassLine
 from pyanalyzer.cli.batch import answer_chunks, answer_line
 from pyanalyzer.cli.main import SolveLine, main, solution_verdict
 from pyanalyzer.engines.registry import make_backend
-from pyanalyzer.model.layout_io import format_one_line, read_layout
+from pyanalyzer.model.layout_io import format_one_line, parse_one_line, read_layout, read_one_line
+from pyanalyzer.model.layout_masks import LayoutMasks
 from pyanalyzer.model.rules import AllPassRules
 from pyanalyzer.preferans.allpass import AllPassSolution
 
@@ -88,6 +90,35 @@ def test_chunks_write_what_one_line_at_a_time_writes(tmp_path, monkeypatch, opti
             else int(bad_record.split(b":")[0].removeprefix(b"line "))) == bad_byte
     got = got.replace(bad_record + b"\n", b"")
     assert SECONDS.sub(b"", got) == SECONDS.sub(b"", expected)
+
+
+class _FullReading:
+    """``pref solve --batch``'s answer with every line read as its full Layout (the oracle of the
+    lines read in masks: ``pyanalyzer/model/layout_masks.py``)."""
+
+    def __init__(self, cards: bool, line: bool) -> None:
+        self.cards, self.line = cards, line
+
+    def read(self, text: str):
+        return solve_later(parse_one_line(text), cards=self.cards, line=self.line)
+
+
+@pytest.mark.parametrize("options", [["--json"], [], ["--json", "--cards"], ["--json", "--no-line"]], ids=" ".join)
+def test_lines_read_in_masks_write_what_their_layouts_write(tmp_path, options):
+    """The batch (most of its lines read in masks, answered as LineSolution) against each line read
+    as its Layout and answered as a Solution: byte for byte, errors included."""
+    path = tmp_path / "mixed.txt"
+    path.write_bytes(b"\n".join(LINES) + b"\n")
+    result = CliRunner().invoke(main, ["solve", "--batch", str(path), "--tt-mb", "16", *options])
+    assert result.exit_code == 1, result.output
+    verdict = None if "--json" in options else solution_verdict
+    expected = _one_line_at_a_time(_FullReading("--cards" in options, "--no-line" not in options), verdict, LINES)
+    got = b"".join(line + b"\n" for line in result.stdout_bytes.splitlines() if b"not UTF-8" not in line)
+    assert SECONDS.sub(b"", got) == SECONDS.sub(b"", expected)
+    if "--json" in options:   # (each record as json.dumps writes its object: the lines are written without it)
+        assert all(json.dumps(json.loads(line), ensure_ascii=False).encode() == line for line in got.splitlines())
+    in_masks = sum(isinstance(read_one_line(raw.decode()), LayoutMasks) for raw in LINES[:10])
+    assert in_masks >= 4   # (the lines before the bad ones: regression count 5 of 10 read in masks)
 
 
 def test_allpass_batches_in_chunks_alike(tmp_path, monkeypatch):

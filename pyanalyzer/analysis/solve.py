@@ -17,6 +17,7 @@ South takes 1 of the 2 tricks left, the defenders 1.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -24,9 +25,11 @@ from functools import partial
 
 from pyanalyzer.analysis.tricks import Trick, TrickCounts, format_tricks, line_to_tricks, tricks_phrase
 from pyanalyzer.engines.registry import make_backend
-from pyanalyzer.model.cards import Card
+from pyanalyzer.model.cards import Card, Deck
 from pyanalyzer.model.layout import Layout
 from pyanalyzer.model.layout_format import format_one_line
+from pyanalyzer.model.layout_io import read_one_line
+from pyanalyzer.model.layout_masks import LayoutMasks
 from pyanalyzer.model.move import Move
 from pyanalyzer.model.notation import format_card
 from pyanalyzer.model.position import Position
@@ -37,25 +40,20 @@ from pyanalyzer.thousand.exchange import best_exchange
 from pyanalyzer.thousand.solution import PointsSolution, line_to_points_tricks
 
 
-@dataclass
-class Solution(TrickCounts, HtmlView):
-    """The result of :func:`solve` for a trick contract or misère."""
+class _TrickAnswer(TrickCounts):
+    """The verdict and the JSON record of a trick contract's or misère's answer, shared by
+    :class:`Solution` and :class:`LineSolution`: they read the facts of ``layout`` (a
+    :class:`Layout` or a :class:`LayoutMasks`: rules, contract, declarer, who is to move, the
+    tricks left and played) and the answer's ``declarer_tricks``, ``cards`` (by card), ``line``,
+    ``engine``, ``nodes``, ``seconds`` and ``discards``."""
 
-    layout: Layout
-    declarer_tricks: int
+    layout: Layout | LayoutMasks
     line: list[Card]
     cards: dict[Card, int] | None
     nodes: int
     seconds: float
     engine: str
-    tricks: list[Trick] = field(default_factory=list)
-    #: The discard was still open (talon in no hand, no discard): each discard class's value;
-    #: ``layout`` then holds the best one.
-    discards: dict[tuple[Card, ...], int] | None = None
-
-    def best_card_value(self) -> int:
-        """Best play's value (each card after which it stays is marked best)."""
-        return self.declarer_tricks
+    discards: dict[tuple[Card, ...], int] | None
 
     def verdict(self) -> str:
         """One plain sentence with the answer."""
@@ -65,7 +63,9 @@ class Solution(TrickCounts, HtmlView):
         n, left = self.declarer_tricks, self.tricks_left
         # Partnerships (Whist): "North-South take ..., East-West ...".
         takes = "take" if rules.has_partnerships else "takes"
-        others = rules.side_name(layout.defenders[0]) if rules.has_partnerships else "the defenders"
+        others = "the defenders"
+        if rules.has_partnerships:
+            others = rules.side_name(next(s for s in rules.seats if s not in rules.side_of(layout.declarer)))
         if layout.contract.is_misere:
             if not self.is_full_deal:
                 return (f"The defenders force {n} of the {left} tricks left on {name}"
@@ -83,6 +83,48 @@ class Solution(TrickCounts, HtmlView):
                                                   if n > level else "")
                    if n >= level else f"{layout.contract} goes down by {tricks_phrase(level - n)}")
         return f"{name} {takes} {tricks_phrase(n)}, {others} {self.defender_tricks}: {outcome}."
+
+    def to_dict(self) -> dict:
+        """The JSON object of ``pref solve --json`` (a stable interface): :meth:`json_line` read back."""
+        return json.loads(self.json_line())
+
+    def json_line(self) -> str:
+        """The JSON object of ``pref solve --json`` on one line, as ``json.dumps(..., ensure_ascii=False)``
+        writes it (``pref solve --batch --json`` writes a line per layout: written here, not from a dict)."""
+        layout = self.layout
+        text = format_one_line(layout) if isinstance(layout, Layout) else layout.one_line()
+        cards = "null" if self.cards is None else "{" + ", ".join(
+            [f'"{card.code}": {value}' for card, value in self.cards.items()]) + "}"
+        line = ", ".join([f'"{card.code}"' for card in self.line])
+        discards = "null" if self.discards is None else "{" + ", ".join(
+            [f'"{",".join([c.code for c in discard])}": {value}' for discard, value in self.discards.items()]) + "}"
+        return (f'{{"layout": {_json_string(text)}, "contract": "{layout.contract.code}", '
+                f'"declarer": "{layout.declarer}", "to_move": "{layout.to_move}", '
+                f'"tricks_left": {self.tricks_left}, "declarer_tricks": {self.declarer_tricks}, '
+                f'"defender_tricks": {self.defender_tricks}, "cards": {cards}, "line": [{line}], '
+                f'"verdict": {_json_string(self.verdict())}, "engine": "{self.engine}", "nodes": {self.nodes}, '
+                f'"seconds": {round(self.seconds, 6)!r}, "discards": {discards}}}')
+
+
+@dataclass
+class Solution(_TrickAnswer, HtmlView):
+    """The result of :func:`solve` for a trick contract or misère."""
+
+    layout: Layout
+    declarer_tricks: int
+    line: list[Card]
+    cards: dict[Card, int] | None
+    nodes: int
+    seconds: float
+    engine: str
+    tricks: list[Trick] = field(default_factory=list)
+    #: The discard was still open (talon in no hand, no discard): each discard class's value;
+    #: ``layout`` then holds the best one.
+    discards: dict[tuple[Card, ...], int] | None = None
+
+    def best_card_value(self) -> int:
+        """Best play's value (each card after which it stays is marked best)."""
+        return self.declarer_tricks
 
     def __str__(self) -> str:
         return self.format()
@@ -113,25 +155,26 @@ class Solution(TrickCounts, HtmlView):
             out.extend("  " + line for line in format_tricks(self.tricks, style=style))
         return "\n".join(out)
 
-    def to_dict(self) -> dict:
-        """The JSON object of ``pref solve --json`` (a stable interface)."""
-        return {
-            "layout": format_one_line(self.layout),
-            "contract": self.layout.contract.code,
-            "declarer": self.layout.declarer,
-            "to_move": self.layout.to_move,
-            "tricks_left": self.tricks_left,
-            "declarer_tricks": self.declarer_tricks,
-            "defender_tricks": self.defender_tricks,
-            "cards": None if self.cards is None else {c.code: v for c, v in self.cards.items()},
-            "line": [c.code for c in self.line],
-            "verdict": self.verdict(),
-            "engine": self.engine,
-            "nodes": self.nodes,
-            "seconds": round(self.seconds, 6),
-            "discards": None if self.discards is None else {
-                ",".join(c.code for c in discard): value for discard, value in self.discards.items()},
-        }
+
+
+@dataclass
+class LineSolution(_TrickAnswer):
+    """A batch line's answer (``pref solve --batch``) for a layout read in masks
+    (:func:`solve_one_line_later`): its verdict and JSON record, as :class:`Solution` gives them."""
+
+    layout: LayoutMasks
+    declarer_tricks: int
+    line: list[Card]
+    cards: dict[Card, int] | None
+    nodes: int
+    seconds: float
+    engine: str
+    discards: None = None
+
+
+#: A JSON string of any text, as ``json.dumps(text, ensure_ascii=False)`` writes it. (Card codes,
+#: seats, contract codes and engine names are plain ASCII letters and digits: written as they are.)
+_json_string = json.encoder.encode_basestring
 
 
 def solve(layout: Layout, engine: str | object = "fast", cards: bool = True,
@@ -160,22 +203,48 @@ def solve_later(layout: Layout, cards: bool = True,
     return partial(_solve_tricks, layout, position, cards=cards, line=line)
 
 
+def solve_one_line_later(text: str, cards: bool = True,
+                         line: bool = True) -> Callable[[object], Solution | LineSolution | AllPassSolution
+                                                          | PointsSolution]:
+    """:func:`solve_later` of a one-line layout (a batch line): a trick layout of the common form is
+    read in masks (:func:`pyanalyzer.model.layout_io.read_one_line`) and answered as a
+    :class:`LineSolution` (the same verdict and JSON record, without the tricks of the line);
+    any other line as :func:`solve_later` answers its layout."""
+    layout = read_one_line(text)
+    if isinstance(layout, Layout):
+        return solve_later(layout, cards, line)
+    return partial(_solve_masks, layout, layout.position(), cards=cards, line=line)
+
+
+def _solve_masks(layout: LayoutMasks, position: Position, backend, cards: bool, line: bool) -> LineSolution:
+    start_nodes, start = backend.nodes, time.perf_counter()
+    value, card_values, best = _searched(backend, position, layout.rules.deck, cards, line)
+    return LineSolution(layout, value, best, card_values, backend.nodes - start_nodes,
+                        time.perf_counter() - start, backend.name)
+
+
 def _solve_tricks(layout: Layout, position: Position | None, backend, cards: bool, line: bool) -> Solution:
     """A trick contract or misère (``position`` None: the best discard is still to be found)."""
-    deck = layout.rules.deck
     start_nodes, start = backend.nodes, time.perf_counter()
     discards = None
     if position is None:
         layout, discards = best_discard(layout, backend)
         position = layout.position()
+    value, card_values, best = _searched(backend, position, layout.rules.deck, cards, line)
+    seconds = time.perf_counter() - start
+    return Solution(layout, value, best, card_values, backend.nodes - start_nodes, seconds,
+                    backend.name, line_to_tricks(layout, best) if line else [], discards)
+
+
+def _searched(backend, position: Position, deck: Deck, cards: bool,
+              line: bool) -> tuple[int, dict[Card, int] | None, list[Card]]:
+    """The engine's answers on ``position``: its value, each card's (``cards``), a best line (``line``)."""
     value = backend.solve(position)
     card_values = None
     if cards:
         card_values = {deck.from_index(i): v for i, v in backend.card_values(position).items()}
     best = [deck.from_index(i) for i in backend.best_line(position)] if line else []
-    seconds = time.perf_counter() - start
-    return Solution(layout, value, best, card_values, backend.nodes - start_nodes, seconds,
-                    backend.name, line_to_tricks(layout, best) if line else [], discards)
+    return value, card_values, best
 
 
 def _solve_points(layout: Layout, backend, cards: bool, line: bool) -> PointsSolution:

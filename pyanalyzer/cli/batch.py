@@ -158,7 +158,10 @@ def line_output(verdict, number: int, result) -> tuple[bool, str]:
     if isinstance(result, PrefInputError):
         return True, (f"line {number}: error: {result}" if verdict else
                       json.dumps({"error": str(result), "line": number}, ensure_ascii=False))
-    return False, (f"line {number}: {verdict(result)}" if verdict else _json_line(result.to_dict()))
+    if verdict:
+        return False, f"line {number}: {verdict(result)}"
+    json_line = getattr(result, "json_line", None)   # (a result that writes its JSON itself: no dict)
+    return False, json_line() if json_line is not None else _json_line(result.to_dict())
 
 
 @dataclass(frozen=True)

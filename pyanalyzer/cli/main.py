@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import click
 
-from pyanalyzer.analysis.solve import solve, solve_later
+from pyanalyzer.analysis.solve import solve, solve_later, solve_one_line_later
 from pyanalyzer.cli.batch import BATCH_EXIT_HELP, run_batch
 from pyanalyzer.cli.options import NO_LINE_OPTION, cards_option, marriage_options, tt_mb_option, with_marriage_options
 from pyanalyzer.cli.pictures import picture_options, write_layout_pictures, write_pictures
@@ -165,6 +165,8 @@ class SolveLine:
 
     def read(self, text: str):
         """The line read (and its position built): the rest as ``task(backend)``."""
+        if not (self.ace_marriage or self.declare_first_lead):
+            return solve_one_line_later(text, cards=self.cards, line=self.line)
         parsed = with_marriage_options(parse_one_line(text), self.ace_marriage, self.declare_first_lead)
         return solve_later(parsed, cards=self.cards, line=self.line)
 

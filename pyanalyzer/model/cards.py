@@ -84,6 +84,20 @@ NINE, TEN, JACK, QUEEN, KING, ACE = (Rank(letter) for letter in "9TJQKA")
 LOW_RANKS = tuple(Rank(str(n)) for n in range(2, 9))
 
 
+class _SuitCodes(dict):
+    """The codes of a suit's cards, high cards first, comma-separated, by the suit's bits (lowest
+    rank the lowest bit); each made when first asked for."""
+
+    def __init__(self, cards: tuple[Card, ...]) -> None:
+        super().__init__({0: ""})
+        self.cards = cards
+
+    def __missing__(self, bits: int) -> str:
+        codes = self[bits] = ",".join([card.code for rank, card in reversed(list(enumerate(self.cards)))
+                                       if bits >> rank & 1])
+        return codes
+
+
 @dataclass(frozen=True)
 class Deck:
     """The cards of one game: suits, and ranks from lowest to highest in play."""
@@ -99,6 +113,9 @@ class Deck:
     #: ``T♦``): the common case of :func:`pyanalyzer.model.notation.parse_cards`, looked up
     #: (any other text, which that function reads too, is not here).
     by_spelling: dict[str, Card] = field(init=False, repr=False, compare=False)
+    #: :meth:`compact`'s suits in display order: ``(the suit's lowest bit, its cards' codes by the
+    #: suit's bits)``, the codes filled as they are met.
+    _suit_codes: tuple[tuple[int, _SuitCodes], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         order = self.display_order or tuple(range(len(self.suits)))
@@ -117,6 +134,19 @@ class Deck:
                 for suit_text in suits:
                     spellings[rank_text + suit_text] = card
         object.__setattr__(self, "by_spelling", spellings)
+        width = len(self.ranks)
+        object.__setattr__(self, "_suit_codes", tuple((suit * width, _SuitCodes(cards[suit * width:(suit + 1) * width]))
+                                                      for suit in order))
+
+    def compact(self, mask: int) -> str:
+        """The cards of ``mask`` as their codes in display order (suits in the display order,
+        high cards first), comma-separated; ``-`` for none (``Hand.compact``).
+
+        >>> PREFERANS.compact(PREFERANS.card("T", "d").mask | PREFERANS.card("A", "s").mask | 1)
+        'As,7s,Td'
+        """
+        full = (1 << len(self.ranks)) - 1
+        return ",".join([codes for shift, known in self._suit_codes if (codes := known[mask >> shift & full])]) or "-"
 
     def display_suits(self) -> list[tuple[int, Suit]]:
         """(suit number, suit) in display order.

@@ -17,7 +17,6 @@ from pyanalyzer.model.cards import Card, Deck
 from pyanalyzer.model.notation import format_cards, parse_cards
 
 _display_key = attrgetter("display_key")
-_code = attrgetter("code")
 
 
 class Hand:
@@ -79,7 +78,7 @@ class Hand:
     def compact(self) -> str:
         """The cards' codes in display order, comma-separated (``-`` for none), as
         ``format_cards(hand, "compact")`` writes them."""
-        return ",".join(map(_code, self)) or "-"
+        return self.deck.compact(self._mask)
 
     def __str__(self) -> str:
         return format_cards(self, "symbols")

@@ -333,25 +333,10 @@ class Layout:
                               "exchanges)", "gave")
         if counted is None:
             raise LayoutError("all-pass: name the seat whose tricks are counted", "side")
-        terms = self.rules.position_terms
-        return Position(
-            hands=tuple(self.hands[s].mask for s in seats),
-            suit_masks=terms.suit_masks,
-            trump=self.trump_number,
-            must_trump=terms.must_trump,
-            leader=seats.index(self.lead),
-            played=tuple(c.index for c in self.played),
-            declarer_side=terms.declarer_side.get(counted) or tuple(s in self.rules.side_of(counted)
-                                                                    for s in seats),
-            maximize=self.contract.kind in ("tricks", "points"),
-            talon_leads=tuple(c.index for c in self.talon_tricks),
-            talon_must_beat=terms.talon_must_beat,
-            card_points=terms.card_points,
-            marriages=terms.marriages,
-            # At a trick boundary: may this leader declare? (After a trick the winner always may.)
-            leader_may_declare=self._leader_may_declare,
-            heuristics=terms.heuristics,
-        )
+        return position_of(self.rules, tuple(self.hands[s].mask for s in seats), self.trump_number,
+                           seats.index(self.lead), tuple(c.index for c in self.played), counted,
+                           self.contract.kind, tuple(c.index for c in self.talon_tricks),
+                           self._leader_may_declare)
 
     def trick_rules(self) -> TrickRules:
         """How this layout's tricks are played (the model's one statement of the trick rules)."""
@@ -494,6 +479,33 @@ class Layout:
         if standard is not None and replace(standard, marriages=self.rules.marriages) == self.rules:
             return f"with_marriages({text}, {self.rules.marriages!r})"
         return f"<Layout under rules of its own for {self.rules.game}: {format_one_line(self)}>"
+
+
+def position_of(rules: Rules, hands: tuple[int, ...], trump: int | None, leader: int, played: tuple[int, ...],
+                counted: str, kind: str, talon_leads: tuple[int, ...] = (),
+                leader_may_declare: bool = False) -> Position:
+    """The :class:`Position` of a layout of ``rules`` from its parts (:meth:`Layout.position`):
+    ``hands`` the masks in seat order, ``trump`` the suit number now, ``leader`` the leader's seat
+    number, ``played`` the current trick's card numbers, ``counted`` the seat whose side is counted,
+    ``kind`` the contract's kind, ``talon_leads`` (all-pass) the talon cards still to lead a trick."""
+    terms = rules.position_terms
+    return Position(
+        hands=hands,
+        suit_masks=terms.suit_masks,
+        trump=trump,
+        must_trump=terms.must_trump,
+        leader=leader,
+        played=played,
+        declarer_side=terms.declarer_side.get(counted) or tuple(s in rules.side_of(counted) for s in rules.seats),
+        maximize=kind in ("tricks", "points"),
+        talon_leads=talon_leads,
+        talon_must_beat=terms.talon_must_beat,
+        card_points=terms.card_points,
+        marriages=terms.marriages,
+        # At a trick boundary: may this leader declare? (After a trick the winner always may.)
+        leader_may_declare=leader_may_declare,
+        heuristics=terms.heuristics,
+    )
 
 
 def with_marriages(layout: Layout, marriages: MarriageRules) -> Layout:

@@ -8,12 +8,16 @@ which need the layout.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from pyanalyzer.model.notation import format_card, format_cards
 
 if TYPE_CHECKING:
+    from pyanalyzer.model.cards import Card
+    from pyanalyzer.model.contract import Contract
     from pyanalyzer.model.layout import Layout
+    from pyanalyzer.model.rules import Rules
 
 CARD_KEYS = ("talon", "discard", "played")
 
@@ -26,26 +30,33 @@ def _quote(value: str) -> str:
 
 def format_one_line(layout: Layout) -> str:
     """The one-line form, in ASCII card codes; parses back to an equal layout."""
+    return one_line_form(layout.rules, layout.contract, layout.declarer, layout.lead,
+                         tuple(layout.hands[seat].mask for seat in layout.seats),
+                         (layout.talon, layout.discard, layout.played), layout.title, layout.source,
+                         points_state_fields(layout, "compact"))
+
+
+def one_line_form(rules: Rules, contract: Contract, declarer: str | None, lead: str | None,
+                  hands: tuple[int, ...], card_fields: tuple[tuple[Card, ...], ...], title: str | None,
+                  source: str | None, state_fields: Iterable[tuple[str, str]] = ()) -> str:
+    """:func:`format_one_line` from a layout's parts: ``hands`` the masks in seat order,
+    ``card_fields`` the cards of :data:`CARD_KEYS`, ``state_fields`` a card points game's state."""
     parts = []
-    if layout.rules.game != "preferans":
-        parts.append(f"game={layout.rules.game}")
-    if layout.contract.is_points:
-        if layout.contract.bid is not None:
-            parts.append(f"bid={layout.contract.bid}")
+    if rules.game != "preferans":
+        parts.append(f"game={rules.game}")
+    if contract.is_points:
+        if contract.bid is not None:
+            parts.append(f"bid={contract.bid}")
     else:
-        parts.append(f"contract={layout.contract.code}")
-    if layout.declarer:
-        parts.append(f"declarer={layout.declarer}")
-    parts.append(f"lead={layout.lead}")
-    parts += [f"{key}={value}" for key, value in points_state_fields(layout, "compact")]
-    for seat in layout.seats:
-        parts.append(f"{seat}={layout.hands[seat].compact()}")
-    for key in CARD_KEYS:
-        cards = getattr(layout, key)
-        if cards:
-            parts.append(f"{key}={','.join(c.code for c in cards)}")
-    for key in ("title", "source"):
-        value = getattr(layout, key)
+        parts.append(f"contract={contract.code}")
+    if declarer:
+        parts.append(f"declarer={declarer}")
+    parts.append(f"lead={lead}")
+    parts += [f"{key}={value}" for key, value in state_fields]
+    compact = rules.deck.compact
+    parts += [f"{seat}={compact(mask)}" for seat, mask in zip(rules.seats, hands)]
+    parts += [f"{key}={','.join([c.code for c in cards])}" for key, cards in zip(CARD_KEYS, card_fields) if cards]
+    for key, value in (("title", title), ("source", source)):
         if value:
             parts.append(f"{key}={_quote(value)}")
     return " ".join(parts)

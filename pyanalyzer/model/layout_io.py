@@ -32,6 +32,7 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
+from collections.abc import Iterable, Iterator
 
 from pyanalyzer.errors import LayoutError, shorten
 from pyanalyzer.model.cards import Card
@@ -43,6 +44,7 @@ from pyanalyzer.model.layout_format import format_card_list as format_card_list
 from pyanalyzer.model.layout_format import format_layout_file as format_layout_file
 from pyanalyzer.model.layout_format import format_one_line as format_one_line
 from pyanalyzer.model.layout_format import layout_to_dict as layout_to_dict
+from pyanalyzer.model.layout_masks import LayoutMasks, read_masks
 from pyanalyzer.model.move import Move
 from pyanalyzer.model.notation import SUIT_SYMBOLS, check_ten_spelling, parse_card, parse_cards, parse_moves
 from pyanalyzer.model.rules import rules_for
@@ -51,6 +53,7 @@ HEADER_KEYS = ("title", "source", "game", "contract", "declarer", "lead", "talon
 #: The keys of a card points game's state (Thousand).
 POINTS_KEYS = ("bid", "trump", "won", "points", "gave")
 ALL_KEYS = HEADER_KEYS + POINTS_KEYS + ("played",)
+_ALL_KEYS = frozenset(ALL_KEYS)
 
 _ONE_LINE_START = re.compile(r"^\s*[A-Za-z_]+\s*=")
 
@@ -72,8 +75,6 @@ _ASCII_REFUSED_IN_FILE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 #: Whitespace between the tokens of the one-line form (as ``shlex``).
 _BLANKS = " \t\r\n"
 _BLANK_RUN = re.compile("[ \t\r\n]+")
-#: The characters that quote or escape in the one-line form.
-_QUOTING = re.compile("[\"'\\\\]")
 
 
 def check_size(text: str, what: str = "the layout") -> None:
@@ -91,7 +92,9 @@ def check_characters(text: str, line_breaks: bool) -> None:
     file (read line by line at newlines) than in a layout given alone.
     """
     allowed = "\t\n\r" if line_breaks else "\t"
-    if text.isascii():   # (the common case, one search: in ASCII only C0 controls and DEL are refused)
+    if text.isascii() and text.isprintable():   # (the common case: no control character at all)
+        return
+    if text.isascii():   # (one search: in ASCII only C0 controls and DEL are refused)
         found = (_ASCII_REFUSED_IN_FILE if line_breaks else _ASCII_REFUSED_IN_LINE).search(text)
         if found is None:
             return
@@ -112,8 +115,11 @@ def split_words(text: str) -> list[str]:
     >>> split_words('title="A \\\\"study\\\\"" S=As,Ks it\\\\ is')
     ['title=A "study"', 'S=As,Ks', 'it is']
     """
-    if not _QUOTING.search(text):   # (the common case: words are the runs between blanks)
-        return [word for word in _BLANK_RUN.split(text) if word]
+    # The common case: no quoting; the words are the runs between blanks (most often spaces alone).
+    if '"' not in text and "'" not in text and "\\" not in text:
+        if "\t" in text or "\r" in text or "\n" in text:
+            return [word for word in _BLANK_RUN.split(text) if word]
+        return [word for word in text.split(" ") if word]
     words = []
     position, end = 0, len(text)
     while position < end:
@@ -278,16 +284,19 @@ def _hand_after_discard(hand: Hand, talon, discard) -> Hand:
     return Hand(twelve - set(discard), hand.deck)
 
 
-def _add_field(fields: dict[str, str], key: str, value: str, seen: set[str]) -> None:
-    """Header keys are stored in lower case; other keys (seats) as typed, for precise errors.
-
-    ``seen`` holds the keys so far in lower case (one look-up, not a scan per key)."""
-    key = key.strip()
-    lower = key.lower()
-    if lower in seen:
-        raise LayoutError(f"key {shorten(key)!r} is given twice", key)
-    seen.add(lower)
-    fields[lower if lower in ALL_KEYS else key] = value.strip()
+def _fields(pairs: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """The fields of ``(key, value)`` pairs, both stripped. Header keys are stored in lower case;
+    other keys (seats) as typed, for precise errors; a key given twice (in any case) is an error."""
+    fields: dict[str, str] = {}
+    seen: set[str] = set()   # (the keys so far in lower case: one look-up, not a scan per key)
+    for key, value in pairs:
+        key = key.strip()
+        lower = key.lower()
+        if lower in seen:
+            raise LayoutError(f"key {shorten(key)!r} is given twice", key)
+        seen.add(lower)
+        fields[lower if lower in _ALL_KEYS else key] = value.strip()
+    return fields
 
 
 def _lines(text: str) -> list[str]:
@@ -304,19 +313,26 @@ def parse_one_line(text: str) -> Layout:
     return layout_from_fields(one_line_fields(text))
 
 
+def read_one_line(text: str) -> Layout | LayoutMasks:
+    """:func:`parse_one_line` for a batch line: a trick layout of the common form in masks, without
+    its ``Hand``s (:mod:`pyanalyzer.model.layout_masks`), any other line as its :class:`Layout`
+    (or the layout's error)."""
+    return read_masks(text) or layout_from_fields(one_line_fields(text))
+
+
 def one_line_fields(text: str) -> dict[str, str]:
     """The ``key -> value`` pairs of a one-line layout."""
     check_size(text)
     check_characters(text, line_breaks=False)
-    tokens = split_words(text)
-    fields: dict[str, str] = {}
-    seen: set[str] = set()
+    return _fields(_one_line_pairs(split_words(text)))
+
+
+def _one_line_pairs(tokens: list[str]) -> Iterator[tuple[str, str]]:
     for token in tokens:
         key, sep, value = token.partition("=")
         if not sep or not key:
             raise LayoutError(f"expected key=value, got {shorten(token)!r}", token)
-        _add_field(fields, key, value, seen)
-    return fields
+        yield key, value
 
 
 def parse_layout_file_text(text: str) -> Layout:
@@ -328,8 +344,10 @@ def layout_file_fields(text: str) -> dict[str, str]:
     """The ``key -> value`` pairs of a layout file."""
     check_size(text)
     check_characters(text, line_breaks=True)
-    fields: dict[str, str] = {}
-    seen: set[str] = set()
+    return _fields(_file_pairs(text))
+
+
+def _file_pairs(text: str) -> Iterator[tuple[str, str]]:
     for raw in _lines(text):
         line = raw.strip()
         if not line or line.startswith("#"):
@@ -337,8 +355,7 @@ def layout_file_fields(text: str) -> dict[str, str]:
         key, sep, value = line.partition(":")
         if not sep or not key.strip() or " " in key.strip():
             raise LayoutError(f"expected 'key: value', got {shorten(line)!r}", line)
-        _add_field(fields, key, value, seen)
-    return fields
+        yield key, value
 
 
 def layout_fields(text: str) -> dict[str, str]:

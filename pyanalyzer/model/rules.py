@@ -378,7 +378,10 @@ class Rules:
         return self.seats[(self.seats.index(seat) + 1) % len(self.seats)]
 
     def seat_name(self, seat: str) -> str:
-        return dict(self.seat_names).get(seat, seat)
+        for known, name in self.seat_names:
+            if known == seat:
+                return name
+        return seat
 
     def side_of(self, seat: str) -> tuple[str, ...]:
         """The seats playing together with ``seat`` (itself included), in play order."""
@@ -386,7 +389,7 @@ class Rules:
 
     def side_name(self, seat: str) -> str:
         """``South`` alone, or ``North-South`` for a partnership."""
-        return "-".join(self.seat_name(s) for s in self.side_of(seat))
+        return "-".join([self.seat_name(s) for s in self.side_of(seat)])
 
 
 PREFERANS_RULES = Rules(
