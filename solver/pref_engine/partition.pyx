@@ -140,11 +140,37 @@ cdef void rank_table_free(RankTable* t) noexcept nogil:
 
 
 cdef void rank_table_new_trump(RankTable* t) noexcept nogil:
-    """The trump changes, nothing else: the entries stay (a position's key names its trump
-    unless no trump is out, ``trump_code``: then it is a no-trump position whatever the
-    denomination, and an entry stored in one denomination's search answers in another's);
-    the killer leads are forgotten (they were right for the old trump)."""
+    """The trump changes, nothing else: the no-trump entries stay (a position's key names
+    its trump unless no trump is out, ``trump_code``: then it is a no-trump position
+    whatever the denomination, and an entry stored in one denomination's search answers in
+    another's). The entries naming the old trump match no position of the new one: each
+    bucket keeps only its no-trump entries, moved to its front, so probes do not scan the
+    others (one pass over the entries stored). The killer leads are forgotten (they were
+    right for the old trump)."""
+    cdef u64 b, word, bits
+    cdef int i, kept
+    cdef RankEntry* e
     killers_reset(&t.killers)
+    for word in range(t.nbuckets // 64 + 1):
+        bits = t.filled[word]
+        while bits:
+            b = word * 64 + low_index(bits)
+            bits &= bits - 1
+            e = t.entries + b * PBUCKET
+            kept = 0
+            i = 0
+            while i < PBUCKET and (e[i].plane0 >> 56) == t.gen:
+                if not (e[i].key >> 54) & 7:
+                    if kept != i:
+                        e[kept] = e[i]
+                    kept += 1
+                i += 1
+            if kept == 0:
+                t.filled[word] &= ~((<u64>1) << (b & 63))     # (its next store wipes it)
+            # the slots emptied get generation 0: a scan stops at the first of them
+            while i > kept:
+                i -= 1
+                e[i].plane0 = 0
 
 
 cdef void rank_table_clear(RankTable* t) noexcept nogil:
