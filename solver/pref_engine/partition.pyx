@@ -64,11 +64,10 @@ suits a seat plus the tricks left, the leader, the trump (none once no card of t
 trump suit is out: from there play is no-trump's whatever the denomination, so the
 denominations of a DD table, searched on one table, share those positions), the
 deciding cards (numbered among the cards out) with their owners as two bit planes
-like the plain key's,
-and the bounds and an 8-bit generation in the bits above the 56 card bits (so
-at most 56 cards a deal). Buckets of ``PBUCKET`` entries, chosen by a hash of
-the shape, the leader, the trump and the owners of the top few cards of each suit (the
-*spread*: 0, 1 or 3 cards, one bucket per level). An entry goes to the most
+like the plain key's, and the bounds and an 8-bit generation in the bits above the
+56 card bits (so at most 56 cards a deal). Buckets of ``PBUCKET`` entries, chosen
+by a hash of the shape, the leader, the trump and the owners of the top few cards
+of each suit (the *spread*: 0, 1 or 3 cards, one bucket per level). An entry goes to the most
 specific level whose spread its deciding cards cover in every suit shared by
 two or more seats, so it loses no generality: an entry whose bound does not
 depend on the cards of some suit sits with the shape alone, one that needs the
