@@ -5,7 +5,9 @@ the declarer's left-hand opponent leads, and the entry is the tricks of the
 declarer's side. Each denomination is one family of positions for the
 engine: the North-South tricks are searched for each of the four leaders
 with the transposition table kept warm, and an East-West declarer's entry is
-the rest of the tricks.
+the rest of the tricks. One engine takes the denominations one after the other
+on one table, no-trump last: a position with no trump left plays as no-trump in
+every denomination, and the engine's table shares those positions.
 
 >>> from pyanalyzer.whist.deal import Deal
 >>> table = dd_table(Deal.from_pbn("N:A.K.. K.A.. Q.Q.. J.J.."), engine="reference")

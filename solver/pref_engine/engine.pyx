@@ -13,7 +13,8 @@ The engine keeps one transposition table. It is emptied whenever the rules
 change (suits, trump, obligation to trump, sides, objective, heuristics, card
 points, marriages), and kept warm otherwise, so solving many layouts of one
 deal family reuses work. (With marriages the trump is part of the table key,
-so a change of trump keeps the table.)
+so a change of trump keeps the table; so does Whist's winning-rank table, whose
+key names the trump while a trump is out.)
 
 Moves are card numbers, or ``card | DECLARE`` for a lead declaring a marriage
 (positions with ``marriages``); values count tricks, or card points where the
@@ -30,7 +31,7 @@ from pref_engine.state cimport (u64, Rules, Position, bit_count, load_position, 
                            DECLARE as DECLARE_FLAG)
 from pref_engine.transtable cimport tt_init, tt_free, tt_clear, tt_set_small, BUCKET_BYTES, SMALL_MAX_CARDS
 from pref_engine.maxn cimport Maxn, MaxnEntry, maxn_init, maxn_free, maxn_clear, maxn_choice
-from pref_engine.partition cimport (rank_table_init, rank_table_free, rank_table_clear,
+from pref_engine.partition cimport (rank_table_init, rank_table_free, rank_table_clear, rank_table_new_trump,
                                partition_fits, RankEntry, PBUCKET)
 from pref_engine.search cimport Searcher, Undo, MAX_TALON, reset_killers
 from pref_engine.root cimport (root_make_move, root_unmake_move, root_reaches, root_value,
@@ -214,7 +215,12 @@ cdef class Engine:
             tt_clear(&self.tt)
             reset_killers(&self.s)
             if self.rank_table.entries != NULL:
-                rank_table_clear(&self.rank_table)
+                # A new trump alone keeps the winning-rank entries: their keys name the
+                # trump where one is out (a DD table's denominations share the rest).
+                if self.rules_tag is not None and tag[:1] + tag[2:] == self.rules_tag[:1] + self.rules_tag[2:]:
+                    rank_table_new_trump(&self.rank_table)
+                else:
+                    rank_table_clear(&self.rank_table)
             self.rules_tag = tag
             self.last_tricks = -1
         self.s.rank_table = NULL

@@ -13,7 +13,7 @@ cdef enum:
 
 cdef struct RankEntry:
     # 32 bytes, two to a cache line (a probe scans many entries of a bucket)
-    u64 key                       # shape (``shape_of``) | tricks left << 48 | leader << 52
+    u64 key                       # shape (``shape_of``) | tricks left << 48 | leader << 52 | trump << 54
     u64 mask                      # deciding cards (numbered among the cards out) | lower << 56 | upper << 60
     u64 plane0                    # their owners, as in TTKey (masked) | generation (8 bits) << 56
     u64 plane1                    # (masked)
@@ -22,7 +22,7 @@ cdef struct RankEntry:
 cdef struct RankKey:
     # A position's key in the winning-rank table (``rank_key``) and what its probe saw
     # (``rank_probe``), for the store after the search (``rank_store``).
-    u64 word                      # shape, tricks left and leader, as in ``RankEntry.key``
+    u64 word                      # shape, tricks left, leader and trump, as in ``RankEntry.key``
     u64 plane0                    # the owners of the cards out, as in TTKey
     u64 plane1
     u64 bucket[NLEVELS]           # the position's bucket at each level
@@ -43,5 +43,6 @@ cdef struct RankTable:
 cdef int rank_table_init(RankTable* t, double size_mb) except -1
 cdef void rank_table_free(RankTable* t) noexcept nogil
 cdef void rank_table_clear(RankTable* t) noexcept nogil
+cdef void rank_table_new_trump(RankTable* t) noexcept nogil
 cdef bint partition_fits(const Searcher* s) noexcept nogil
 cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogil

@@ -60,12 +60,14 @@ first whatever the position.
 
 The table (``rank_key``, ``rank_probe``, ``rank_store``: the only code that
 knows its format). Entries of 32 bytes, two to a cache line: the shape as three
-suits a seat plus the tricks left, the leader, the deciding cards (numbered
-among the cards out) with their owners as two bit planes like the plain key's,
-and the bounds and an 8-bit generation in the bits above the 56 card bits (so
-at most 56 cards a deal). Buckets of ``PBUCKET`` entries, chosen by a hash of
-the shape, the leader and the owners of the top few cards of each suit (the
-*spread*: 0, 1 or 3 cards, one bucket per level). An entry goes to the most
+suits a seat plus the tricks left, the leader, the trump (none once no card of the
+trump suit is out: from there play is no-trump's whatever the denomination, so the
+denominations of a DD table, searched on one table, share those positions), the
+deciding cards (numbered among the cards out) with their owners as two bit planes
+like the plain key's, and the bounds and an 8-bit generation in the bits above the
+56 card bits (so at most 56 cards a deal). Buckets of ``PBUCKET`` entries, chosen
+by a hash of the shape, the leader, the trump and the owners of the top few cards
+of each suit (the *spread*: 0, 1 or 3 cards, one bucket per level). An entry goes to the most
 specific level whose spread its deciding cards cover in every suit shared by
 two or more seats, so it loses no generality: an entry whose bound does not
 depend on the cards of some suit sits with the shape alone, one that needs the
@@ -103,7 +105,7 @@ cdef enum:
 
 # An entry's words: the cards' fields take the low 56 bits, the rest sits above them.
 cdef u64 CARD_BITS = ((<u64>1) << MAX_CARDS) - 1
-cdef u64 KEY_BITS = ((<u64>1) << 54) - 1      # shape, tricks left, leader
+cdef u64 KEY_BITS = ((<u64>1) << 57) - 1      # shape, tricks left, leader, trump
 
 
 cdef int rank_table_init(RankTable* t, double size_mb) except -1:
@@ -134,6 +136,40 @@ cdef void rank_table_free(RankTable* t) noexcept nogil:
     free(t.filled)
     t.entries = NULL
     t.filled = NULL
+
+
+cdef void rank_table_new_trump(RankTable* t) noexcept nogil:
+    """The trump changes, nothing else: the no-trump entries stay (a position's key names
+    its trump unless no trump is out, ``trump_code``: then it is a no-trump position
+    whatever the denomination, and an entry stored in one denomination's search answers in
+    another's). The entries naming the old trump match no position of the new one: each
+    bucket keeps only its no-trump entries, moved to its front, so probes do not scan the
+    others (one pass over the entries stored). The killer leads are forgotten (they were
+    right for the old trump)."""
+    cdef u64 b, word, bits
+    cdef int i, kept
+    cdef RankEntry* e
+    killers_reset(&t.killers)
+    for word in range(t.nbuckets // 64 + 1):
+        bits = t.filled[word]
+        while bits:
+            b = word * 64 + low_index(bits)
+            bits &= bits - 1
+            e = t.entries + b * PBUCKET
+            kept = 0
+            i = 0
+            while i < PBUCKET and (e[i].plane0 >> 56) == t.gen:
+                if not (e[i].key >> 54) & 7:
+                    if kept != i:
+                        e[kept] = e[i]
+                    kept += 1
+                i += 1
+            if kept == 0:
+                t.filled[word] &= ~((<u64>1) << (b & 63))     # (its next store wipes it)
+            # the slots emptied get generation 0: a scan stops at the first of them
+            while i > kept:
+                i -= 1
+                e[i].plane0 = 0
 
 
 cdef void rank_table_clear(RankTable* t) noexcept nogil:
@@ -169,6 +205,14 @@ cdef inline u64 shape_of(const Rules* r, const Position* p) noexcept nogil:
         for suit in range(r.nsuits if r.nsuits < 3 else 3):
             shape |= (<u64>bit_count(p.hand[seat] & r.suit_mask[suit])) << (12 * seat + 4 * suit)
     return shape
+
+
+cdef inline u64 trump_code(const Rules* r, const Position* p, u64 out) noexcept nogil:
+    """The trump in a key: 0 where no card of the trump suit is out (no-trump play from
+    here on, whatever the denomination), else the trump suit + 1."""
+    if p.trump < 0 or not (out & r.suit_mask[p.trump]):
+        return 0
+    return <u64>(p.trump + 1)
 
 
 cdef inline int level_spread(int level) noexcept nogil:
@@ -242,7 +286,7 @@ cdef inline void rank_key(const RankTable* t, const Rules* r, const Position* p,
                           RankKey* k) noexcept nogil:
     """The key of the position (at a trick's start) and its bucket at every level; the
     loads of the filled buckets start at once (a probe reads them all)."""
-    cdef u64 shape = shape_of(r, p)
+    cdef u64 shape = shape_of(r, p) | (trump_code(r, p, out) << 54)
     cdef RankEntry* e
     cdef int level, i
     tt_planes(p, out, &k.plane0, &k.plane1)
