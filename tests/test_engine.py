@@ -483,15 +483,15 @@ def owner_layouts(tricks: int):
 
 
 def test_side_on_lead_short_rule_edges():
-    """No-trump: a side on lead whose top suits hold fewer cards (its longest holding of
-    each) than the tricks left cannot take them all (DDS's later tricks). Squeezes could
-    break it only in endings of three cards a hand or fewer (the rule's proof): all
-    positions of two cards are checked here against the reference, those of three in
-    ``test_side_on_lead_short_three_cards`` (slow); then random endings of 3-6 tricks with
-    the declarer's hand high (the side on lead often needs every trick), the rule checked
-    on its own and the engine against the reference (an engine that also let a side with
-    the count equal to the tricks left fail them, or counted its shortest holding, failed
-    it)."""
+    """No-trump (or no trump left): a side on lead whose top suits hold fewer cards (its
+    longest holding of each) than the tricks left cannot take them all (DDS's later tricks).
+    Squeezes could break it only in endings of three cards a hand or fewer (the rule's
+    proof): all positions of two cards are checked here against the reference, those of
+    three in ``test_side_on_lead_short_three_cards`` (slow); then random endings of 3-6
+    tricks with the declarer's hand high (the side on lead often needs every trick; half of
+    them in a trump contract with no trump dealt), the rule checked on its own and the
+    engine against the reference (an engine that also let a side with the count equal to
+    the tricks left fail them, or counted its shortest holding, failed it)."""
     # The declarer on lead with A K of spades and the 7 of clubs: 2 top cards, 3 tricks.
     hands = tuple(bits(parse_pref_card(c) for c in h.split(","))
                   for h in ("As,Ks,7c", "Qs,8c,9c", "Js,Tc,Jc"))
@@ -511,7 +511,8 @@ def test_side_on_lead_short_rule_edges():
     decides = 0
     for i in range(600):
         tricks = rng.randint(3, 6)
-        deck = rng.sample(range(32), 3 * tricks)
+        trump = rng.randrange(4) if i % 2 else None                 # (then no trump left)
+        deck = rng.sample([c for c in range(32) if c // 8 != trump], 3 * tricks)
         deck.sort(key=lambda c: -(c % 8) - rng.random() * 5)      # the declarer's hand high
         defenders = deck[tricks:]
         rng.shuffle(defenders)
@@ -519,7 +520,7 @@ def test_side_on_lead_short_rule_edges():
         declarer = rng.randrange(3)
         hands = tuple(hands[-declarer:] + hands[:-declarer])
         leader = rng.randrange(3)
-        pos = Position(hands, PREF_SUITS, None, True, leader, (),
+        pos = Position(hands, PREF_SUITS, trump, True, leader, (),
                        tuple(s == declarer for s in range(3)), True)
         want = reference_value(pos)
         if leader_side_short(hands, leader, declarer):

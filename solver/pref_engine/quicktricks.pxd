@@ -127,8 +127,9 @@ cdef inline bint trumps_take(const Rules* r, const Position* p, int side,
 
 
 cdef inline bint leader_side_short(const Rules* r, const Position* p, u64 out) noexcept nogil:
-    """No-trump, at a trick boundary of a trick contract with a lone declarer: True if the
-    side on lead surely cannot take every trick left (DDS's "later tricks" for no-trump).
+    """No-trump (or no trump left), at a trick boundary of a trick contract with a lone
+    declarer: True if the side on lead surely cannot take every trick left (DDS's "later
+    tricks" for no-trump).
 
     Count, over the suits whose top card out the side on lead holds, its longest holding of
     the suit; the count is short when it is below the tricks left. A side that takes every

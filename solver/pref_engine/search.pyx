@@ -300,15 +300,17 @@ cdef int search(Searcher* s, int target, Valuation* value) noexcept nogil:
                 q = quick_tricks(r, p, out)
                 sure_low = q if r.dside[p.leader] else 0
                 sure_high = p.tricks_left if r.dside[p.leader] else p.tricks_left - q
-                if p.trump >= 0 and sure_low < target <= sure_high:
+                if p.trump >= 0 and (out & r.suit_mask[p.trump]) and sure_low < target <= sure_high:
                     # the trumps either side surely makes, whoever is on lead
                     if trumps_take(r, p, 1, target):
                         sure_low = target
                     elif trumps_take(r, p, 0, p.tricks_left - target + 1):
                         sure_high = target - 1
-                elif (p.trump < 0 and r.lone_declarer >= 0 and sure_low < target <= sure_high
-                        and target == (p.tricks_left if r.dside[p.leader] else 1)):
-                    # no-trump: the side on lead needs every trick left and cannot take them
+                elif (r.lone_declarer >= 0 and sure_low < target <= sure_high
+                        and target == (p.tricks_left if r.dside[p.leader] else 1)
+                        and (p.trump < 0 or not (out & r.suit_mask[p.trump]))):
+                    # no-trump (or no trump left): the side on lead needs every trick left
+                    # and cannot take them
                     if leader_side_short(r, p, out):
                         if r.dside[p.leader]:
                             sure_high = target - 1
