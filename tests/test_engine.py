@@ -532,6 +532,71 @@ def test_side_on_lead_short_rule_edges():
     assert fired > 3000 and decides > 50, (fired, decides)
 
 
+def partner_quick_tricks(hands, leader: int, partner: int) -> int:
+    """No-trump: the partner's top cards of each suit (his cards above every card out he
+    lacks), summed, when the leader holds a card of a suit whose top card the partner holds
+    (the count behind ``partner_quick_tricks`` in ``solver/pref_engine/quicktricks.pxd``,
+    restated); else 0."""
+    out = hands[0] | hands[1] | hands[2]
+    if not any(hands[leader] & suit and hands[partner] >> ((out & suit).bit_length() - 1) & 1
+               for suit in PREF_SUITS):
+        return 0
+    return top_cards(hands, partner)
+
+
+def top_cards(hands, seat: int) -> int:
+    """No-trump quick tricks of ``seat``: his cards above every card out he lacks, suit by
+    suit, at most the tricks left."""
+    out = hands[0] | hands[1] | hands[2]
+    total = 0
+    for suit in PREF_SUITS:
+        for card in sorted(cards_of(out & suit), reverse=True):
+            if not hands[seat] >> card & 1:
+                break
+            total += 1
+    return min(total, bin(hands[seat]).count("1"))
+
+
+def test_partner_quick_tricks_edges():
+    """No-trump: a defender on lead reaches his partner's top card of a suit he holds, and
+    the partner cashes his top cards; the declarer takes at most the rest. The deals give
+    the partner high cards, so his count often exceeds the leader's own and decides the
+    value (100 times at least); the rule is checked on its own against the reference's
+    values, and the engine against the reference (an engine that counted the partner's top
+    cards without the lead to them failed it)."""
+    # W leads the 7 of spades to E's A K: E cashes A K of spades and the ace of clubs.
+    hands = tuple(bits(parse_pref_card(c) for c in h.split(","))
+                  for h in ("Qs,Kc,Kd", "7s,8d,9d", "As,Ks,Ac"))
+    pos = Position(hands, PREF_SUITS, None, True, 1, (), (True, False, False), True)
+    assert partner_quick_tricks(hands, 1, 2) == 3
+    assert reference_value(pos) == 0 == Engine(tt_size_mb=1).solve(pos)
+    eng = Engine(tt_size_mb=1)
+    rng = random.Random("partner-quick-tricks")
+    decides = 0
+    for i in range(600):
+        tricks = rng.randint(2, 5)
+        deck = rng.sample(range(32), 3 * tricks)
+        deck.sort(key=lambda c: -(c % 8) - rng.random() * 5)      # the partner's hand high
+        rest = deck[tricks:]
+        rng.shuffle(rest)
+        declarer = rng.randrange(3)
+        leader = rng.choice([s for s in range(3) if s != declarer])
+        partner = 3 - declarer - leader
+        hands = [0, 0, 0]
+        hands[partner], hands[leader], hands[declarer] = (
+            bits(deck[:tricks]), bits(rest[:tricks]), bits(rest[tricks:]))
+        pos = Position(tuple(hands), PREF_SUITS, None, True, leader, (),
+                       tuple(s == declarer for s in range(3)), True)
+        want = reference_value(pos)
+        count = partner_quick_tricks(hands, leader, partner)
+        assert want <= tricks - count, pos
+        decides += count > top_cards(hands, leader) and want == tricks - count
+        assert eng.solve(pos) == want, pos
+        if i % 4 == 0:
+            eng.clear()
+    assert decides > 100, decides
+
+
 @pytest.mark.slow
 def test_side_on_lead_short_three_cards():
     """Every no-trump position of three cards a hand (1,088,640 with the three leaders;

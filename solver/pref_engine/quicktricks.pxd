@@ -1,6 +1,6 @@
 # cython: language_level=3
 """Sure tricks at the start of a trick: quick tricks of the side on lead (trick
-contracts), the trumps either side surely makes whoever leads (trump contracts), the side
+contracts; in no-trump also the leader's partner's, reached by a lead to his top card), the trumps either side surely makes whoever leads (trump contracts), the side
 on lead short of every trick left (no-trump), and the misère declarer caught for every
 trick or clean of all.
 
@@ -86,6 +86,23 @@ cdef inline u64 quick_tricks_from(const Rules* r, const Position* p, u64 out, in
         total = p.tricks_left
     count[0] = total
     return rel
+
+
+cdef inline int partner_quick_tricks(const Rules* r, const Position* p, u64 out) noexcept nogil:
+    """No-trump (or no trump left), at a trick boundary: the quick tricks of a partner of the
+    leader whose top card of a suit the leader can lead to (0 if none): the partner wins that
+    trick with it and cashes his top runs (the trick to him is the first of his run there)."""
+    cdef int seat, s, count, suits
+    cdef u64 suit_out
+    for seat in range(r.nseats):
+        if seat == p.leader or r.dside[seat] != r.dside[p.leader]:
+            continue
+        for s in range(r.nsuits):
+            suit_out = out & r.suit_mask[s]
+            if (p.hand[p.leader] & suit_out) and ((p.hand[seat] >> high_index(suit_out)) & 1):
+                quick_tricks_from(r, p, out, seat, &count, &suits)
+                return count
+    return 0
 
 
 cdef inline bint trumps_take(const Rules* r, const Position* p, int side,
