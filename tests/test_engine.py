@@ -533,20 +533,20 @@ def test_side_on_lead_short_rule_edges():
 
 
 def partner_quick_tricks(hands, leader: int, partner: int) -> int:
-    """No-trump: the partner's top cards of each suit (his cards above every card out he
-    lacks), summed, when the leader holds a card of a suit whose top card the partner holds
-    (the count behind ``partner_quick_tricks`` in ``solver/pref_engine/quicktricks.pxd``,
-    restated); else 0."""
+    """No-trump: when the leader holds a card of a suit whose top card the partner holds,
+    the leader's top cards and the partner's, at most the tricks left; 0 without such a
+    suit (the count behind ``partner_quick_tricks`` in
+    ``solver/pref_engine/quicktricks.pxd``, restated)."""
     out = hands[0] | hands[1] | hands[2]
     if not any(hands[leader] & suit and hands[partner] >> ((out & suit).bit_length() - 1) & 1
                for suit in PREF_SUITS):
         return 0
-    return top_cards(hands, partner)
+    return min(top_cards(hands, leader) + top_cards(hands, partner), bin(hands[leader]).count("1"))
 
 
 def top_cards(hands, seat: int) -> int:
     """No-trump quick tricks of ``seat``: his cards above every card out he lacks, suit by
-    suit, at most the tricks left."""
+    suit (not capped at the tricks left)."""
     out = hands[0] | hands[1] | hands[2]
     total = 0
     for suit in PREF_SUITS:
@@ -554,16 +554,17 @@ def top_cards(hands, seat: int) -> int:
             if not hands[seat] >> card & 1:
                 break
             total += 1
-    return min(total, bin(hands[seat]).count("1"))
+    return total
 
 
 def test_partner_quick_tricks_edges():
-    """No-trump: a defender on lead reaches his partner's top card of a suit he holds, and
-    the partner cashes his top cards; the declarer takes at most the rest. The deals give
-    the partner high cards, so his count often exceeds the leader's own and decides the
-    value (100 times at least); the rule is checked on its own against the reference's
-    values, and the engine against the reference (an engine that counted the partner's top
-    cards without the lead to them failed it)."""
+    """No-trump: a defender on lead cashes his top cards, then reaches his partner's top
+    card of a suit he holds, and the partner cashes his top cards (discarding his others
+    first while the leader cashes); the declarer takes at most the rest. The deals give the
+    partner high cards, so the count often exceeds the leader's own and decides the value
+    (100 times at least); the rule is checked on its own against the reference's values, and
+    the engine against the reference (an engine that counted the partner's top cards without
+    the lead to them failed it)."""
     # W leads the 7 of spades to E's A K: E cashes A K of spades and the ace of clubs.
     hands = tuple(bits(parse_pref_card(c) for c in h.split(","))
                   for h in ("Qs,Kc,Kd", "7s,8d,9d", "As,Ks,Ac"))
@@ -590,7 +591,7 @@ def test_partner_quick_tricks_edges():
         want = reference_value(pos)
         count = partner_quick_tricks(hands, leader, partner)
         assert want <= tricks - count, pos
-        decides += count > top_cards(hands, leader) and want == tricks - count
+        decides += count > min(top_cards(hands, leader), tricks) and want == tricks - count
         assert eng.solve(pos) == want, pos
         if i % 4 == 0:
             eng.clear()

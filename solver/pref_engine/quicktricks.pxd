@@ -88,10 +88,14 @@ cdef inline u64 quick_tricks_from(const Rules* r, const Position* p, u64 out, in
     return rel
 
 
-cdef inline int partner_quick_tricks(const Rules* r, const Position* p, u64 out) noexcept nogil:
-    """No-trump (or no trump left), at a trick boundary: the quick tricks of a partner of the
-    leader whose top card of a suit the leader can lead to (0 if none): the partner wins that
-    trick with it and cashes his top runs (the trick to him is the first of his run there)."""
+cdef inline int partner_quick_tricks(const Rules* r, const Position* p, u64 out,
+                                     int leader_count) noexcept nogil:
+    """No-trump (or no trump left), at a trick boundary: the quick tricks of the side on lead
+    through a partner of the leader whose top card of a suit the leader can lead to (0 if
+    none): the leader cashes his own ``leader_count`` (in other suits: a suit has one side's
+    top run), the partner discarding his cards outside his top runs first, the entry card
+    last; then the leader leads to it, and the partner cashes the top cards he kept (a run's
+    lower cards are top cards once its higher ones are gone), all the tricks left at most."""
     cdef int seat, s, count, suits
     cdef u64 suit_out
     for seat in range(r.nseats):
@@ -101,7 +105,8 @@ cdef inline int partner_quick_tricks(const Rules* r, const Position* p, u64 out)
             suit_out = out & r.suit_mask[s]
             if (p.hand[p.leader] & suit_out) and ((p.hand[seat] >> high_index(suit_out)) & 1):
                 quick_tricks_from(r, p, out, seat, &count, &suits)
-                return count
+                count += leader_count
+                return count if count < p.tricks_left else p.tricks_left
     return 0
 
 

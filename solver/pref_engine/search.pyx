@@ -279,7 +279,7 @@ cdef int search(Searcher* s, int target, Valuation* value) noexcept nogil:
                 if q:
                     return q > 0
         # Step 4. Quick tricks of the side on lead (trick contracts counting tricks; where
-        # no trump is left, the leader's or his partner's, reached by a lead); in
+        # no trump is left, the leader's and his partner's, reached by a lead); in
         # trump contracts the sure trump tricks of both sides, in no-trump the side on lead
         # short of every trick left (where it needs them all); for card points, the
         # points the side on lead surely takes bound the value.
@@ -303,7 +303,7 @@ cdef int search(Searcher* s, int target, Valuation* value) noexcept nogil:
                 q = quick_tricks(r, p, out)
                 no_trump_out = p.trump < 0 or not (out & r.suit_mask[p.trump])
                 if no_trump_out and (q < target if r.dside[p.leader] else p.tricks_left - q >= target):
-                    q2 = partner_quick_tricks(r, p, out)
+                    q2 = partner_quick_tricks(r, p, out, q)
                     if q2 > q:
                         q = q2
                 sure_low = q if r.dside[p.leader] else 0
