@@ -1,8 +1,9 @@
 # cython: language_level=3
 """Sure tricks at the start of a trick: quick tricks of the side on lead (trick
-contracts; in no-trump also the leader's partner's, reached by a lead to his top card), the trumps either side surely makes whoever leads (trump contracts), the side
-on lead short of every trick left (no-trump), and the misère declarer caught for every
-trick or clean of all.
+contracts; in no-trump also through the leader's partner, reached by a lead to his top
+card), the trumps either side surely makes whoever leads (trump contracts), the side on
+lead short of every trick left (no-trump), and the misère declarer caught for every trick
+or clean of all.
 
 The ones the search calls at every trick boundary are ``inline`` here, compiled into
 the search (a call into another extension module goes through a function pointer the
@@ -164,8 +165,8 @@ cdef inline bint leader_side_short(const Rules* r, const Position* p, u64 out) n
       suit; the declarer, who has led, holds a card fewer than the defender: never;
     * the defenders on lead (three hands, four suits): the declarer must only if his whole
       hand is singleton top cards of suits other than the one led, three cards at most;
-      every position of three cards a hand or fewer is checked against the engine
-      (tests/test_engine.py), so the count holds from there on too."""
+      every position of three cards a hand or fewer is checked against the reference
+      minimax (tests/test_engine.py, slow), so the count holds from there on too."""
     cdef u64 mine = 0
     cdef u64 suit_out
     cdef int s, seat, n, longest, total = 0
