@@ -8,6 +8,7 @@ under ``-m slow``.
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 
@@ -448,6 +449,165 @@ def test_sure_trump_tricks_rule_edges():
         if i % 4 == 0:
             eng.clear()
     assert by_rank > 100 and decides > 150, (by_rank, decides)
+
+
+def leader_side_short(hands, leader: int, declarer: int) -> bool:
+    """No-trump: the side on lead's longest holding of each suit whose top card it holds,
+    summed, below the tricks left (the count behind ``leader_side_short`` in
+    ``solver/pref_engine/quicktricks.pxd``, restated): that side cannot take every trick."""
+    side = [seat for seat in range(3) if (seat == declarer) == (leader == declarer)]
+    out = hands[0] | hands[1] | hands[2]
+    total = 0
+    for suit in PREF_SUITS:
+        cards = out & suit
+        if cards and any(hands[seat] >> (cards.bit_length() - 1) & 1 for seat in side):
+            total += max(bin(hands[seat] & suit).count("1") for seat in side)
+    return total < bin(hands[0]).count("1")
+
+
+def owner_layouts(tricks: int):
+    """Every no-trump layout of ``tricks`` cards a hand up to the cards' ranks within their
+    suits: the owners of the cards in falling rank order, cut into four suits."""
+    for owners in sorted(set(itertools.permutations([0, 1, 2] * tricks))):
+        for cuts in itertools.combinations(range(3 * tricks + 3), 3):
+            lengths = [cuts[0], cuts[1] - cuts[0] - 1, cuts[2] - cuts[1] - 1, 3 * tricks + 2 - cuts[2]]
+            if max(lengths) > 8:
+                continue
+            hands = [0, 0, 0]
+            k = 0
+            for suit, length in enumerate(lengths):
+                for rank in range(length):
+                    hands[owners[k]] |= 1 << (suit * 8 + 7 - rank)
+                    k += 1
+            yield tuple(hands)
+
+
+def test_side_on_lead_short_rule_edges():
+    """No-trump (or no trump left): a side on lead whose top suits hold fewer cards (its
+    longest holding of each) than the tricks left cannot take them all (DDS's later tricks).
+    Squeezes could break it only in endings of three cards a hand or fewer (the rule's
+    proof): all positions of two cards are checked here against the reference, those of
+    three in ``test_side_on_lead_short_three_cards`` (slow); then random endings of 3-6
+    tricks with the declarer's hand high (the side on lead often needs every trick; half of
+    them in a trump contract with no trump dealt), the rule checked on its own and the
+    engine against the reference (an engine that also let a side with the count equal to
+    the tricks left fail them, or counted its shortest holding, failed it)."""
+    # The declarer on lead with A K of spades and the 7 of clubs: 2 top cards, 3 tricks.
+    hands = tuple(bits(parse_pref_card(c) for c in h.split(","))
+                  for h in ("As,Ks,7c", "Qs,8c,9c", "Js,Tc,Jc"))
+    pos = Position(hands, PREF_SUITS, None, True, 0, (), (True, False, False), True)
+    assert leader_side_short(hands, 0, 0)
+    assert reference_value(pos) == 2 == Engine(tt_size_mb=1).solve(pos)
+    eng = Engine(tt_size_mb=1)
+    fired = 0
+    for hands in owner_layouts(2):
+        for leader in range(3):
+            if leader_side_short(hands, leader, 0):
+                pos = Position(hands, PREF_SUITS, None, True, leader, (), (True, False, False), True)
+                want = reference_value(pos)
+                assert want < 2 if leader == 0 else want > 0, pos
+                fired += 1
+    rng = random.Random("side-on-lead-short")
+    decides = 0
+    for i in range(600):
+        tricks = rng.randint(3, 6)
+        trump = rng.randrange(4) if i % 2 else None                 # (then no trump left)
+        deck = rng.sample([c for c in range(32) if c // 8 != trump], 3 * tricks)
+        deck.sort(key=lambda c: -(c % 8) - rng.random() * 5)      # the declarer's hand high
+        defenders = deck[tricks:]
+        rng.shuffle(defenders)
+        hands = [bits(deck[:tricks]), bits(defenders[:tricks]), bits(defenders[tricks:])]
+        declarer = rng.randrange(3)
+        hands = tuple(hands[-declarer:] + hands[:-declarer])
+        leader = rng.randrange(3)
+        pos = Position(hands, PREF_SUITS, trump, True, leader, (),
+                       tuple(s == declarer for s in range(3)), True)
+        want = reference_value(pos)
+        if leader_side_short(hands, leader, declarer):
+            assert want < tricks if leader == declarer else want > 0, pos
+            decides += want == (tricks - 1 if leader == declarer else 1)
+        assert eng.solve(pos) == want, pos
+        if i % 4 == 0:
+            eng.clear()
+    assert fired > 3000 and decides > 50, (fired, decides)
+
+
+def partner_quick_tricks(hands, leader: int, partner: int) -> int:
+    """No-trump: when the leader holds a card of a suit whose top card the partner holds,
+    the leader's top cards and the partner's, at most the tricks left; 0 without such a
+    suit (the count behind ``partner_quick_tricks`` in
+    ``solver/pref_engine/quicktricks.pxd``, restated)."""
+    out = hands[0] | hands[1] | hands[2]
+    if not any(hands[leader] & suit and hands[partner] >> ((out & suit).bit_length() - 1) & 1
+               for suit in PREF_SUITS):
+        return 0
+    return min(top_cards(hands, leader) + top_cards(hands, partner), bin(hands[leader]).count("1"))
+
+
+def top_cards(hands, seat: int) -> int:
+    """No-trump quick tricks of ``seat``: his cards above every card out he lacks, suit by
+    suit (not capped at the tricks left)."""
+    out = hands[0] | hands[1] | hands[2]
+    total = 0
+    for suit in PREF_SUITS:
+        for card in sorted(cards_of(out & suit), reverse=True):
+            if not hands[seat] >> card & 1:
+                break
+            total += 1
+    return total
+
+
+def test_partner_quick_tricks_edges():
+    """No-trump: a defender on lead cashes his top cards, then reaches his partner's top
+    card of a suit he holds, and the partner cashes his top cards (discarding his others
+    first while the leader cashes); the declarer takes at most the rest. The deals give the
+    partner high cards, so the count often exceeds the leader's own and decides the value
+    (100 times at least); the rule is checked on its own against the reference's values, and
+    the engine against the reference (an engine that counted the partner's top cards without
+    the lead to them failed it)."""
+    # W leads the 7 of spades to E's A K: E cashes A K of spades and the ace of clubs.
+    hands = tuple(bits(parse_pref_card(c) for c in h.split(","))
+                  for h in ("Qs,Kc,Kd", "7s,8d,9d", "As,Ks,Ac"))
+    pos = Position(hands, PREF_SUITS, None, True, 1, (), (True, False, False), True)
+    assert partner_quick_tricks(hands, 1, 2) == 3
+    assert reference_value(pos) == 0 == Engine(tt_size_mb=1).solve(pos)
+    eng = Engine(tt_size_mb=1)
+    rng = random.Random("partner-quick-tricks")
+    decides = 0
+    for i in range(600):
+        tricks = rng.randint(2, 5)
+        deck = rng.sample(range(32), 3 * tricks)
+        deck.sort(key=lambda c: -(c % 8) - rng.random() * 5)      # the partner's hand high
+        rest = deck[tricks:]
+        rng.shuffle(rest)
+        declarer = rng.randrange(3)
+        leader = rng.choice([s for s in range(3) if s != declarer])
+        partner = 3 - declarer - leader
+        hands = [0, 0, 0]
+        hands[partner], hands[leader], hands[declarer] = (
+            bits(deck[:tricks]), bits(rest[:tricks]), bits(rest[tricks:]))
+        pos = Position(tuple(hands), PREF_SUITS, None, True, leader, (),
+                       tuple(s == declarer for s in range(3)), True)
+        want = reference_value(pos)
+        count = partner_quick_tricks(hands, leader, partner)
+        assert want <= tricks - count, pos
+        decides += count > min(top_cards(hands, leader), tricks) and want == tricks - count
+        assert eng.solve(pos) == want, pos
+        if i % 4 == 0:
+            eng.clear()
+    assert decides > 100, decides
+
+
+@pytest.mark.slow
+def test_side_on_lead_short_three_cards():
+    """Every no-trump position of three cards a hand (1,088,640 with the three leaders;
+    about 460,000 where the count fires), the rule against the reference."""
+    for hands in owner_layouts(3):
+        for leader in range(3):
+            if leader_side_short(hands, leader, 0):
+                pos = Position(hands, PREF_SUITS, None, True, leader, (), (True, False, False), True)
+                want = reference_value(pos)
+                assert want < 3 if leader == 0 else want > 0, pos
 
 
 def bit_count_above(hand: int, others: list[int]) -> int:

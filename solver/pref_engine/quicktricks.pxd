@@ -1,7 +1,9 @@
 # cython: language_level=3
 """Sure tricks at the start of a trick: quick tricks of the side on lead (trick
-contracts), the trumps either side surely makes whoever leads (trump contracts), and the
-misère declarer caught for every trick or clean of all.
+contracts; in no-trump also through the leader's partner, reached by a lead to his top
+card), the trumps either side surely makes whoever leads (trump contracts), the side on
+lead short of every trick left (no-trump), and the misère declarer caught for every trick
+or clean of all.
 
 The ones the search calls at every trick boundary are ``inline`` here, compiled into
 the search (a call into another extension module goes through a function pointer the
@@ -87,6 +89,28 @@ cdef inline u64 quick_tricks_from(const Rules* r, const Position* p, u64 out, in
     return rel
 
 
+cdef inline int partner_quick_tricks(const Rules* r, const Position* p, u64 out,
+                                     int leader_count) noexcept nogil:
+    """No-trump (or no trump left), at a trick boundary: the quick tricks of the side on lead
+    through a partner of the leader whose top card of a suit the leader can lead to (0 if
+    none): the leader cashes his own ``leader_count`` (in other suits: a suit has one side's
+    top run), the partner discarding his cards outside his top runs first, the entry card
+    last; then the leader leads to it, and the partner cashes the top cards he kept (a run's
+    lower cards are top cards once its higher ones are gone), all the tricks left at most."""
+    cdef int seat, s, count, suits
+    cdef u64 suit_out
+    for seat in range(r.nseats):
+        if seat == p.leader or r.dside[seat] != r.dside[p.leader]:
+            continue
+        for s in range(r.nsuits):
+            suit_out = out & r.suit_mask[s]
+            if (p.hand[p.leader] & suit_out) and ((p.hand[seat] >> high_index(suit_out)) & 1):
+                quick_tricks_from(r, p, out, seat, &count, &suits)
+                count += leader_count
+                return count if count < p.tricks_left else p.tricks_left
+    return 0
+
+
 cdef inline bint trumps_take(const Rules* r, const Position* p, int side,
                              int tricks) noexcept nogil:
     """At a trick boundary of a trump contract: True if the trumps of ``side`` (1: the
@@ -123,6 +147,47 @@ cdef inline bint trumps_take(const Rules* r, const Position* p, int side,
             if i >= tricks and bit_count(theirs >> c) <= i - tricks:
                 return True
     return False
+
+
+cdef inline bint leader_side_short(const Rules* r, const Position* p, u64 out) noexcept nogil:
+    """No-trump (or no trump left), at a trick boundary of a trick contract with a lone
+    declarer: True if the side on lead surely cannot take every trick left (DDS's "later
+    tricks" for no-trump).
+
+    Count, over the suits whose top card out the side on lead holds, its longest holding of
+    the suit; the count is short when it is below the tricks left. A side that takes every
+    trick leads every one, each in a suit it tops (else the other side's top card, which
+    must follow, wins), and each such trick takes a card from its longest holding of the
+    suit: the count falls by one a trick, and it can only rise when the other side discards
+    a top card. The side not on lead never has to, so squeezes cannot break the count:
+    * the lone declarer on lead: a defender must discard a top card only if each of his
+      cards is his only one of its suit, the suit's top card, and the declarer holds the
+      suit; the declarer, who has led, holds a card fewer than the defender: never;
+    * the defenders on lead (three hands, four suits): the declarer must only if his whole
+      hand is singleton top cards of suits other than the one led, three cards at most;
+      every position of three cards a hand or fewer is checked against the reference
+      minimax (tests/test_engine.py, slow), so the count holds from there on too."""
+    cdef u64 mine = 0
+    cdef u64 suit_out
+    cdef int s, seat, n, longest, total = 0
+    cdef int side = r.dside[p.leader]
+    if not side and (r.nseats != 3 or r.nsuits > 4):
+        return False                      # (the defenders' case is proved there only)
+    for seat in range(r.nseats):
+        if r.dside[seat] == side:
+            mine |= p.hand[seat]
+    for s in range(r.nsuits):
+        suit_out = out & r.suit_mask[s]
+        if not suit_out or not ((mine >> high_index(suit_out)) & 1):
+            continue
+        longest = 0
+        for seat in range(r.nseats):
+            if r.dside[seat] == side:
+                n = bit_count(p.hand[seat] & suit_out)
+                if n > longest:
+                    longest = n
+        total += longest
+    return total < p.tricks_left
 
 
 cdef inline int misere_sure(const Rules* r, const Position* p) noexcept nogil:

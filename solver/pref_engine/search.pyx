@@ -19,7 +19,8 @@ from pref_engine.transtable cimport (TTKey, TTChildKeys, tt_make_key, tt_probe, 
                                 tt_prefetch, tt_child_keys_begin, tt_child_key_relative,
                                 tt_child_key_absolute, NO_MOVE)
 from pref_engine.quicktricks cimport (quick_tricks, quick_points, misere_sure,
-                                      trumps_take)
+                                      trumps_take, leader_side_short,
+                                      partner_quick_tricks)
 from pref_engine.suretrick cimport misere_trick
 from pref_engine.rankbyrank cimport misere_by_rank
 from pref_engine.moves cimport order_moves, order_moves_declaring, MAX_MOVES, MAX_LEAD_MOVES
@@ -205,6 +206,7 @@ cdef int search(Searcher* s, int target, Valuation* value) noexcept nogil:
     cdef int found, child                 # points: the bound found, a child's
     cdef int q2
     cdef int sure_low, sure_high          # trick counts: the sure bounds of step 4
+    cdef bint no_trump_out                # (no-trump, or no trump left)
     cdef u64 out, moves
     cdef TTChildKeys child_base
     cdef TTKey child_keys[MAX_MOVES]
@@ -276,8 +278,10 @@ cdef int search(Searcher* s, int target, Valuation* value) noexcept nogil:
                 q = misere_by_rank(r, p, out, target)
                 if q:
                     return q > 0
-        # Step 4. Quick tricks of the side on lead (trick contracts counting tricks), and
-        # in trump contracts the sure trump tricks of both sides; for card points, the
+        # Step 4. Quick tricks of the side on lead (trick contracts counting tricks; where
+        # no trump is left, the leader's and his partner's, reached by a lead); in
+        # trump contracts the sure trump tricks of both sides, in no-trump the side on lead
+        # short of every trick left (where it needs them all); for card points, the
         # points the side on lead surely takes bound the value.
         if Valuation is PointValue:
             if r.plain_tricks and not r.unit_tricks:     # (each side wants its own points)
@@ -297,14 +301,28 @@ cdef int search(Searcher* s, int target, Valuation* value) noexcept nogil:
         if Valuation is TrickCount:
             if r.plain_tricks:
                 q = quick_tricks(r, p, out)
+                no_trump_out = p.trump < 0 or not (out & r.suit_mask[p.trump])
+                if no_trump_out and (q < target if r.dside[p.leader] else p.tricks_left - q >= target):
+                    q2 = partner_quick_tricks(r, p, out, q)
+                    if q2 > q:
+                        q = q2
                 sure_low = q if r.dside[p.leader] else 0
                 sure_high = p.tricks_left if r.dside[p.leader] else p.tricks_left - q
-                if p.trump >= 0 and sure_low < target <= sure_high:
+                if not no_trump_out and sure_low < target <= sure_high:
                     # the trumps either side surely makes, whoever is on lead
                     if trumps_take(r, p, 1, target):
                         sure_low = target
                     elif trumps_take(r, p, 0, p.tricks_left - target + 1):
                         sure_high = target - 1
+                elif (no_trump_out and r.lone_declarer >= 0 and sure_low < target <= sure_high
+                        and target == (p.tricks_left if r.dside[p.leader] else 1)):
+                    # no-trump (or no trump left): the side on lead needs every trick left
+                    # and cannot take them
+                    if leader_side_short(r, p, out):
+                        if r.dside[p.leader]:
+                            sure_high = target - 1
+                        else:
+                            sure_low = target
                 if sure_low >= target or sure_high < target:
                     tt_store(s.tt, &key, p.tricks_left, sure_low, sure_high, NO_MOVE)
                     return sure_low >= target
