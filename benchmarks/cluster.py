@@ -37,6 +37,7 @@ against the local run's CPU seconds. (``benchmarks/cluster_trace.py`` splits one
     python benchmarks/cluster.py --repeat 3
     python benchmarks/cluster.py --repeat 1 --jobs enumeration,ranking --layouts 500   # shorter
     python benchmarks/cluster.py --repeat 3 --jobs enumeration,ranking --clusters recipe   # the target's runs
+    python benchmarks/cluster.py --alternate --repeat 9 --jobs enumeration    # local and Dask in pairs
 """
 
 from __future__ import annotations
@@ -209,11 +210,50 @@ def timed(job) -> tuple[float, object]:
     return time.perf_counter() - start, result
 
 
+def alternate(args, jobs: list[str], work: dict, record, rows: dict) -> None:
+    """``--alternate``: on README's recipe, each repeat runs every job locally and then on the
+    cluster, so that the machine's drift (its speed moves by 20% within minutes here) falls on
+    both alike. During the local runs the cluster's processes are stopped (SIGSTOP), so they take
+    none of its CPU, as when no cluster runs. Prints each pair's ratio and their median."""
+    with started(2, "recipe") as (address, scheduler), DaskCluster(address) as cluster:
+        cluster.client.wait_for_workers(2, timeout=START_SECONDS)
+        pids = cluster.client.run(os.getpid)
+        workers = [psutil.Process(pid) for pid in pids.values()]
+        nannies = {process.parent() for process in workers} - {None}
+        cli = {process.parent() for process in nannies} - {None, psutil.Process()}
+        others = sorted(nannies | cli | {scheduler}, key=lambda process: process.pid)
+        everything = workers + others
+        with use_cluster(cluster):
+            enumeration()   # warm-up: imports, engines
+        for _ in range(args.repeat):
+            for job in jobs:
+                for process in everything:
+                    process.suspend()
+                try:
+                    record(f"{job}, local: 2 threads (the command)", work[job], job, times=1)
+                finally:
+                    for process in everything:
+                        process.resume()
+                with use_cluster(cluster):
+                    record(f"{job}, Dask: 2 workers, recipe", work[job], job, cluster, 2, everything, times=1)
+    print("\n| job | local s | Dask s | ratio of each pair | median ratio |")
+    print("|---|---|---|---|---|")
+    for job in jobs:
+        local, remote = rows[f"{job}, local: 2 threads (the command)"], rows[f"{job}, Dask: 2 workers, recipe"]
+        ratios = [b / a for a, b in zip(local, remote)]
+        print(f"| {job} | {', '.join(f'{s:.2f}' for s in local)} | {', '.join(f'{s:.2f}' for s in remote)} "
+              f"| {', '.join(f'{r:.3f}' for r in ratios)} | {statistics.median(ratios):.3f} |")
+    print(f"\nload average after: {os.getloadavg()[0]:.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--layouts", type=int, default=2000)
     parser.add_argument("--jobs", default=",".join(JOBS), help=f"some of {', '.join(JOBS)}")
+    parser.add_argument("--alternate", action="store_true",
+                        help="README's recipe only: local and Dask runs one after the other, the cluster's "
+                             "processes stopped (SIGSTOP) during the local runs; the ratio of each pair")
     parser.add_argument("--clusters", default=",".join(CLUSTERS),
                         help="some of 1, 2 (LocalClusters of 1 and 2 workers, Dask's defaults) and recipe "
                              "(README's, 2 workers)")
@@ -236,8 +276,8 @@ def main() -> None:
     task_cost: dict[str, float] = {}
     this = psutil.Process()
 
-    def record(name: str, job, key: str, cluster=None, workers: int = 0, processes=()) -> None:
-        for _ in range(args.repeat):
+    def record(name: str, job, key: str, cluster=None, workers: int = 0, processes=(), times=None) -> None:
+        for _ in range(args.repeat if times is None else times):
             if cluster is not None:   # as cold as a local run, which makes new engines
                 cluster.client.run(clear_warm_states)
                 cluster.tasks = cluster.units = 0
@@ -262,6 +302,9 @@ def main() -> None:
             counted = "" if nodes is None else f", {nodes / 1e6:.1f} M nodes"
             print(f"  {name}: {seconds:.2f} s{counted} (load {os.getloadavg()[0]:.2f})", flush=True)
 
+    if args.alternate:
+        alternate(args, jobs, work, record, rows)
+        return
     if "batch" in jobs:
         record("batch, local: one engine (the command)", lambda: batch_serial(lines), "batch")
         record("batch, local: 2 threads", work["batch"], "batch")
