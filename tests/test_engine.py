@@ -482,6 +482,16 @@ def owner_layouts(tricks: int):
             yield tuple(hands)
 
 
+def side_short_cases(size: int):
+    """Every no-trump position of ``size`` cards a hand (lone declarer seat 0) where the side on
+    lead is counted short of every trick: ``(position, leader, the reference's value)``."""
+    for hands in owner_layouts(size):
+        for leader in range(3):
+            if leader_side_short(hands, leader, 0):
+                pos = Position(hands, PREF_SUITS, None, True, leader, (), (True, False, False), True)
+                yield pos, leader, reference_value(pos)
+
+
 def test_side_on_lead_short_rule_edges():
     """No-trump (or no trump left): a side on lead whose top suits hold fewer cards (its
     longest holding of each) than the tricks left cannot take them all (DDS's later tricks).
@@ -500,13 +510,9 @@ def test_side_on_lead_short_rule_edges():
     assert reference_value(pos) == 2 == Engine(tt_size_mb=1).solve(pos)
     eng = Engine(tt_size_mb=1)
     fired = 0
-    for hands in owner_layouts(2):
-        for leader in range(3):
-            if leader_side_short(hands, leader, 0):
-                pos = Position(hands, PREF_SUITS, None, True, leader, (), (True, False, False), True)
-                want = reference_value(pos)
-                assert want < 2 if leader == 0 else want > 0, pos
-                fired += 1
+    for pos, leader, want in side_short_cases(2):
+        assert want < 2 if leader == 0 else want > 0, pos
+        fired += 1
     rng = random.Random("side-on-lead-short")
     decides = 0
     for i in range(600):
@@ -602,12 +608,8 @@ def test_partner_quick_tricks_edges():
 def test_side_on_lead_short_three_cards():
     """Every no-trump position of three cards a hand (1,088,640 with the three leaders;
     about 460,000 where the count fires), the rule against the reference."""
-    for hands in owner_layouts(3):
-        for leader in range(3):
-            if leader_side_short(hands, leader, 0):
-                pos = Position(hands, PREF_SUITS, None, True, leader, (), (True, False, False), True)
-                want = reference_value(pos)
-                assert want < 3 if leader == 0 else want > 0, pos
+    for pos, leader, want in side_short_cases(3):
+        assert want < 3 if leader == 0 else want > 0, pos
 
 
 def bit_count_above(hand: int, others: list[int]) -> int:

@@ -40,20 +40,20 @@ from pyanalyzer.thousand.exchange import best_exchange
 from pyanalyzer.thousand.solution import PointsSolution, line_to_points_tricks
 
 
+@dataclass
 class _TrickAnswer(TrickCounts):
-    """The verdict and the JSON record of a trick contract's or misère's answer, shared by
-    :class:`Solution` and :class:`LineSolution`: they read the facts of ``layout`` (a
+    """The fields, the verdict and the JSON record of a trick contract's or misère's answer,
+    shared by :class:`Solution` and :class:`LineSolution`: they read the facts of ``layout`` (a
     :class:`Layout` or a :class:`LayoutMasks`: rules, contract, declarer, who is to move, the
-    tricks left and played) and the answer's ``declarer_tricks``, ``cards`` (by card), ``line``,
-    ``engine``, ``nodes``, ``seconds`` and ``discards``."""
+    tricks left and played) and the answer's fields below, and each subclass's ``discards``."""
 
     layout: Layout | LayoutMasks
+    declarer_tricks: int
     line: list[Card]
     cards: dict[Card, int] | None
     nodes: int
     seconds: float
     engine: str
-    discards: dict[tuple[Card, ...], int] | None
 
     def verdict(self) -> str:
         """One plain sentence with the answer."""
@@ -111,12 +111,6 @@ class Solution(_TrickAnswer, HtmlView):
     """The result of :func:`solve` for a trick contract or misère."""
 
     layout: Layout
-    declarer_tricks: int
-    line: list[Card]
-    cards: dict[Card, int] | None
-    nodes: int
-    seconds: float
-    engine: str
     tricks: list[Trick] = field(default_factory=list)
     #: The discard was still open (talon in no hand, no discard): each discard class's value;
     #: ``layout`` then holds the best one.
@@ -163,12 +157,6 @@ class LineSolution(_TrickAnswer):
     (:func:`solve_one_line_later`): its verdict and JSON record, as :class:`Solution` gives them."""
 
     layout: LayoutMasks
-    declarer_tricks: int
-    line: list[Card]
-    cards: dict[Card, int] | None
-    nodes: int
-    seconds: float
-    engine: str
     discards: None = None
 
 
