@@ -341,7 +341,7 @@ class Layout:
     def trick_rules(self) -> TrickRules:
         """How this layout's tricks are played (the model's one statement of the trick rules)."""
         return TrickRules(
-            suit_masks=self._suit_masks(),
+            suit_masks=self.rules.position_terms.suit_masks,
             trump=self.trump_number,
             must_trump=self.rules.must_trump,
             talon_leads=tuple(c.index for c in self.talon_tricks),
@@ -349,9 +349,6 @@ class Layout:
             card_points=self.rules.position_terms.card_points,
             marriages=self.rules.position_terms.marriages,
         )
-
-    def _suit_masks(self) -> tuple[int, ...]:
-        return self.rules.position_terms.suit_masks
 
     def _talon_card(self) -> int | None:
         """The talon card that fixes the suit of the current trick (all-pass), or None."""
@@ -496,7 +493,7 @@ def position_of(rules: Rules, hands: tuple[int, ...], trump: int | None, leader:
         must_trump=terms.must_trump,
         leader=leader,
         played=played,
-        declarer_side=terms.declarer_side.get(counted) or tuple(s in rules.side_of(counted) for s in rules.seats),
+        declarer_side=terms.declarer_side[counted],
         maximize=kind in ("tricks", "points"),
         talon_leads=talon_leads,
         talon_must_beat=terms.talon_must_beat,
