@@ -207,17 +207,18 @@ cdef class Engine:
             ncards += self.s.rules.suit_len[i]
         tt_set_small(&self.tt, ncards <= SMALL_MAX_CARDS and self.s.rules.plain_value)
         marriages = tuple(tuple(int(x) for x in m) for m in getattr(pos, "marriages", ()))
-        tag = (tuple(int(m) for m in pos.suit_masks), None if marriages else pos.trump,
-               bool(pos.must_trump), tuple(bool(x) for x in pos.declarer_side),
-               bool(pos.maximize), self.s.rules.heuristics,
-               tuple(int(x) for x in getattr(pos, "card_points", ())), marriages)
+        # (the trump apart from the other rules: Whist's winning-rank table survives a new trump)
+        tag = (None if marriages else pos.trump,
+               (tuple(int(m) for m in pos.suit_masks), bool(pos.must_trump),
+                tuple(bool(x) for x in pos.declarer_side), bool(pos.maximize), self.s.rules.heuristics,
+                tuple(int(x) for x in getattr(pos, "card_points", ())), marriages))
         if tag != self.rules_tag:
             tt_clear(&self.tt)
             reset_killers(&self.s)
             if self.rank_table.entries != NULL:
                 # A new trump alone keeps the winning-rank entries: their keys name the
                 # trump where one is out (a DD table's denominations share the rest).
-                if self.rules_tag is not None and tag[:1] + tag[2:] == self.rules_tag[:1] + self.rules_tag[2:]:
+                if self.rules_tag is not None and tag[1] == self.rules_tag[1]:
                     rank_table_new_trump(&self.rank_table)
                 else:
                     rank_table_clear(&self.rank_table)
