@@ -179,21 +179,23 @@ cdef inline int killer_slot(const Rules* r, const Position* p, int seat) noexcep
 
 cdef bint reaches(Searcher* s, int target) noexcept nogil:
     """True if the declarer's side can score ``target`` over the rest of the play."""
+    cdef u64 out = cards_out(&s.rules, &s.pos)
     if s.rules.plain_value:
-        return search(s, target, <TrickCount*>NULL)
-    return search(s, target, <PointValue*>NULL) >= target
+        return search(s, target, <TrickCount*>NULL, out)
+    return search(s, target, <PointValue*>NULL, out) >= target
 
 
 cdef int points_bound(Searcher* s, int target) noexcept nogil:
     """Card points and declarations (``Rules.plain_value`` false): a bound of the value from
     one null-window test at ``target``: a lower bound if it is at least ``target`` (the
     target is reached), else an upper bound (fail-soft)."""
-    return search(s, target, <PointValue*>NULL)
+    return search(s, target, <PointValue*>NULL, cards_out(&s.rules, &s.pos))
 
 
-cdef int search(Searcher* s, int target, Valuation* value) noexcept nogil:
+cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nogil:
     """``reaches`` for one kind of value (``Valuation``): for trick counts 1 or 0 (reached or
-    not); for points fail-soft, a bound of the value (see ``points_bound``)."""
+    not); for points fail-soft, a bound of the value (see ``points_bound``). ``out``: the
+    cards in play (``cards_out``; the caller knows them: they change at a trick's end only)."""
     cdef Rules* r = &s.rules
     cdef Position* p = &s.pos
     cdef TTKey key
@@ -207,7 +209,7 @@ cdef int search(Searcher* s, int target, Valuation* value) noexcept nogil:
     cdef int q2
     cdef int sure_low, sure_high          # trick counts: the sure bounds of step 4
     cdef bint no_trump_out                # (no-trump, or no trump left)
-    cdef u64 out, moves
+    cdef u64 moves
     cdef TTChildKeys child_base
     cdef TTKey child_keys[MAX_MOVES]
     cdef int child_winner[MAX_MOVES]      # the seat taking the trick after each card
@@ -231,7 +233,6 @@ cdef int search(Searcher* s, int target, Valuation* value) noexcept nogil:
         if p.tricks_left == 1:
             return last_trick_gain(r, p, value)
 
-    out = cards_out(r, p)
     if p.nplayed == 0 and p.tricks_left > TT_MIN_TRICKS:
         # Ctrl-C (checked at the start of tricks: a stopped search unwinds a trick at a time)
         if stop_requested(s):
@@ -409,9 +410,10 @@ cdef int search(Searcher* s, int target, Valuation* value) noexcept nogil:
             if keyed:
                 s.child_key = &child_keys[i]
             if Valuation is TrickCount:
-                v = search(s, target - gain, value)
+                v = search(s, target - gain, value, out & ~u.trick_cards if u.trick_done else out)
             else:
-                child = gain + search(s, target - gain, value)
+                child = gain + search(s, target - gain, value,
+                                      out & ~u.trick_cards if u.trick_done else out)
                 v = child >= target
             s.child_key = NULL
         undo_move(s, seat, card, &u, value)
