@@ -540,14 +540,15 @@ def test_side_on_lead_short_rule_edges():
 
 def partner_quick_tricks(hands, leader: int, partner: int) -> int:
     """No-trump: when the leader holds a card of a suit whose top card the partner holds,
-    the leader's top cards and the partner's, at most the tricks left; 0 without such a
-    suit (the count behind ``partner_quick_tricks`` in
-    ``solver/pref_engine/quicktricks.pxd``, restated)."""
+    the leader's quick tricks and the partner's (length winners too), at most the tricks
+    left; 0 without such a suit (the count behind ``partner_quick_tricks`` in
+    ``solver/pref_engine/quicktricks.pyx``, restated)."""
     out = hands[0] | hands[1] | hands[2]
     if not any(hands[leader] & suit and hands[partner] >> ((out & suit).bit_length() - 1) & 1
                for suit in PREF_SUITS):
         return 0
-    return min(top_cards(hands, leader) + top_cards(hands, partner), bin(hands[leader]).count("1"))
+    return min(long_quick_tricks(hands, leader) + long_quick_tricks(hands, partner),
+               bin(hands[leader]).count("1"))
 
 
 def top_cards(hands, seat: int) -> int:
@@ -563,9 +564,27 @@ def top_cards(hands, seat: int) -> int:
     return total
 
 
+def long_quick_tricks(hands, seat: int, length: bool = True) -> int:
+    """No-trump (or no trump left): quick tricks of ``seat`` on lead with length winners (the
+    count behind ``long_quick_tricks`` in ``solver/pref_engine/quicktricks.pxd``, restated):
+    his top run of each suit (his cards above every card out he lacks); a suit whose run is
+    at least every other hand's holding of it counts all his cards of it (``length`` false:
+    the runs alone). At most the tricks left."""
+    out = hands[0] | hands[1] | hands[2]
+    total = 0
+    for suit in PREF_SUITS:
+        cards = sorted(cards_of(out & suit), reverse=True)
+        run = next((k for k, c in enumerate(cards) if not hands[seat] >> c & 1), len(cards))
+        total += run
+        if length and run and all(bin(hands[s] & suit).count("1") <= run
+                                  for s in range(3) if s != seat):
+            total += bin(hands[seat] & suit).count("1") - run
+    return min(total, bin(hands[seat]).count("1"))
+
+
 def test_partner_quick_tricks_edges():
     """No-trump: a defender on lead cashes his top cards, then reaches his partner's top
-    card of a suit he holds, and the partner cashes his top cards (discarding his others
+    card of a suit he holds, and the partner cashes his quick tricks (discarding his others
     first while the leader cashes); the declarer takes at most the rest. The deals give the
     partner high cards, so the count often exceeds the leader's own and decides the value
     (100 times at least); the rule is checked on its own against the reference's values, and
@@ -602,6 +621,53 @@ def test_partner_quick_tricks_edges():
         if i % 4 == 0:
             eng.clear()
     assert decides > 100, decides
+
+
+def test_long_quick_tricks_edges():
+    """No-trump (or no trump left): the leader's top run of a suit at least as long as every
+    other hand's holding of it takes all his cards of the suit (the others are void after
+    the run). The deals give the leader long high suits (half of them trump contracts with
+    no trump dealt); the count is checked on its own against the reference's values (a
+    lower bound of the side on lead's tricks), and the engine against the reference (an
+    engine that counted length winners where another hand held one card more than the run
+    failed it)."""
+    # The declarer leads from A K 8 7 of spades against Q J / T 9: four tricks.
+    hands = tuple(bits(parse_pref_card(c) for c in h.split(","))
+                  for h in ("As,Ks,8s,7s", "Qs,Js,7c,8c", "Ts,9s,9c,Tc"))
+    pos = Position(hands, PREF_SUITS, None, True, 0, (), (True, False, False), True)
+    assert top_cards(hands, 0) == 2 and long_quick_tricks(hands, 0) == 4
+    assert reference_value(pos) == 4 == Engine(tt_size_mb=1).solve(pos)
+    eng = Engine(tt_size_mb=1)
+    rng = random.Random("long-quick-tricks")
+    fired = decides = 0
+    for i in range(600):
+        tricks = rng.randint(3, 6)
+        trump = rng.randrange(4) if i % 2 else None                 # (then no trump dealt)
+        long_suits = rng.sample([s for s in range(4) if s != trump], 2)
+        pool = [c for c in range(32) if c // 8 in long_suits]
+        pool.sort(key=lambda c: -(c % 8) - rng.random() * 4)      # the leader's suits long and high
+        own = pool[:tricks]
+        rest = [c for c in range(32) if c not in own and c // 8 != trump]
+        rest = rng.sample(rest, 2 * tricks)
+        leader = rng.randrange(3)
+        hands = [0, 0, 0]
+        hands[leader] = bits(own)
+        hands[(leader + 1) % 3] = bits(rest[:tricks])
+        hands[(leader + 2) % 3] = bits(rest[tricks:])
+        hands = tuple(hands)
+        declarer = rng.randrange(3)
+        pos = Position(hands, PREF_SUITS, trump, True, leader, (),
+                       tuple(s == declarer for s in range(3)), True)
+        want = reference_value(pos)
+        count = long_quick_tricks(hands, leader)
+        side_tricks = want if leader == declarer else tricks - want
+        assert count <= side_tricks, pos
+        fired += count > long_quick_tricks(hands, leader, length=False)
+        decides += count == side_tricks and count > long_quick_tricks(hands, leader, length=False)
+        assert eng.solve(pos) == want, pos
+        if i % 4 == 0:
+            eng.clear()
+    assert fired > 40 and decides > 30, (fired, decides)
 
 
 @pytest.mark.slow

@@ -5,8 +5,9 @@ A good first move makes a null-window search cut at once, so ordering is most
 of the speed. The heuristics depend on what the seat wants from the trick:
 
 * a seat that wants its side to win the trick (trick contracts): as leader,
-  cash the top card of a suit, else lead low; as follower, win as cheaply as
-  possible unless the partner already holds the trick when the seat is last
+  cash the top card of a suit, else (Preferans) lead to the partner's top card, else
+  lead low; as follower, win as cheaply as possible unless the partner already
+  holds the trick when the seat is last
   (Preferans: or holds it against every opponent still to play; and a card that
   wins now but a later opponent can beat comes after the ones nobody can beat);
   otherwise play low (four hands: second hand beats the lead as cheaply as
@@ -92,6 +93,8 @@ cdef inline int lead_score(const Rules* r, const Position* p, int seat, int card
             return 200 + bit_count(mine & suit_out)          # a sure winner: cash it
         if p.trump >= 0 and s != p.trump and not (theirs & suit_out):
             return 150 - card                                # a ruff for the partner
+        if (mine & ~p.hand[seat]) >> high_index(suit_out) & 1:
+            return 175 - (card - r.suit_base[s])             # to the partner's top card
         return 50 + bit_count(theirs & suit_out & above) - (card - r.suit_base[s])
     if r.dside[seat]:
         return misere_declarer_lead(r, p, seat, card, suit_out, theirs, above, room)

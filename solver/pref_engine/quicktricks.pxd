@@ -1,13 +1,14 @@
 # cython: language_level=3
 """Sure tricks at the start of a trick: quick tricks of the side on lead (trick
-contracts; in no-trump also through the leader's partner, reached by a lead to his top
-card), the trumps either side surely makes whoever leads (trump contracts), the side on
-lead short of every trick left (no-trump), and the misère declarer caught for every trick
-or clean of all.
+contracts; in no-trump also length winners, and through the leader's partner, reached by
+a lead to his top card), the trumps either side surely
+makes whoever leads (trump contracts), the side on lead short of every trick left
+(no-trump), and the misère declarer caught for every trick or clean of all.
 
 The ones the search calls at every trick boundary are ``inline`` here, compiled into
 the search (a call into another extension module goes through a function pointer the
-C compiler cannot inline); ``quick_points`` (Thousand) stays in ``quicktricks.pyx``.
+C compiler cannot inline); ``quick_points`` (Thousand) and ``partner_quick_tricks`` stay
+in ``quicktricks.pyx``.
 """
 
 from pref_engine.state cimport Rules, Position, u64, low_index, high_index, bit_count, MAX_SEATS
@@ -89,26 +90,38 @@ cdef inline u64 quick_tricks_from(const Rules* r, const Position* p, u64 out, in
     return rel
 
 
-cdef inline int partner_quick_tricks(const Rules* r, const Position* p, u64 out,
-                                     int leader_count) noexcept nogil:
-    """No-trump (or no trump left), at a trick boundary: the quick tricks of the side on lead
-    through a partner of the leader whose top card of a suit the leader can lead to (0 if
-    none): the leader cashes his own ``leader_count`` (in other suits: a suit has one side's
-    top run), the partner discarding his cards outside his top runs first, the entry card
-    last; then the leader leads to it, and the partner cashes the top cards he kept (a run's
-    lower cards are top cards once its higher ones are gone), all the tricks left at most."""
-    cdef int seat, s, count, suits
+cdef inline int long_quick_tricks(const Rules* r, const Position* p, u64 out, int lead) noexcept nogil:
+    """No-trump (or no trump left), at a trick boundary: the quick tricks of ``lead`` on lead
+    (his top runs, ``quick_tricks_from``) plus length winners: a suit whose top run is at
+    least as long as every other hand's holding of it takes all his cards of the suit (the
+    others are void after the run; holdings only shrink while he cashes, so the suits'
+    counts add). All the tricks left at most."""
+    cdef int count, suits, seat, s, n, mine, extra = 0
+    cdef u64 rel = quick_tricks_from(r, p, out, lead, &count, &suits)
     cdef u64 suit_out
-    for seat in range(r.nseats):
-        if seat == p.leader or r.dside[seat] != r.dside[p.leader]:
+    cdef bint longer
+    if count >= p.tricks_left:
+        return count
+    for s in range(r.nsuits):
+        if not (suits >> s) & 1:
             continue
-        for s in range(r.nsuits):
-            suit_out = out & r.suit_mask[s]
-            if (p.hand[p.leader] & suit_out) and ((p.hand[seat] >> high_index(suit_out)) & 1):
-                quick_tricks_from(r, p, out, seat, &count, &suits)
-                count += leader_count
-                return count if count < p.tricks_left else p.tricks_left
-    return 0
+        suit_out = out & r.suit_mask[s]
+        n = bit_count(rel & suit_out)
+        mine = bit_count(p.hand[lead] & suit_out)
+        if mine <= n:
+            continue
+        longer = False
+        for seat in range(r.nseats):
+            if seat != lead and bit_count(p.hand[seat] & suit_out) > n:
+                longer = True
+        if not longer:
+            extra += mine - n
+    count += extra
+    return count if count < p.tricks_left else p.tricks_left
+
+
+cdef int partner_quick_tricks(const Rules* r, const Position* p, u64 out,
+                              int leader_count) noexcept nogil
 
 
 cdef inline bint trumps_take(const Rules* r, const Position* p, int side,

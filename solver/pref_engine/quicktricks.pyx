@@ -1,6 +1,7 @@
 # cython: language_level=3
 """Quick tricks at the start of a trick (the trick-count ones are ``inline`` in
-``quicktricks.pxd``, compiled into the search; this module keeps ``quick_points``).
+``quicktricks.pxd``, compiled into the search; this module keeps ``quick_points`` and
+``partner_quick_tricks``).
 
 The leader cashes his top trumps, then the top cards of the other suits. A
 plain suit's top cards count only when nobody who could spoil them can ruff:
@@ -80,3 +81,27 @@ cdef int quick_points(const Rules* r, const Position* p) noexcept nogil:
         for k in range(n):
             total += low[k]
     return total
+
+
+cdef int partner_quick_tricks(const Rules* r, const Position* p, u64 out,
+                              int leader_count) noexcept nogil:
+    """No-trump (or no trump left), at a trick boundary: the quick tricks of the side on lead
+    through a partner of the leader whose top card of a suit the leader can lead to (0 if
+    none): the leader cashes his own ``leader_count`` (in other suits: a suit has one side's
+    top run), the partner discarding his cards outside his counted ones first, the entry
+    card last; then the leader leads to it, and the partner cashes the cards he kept (his
+    ``long_quick_tricks``: a run's lower cards are top cards once its higher ones are gone,
+    and his length winners once the others are void), all the tricks left at most. Called
+    only where the leader's count does not decide (kept out of line: the search is at the
+    C compiler's inlining limit)."""
+    cdef int seat, s, count
+    cdef u64 suit_out
+    for seat in range(r.nseats):
+        if seat == p.leader or r.dside[seat] != r.dside[p.leader]:
+            continue
+        for s in range(r.nsuits):
+            suit_out = out & r.suit_mask[s]
+            if (p.hand[p.leader] & suit_out) and ((p.hand[seat] >> high_index(suit_out)) & 1):
+                count = long_quick_tricks(r, p, out, seat) + leader_count
+                return count if count < p.tricks_left else p.tricks_left
+    return 0

@@ -18,7 +18,7 @@ from pref_engine.state cimport (Rules, Position, MAX_SEATS, seat_to_move, cards_
 from pref_engine.transtable cimport (TTKey, TTChildKeys, tt_make_key, tt_probe, tt_store,
                                 tt_prefetch, tt_child_keys_begin, tt_child_key_relative,
                                 tt_child_key_absolute, NO_MOVE)
-from pref_engine.quicktricks cimport (quick_tricks, quick_points, misere_sure,
+from pref_engine.quicktricks cimport (quick_tricks, long_quick_tricks, quick_points, misere_sure,
                                       trumps_take, leader_side_short,
                                       partner_quick_tricks)
 from pref_engine.suretrick cimport misere_trick
@@ -280,7 +280,8 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
                 if q:
                     return q > 0
         # Step 4. Quick tricks of the side on lead (trick contracts counting tricks; where
-        # no trump is left, the leader's and his partner's, reached by a lead); in
+        # no trump is left, length winners too, and the leader's and his partner's, reached
+        # by a lead); in
         # trump contracts the sure trump tricks of both sides, in no-trump the side on lead
         # short of every trick left (where it needs them all); for card points, the
         # points the side on lead surely takes bound the value.
@@ -301,8 +302,11 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
                         return bound - q
         if Valuation is TrickCount:
             if r.plain_tricks:
-                q = quick_tricks(r, p, out)
                 no_trump_out = p.trump < 0 or not (out & r.suit_mask[p.trump])
+                if no_trump_out:
+                    q = long_quick_tricks(r, p, out, p.leader)
+                else:
+                    q = quick_tricks(r, p, out)
                 if no_trump_out and (q < target if r.dside[p.leader] else p.tricks_left - q >= target):
                     q2 = partner_quick_tricks(r, p, out, q)
                     if q2 > q:
