@@ -287,3 +287,30 @@ def ace_marriage_ending() -> Position:
                     suit_masks=(0b1111, 0b1111 << 4), trump=None, must_trump=True, leader=0, played=(),
                     declarer_side=(True, False), maximize=True, card_points=(0, 0, 4, 11, 0, 0, 4, 11),
                     marriages=((1 << 3 | 1 << 7, 200),), leader_may_declare=True, heuristics="plain")
+
+
+def split_trumps_whist_deal(rng: random.Random, cards: int) -> Deal:
+    """A Whist ending of ``cards`` a hand in which one partnership holds most of the spades
+    with the top ones split between its hands (the ace in one, the king in the other, the
+    queen in either), the other partnership few: the positions where the side on lead
+    cashes its trumps crossing between the hands."""
+    deck = [(suit, rank) for suit in range(4) for rank in range(13)]
+    rng.shuffle(deck)
+    hands: list[list[tuple[int, int]]] = [[] for _ in range(4)]
+    rich = rng.randrange(2)
+    first = rich + 2 * rng.randrange(2)
+    for card, seat in (((0, 0), first), ((0, 1), (first + 2) % 4), ((0, 2), rich + 2 * rng.randrange(2))):
+        deck.remove(card)
+        hands[seat].append(card)
+    for _ in range(cards):
+        for seat in range(4):
+            if len(hands[seat]) >= cards:
+                continue
+            spades = [c for c in deck if c[0] == 0]
+            chance = 0.6 if seat % 2 == rich else 0.1
+            card = spades[0] if spades and rng.random() < chance else deck[0]
+            deck.remove(card)
+            hands[seat].append(card)
+    pbn = " ".join(".".join("".join(WHIST_RANKS[r] for r in sorted(rank for s, rank in hand if s == suit))
+                            for suit in range(4)) for hand in hands)
+    return Deal.from_pbn("N:" + pbn)

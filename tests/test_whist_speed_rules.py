@@ -21,7 +21,7 @@ pytestmark = pytest.mark.usefixtures("dds_one_thread")
 from endplay.dds import solve_board  # noqa: E402
 from endplay.types import Deal as EndplayDeal  # noqa: E402
 from endplay.types import Denom, Player  # noqa: E402
-from positions import skewed_whist_deal  # noqa: E402
+from positions import skewed_whist_deal, split_trumps_whist_deal  # noqa: E402
 
 from pyanalyzer.engines.registry import make_backend  # noqa: E402
 from pyanalyzer.whist import DENOMINATIONS, Deal, dd_table  # noqa: E402
@@ -80,4 +80,29 @@ def test_denominations_share_only_no_trump_positions():
                     if ours != theirs[declarer][d]:
                         wrong.append(f"{deal.pbn()} {''.join(order)}: {declarer} {d} ours {ours}, "
                                      f"DDS {theirs[declarer][d]}")
+    assert not wrong, "\n".join(wrong[:5])
+
+
+@pytest.mark.parametrize("sizes,count,seed", [((4, 5, 6, 7), 300, 1), ((8, 9), 60, 2)])
+def test_split_top_trumps_agree_with_dds(sizes, count, seed):
+    """Spade contracts where one partnership holds most spades with the top ones split
+    between its hands, every seat on lead: the positions where the sure-trick counts
+    (the leader's trumps, the partner's through an entry, cash-cross-cash, the sure trump
+    tricks) meet trumps that must be cashed crossing between the hands; every answer must
+    be DDS's."""
+    rng = random.Random(f"whist-split-trumps-{seed}")
+    backend = make_backend("fast", tt_size_mb=16)
+    wrong = []
+    for i in range(count):
+        deal = split_trumps_whist_deal(rng, sizes[i % len(sizes)])
+        board = EndplayDeal(deal.pbn())
+        board.trump = Denom.spades
+        for leader in SEATS:
+            board.first = PLAYERS[leader]
+            theirs = max(score for _, score in solve_board(board))     # the side on lead
+            backend.clear()
+            north_south = backend.solve(whist_layout(deal, "s", "N", lead=leader).position())
+            ours = north_south if leader in "NS" else deal.tricks - north_south
+            if ours != theirs:
+                wrong.append(f"{deal.pbn()} {leader} leads: ours {ours}, DDS {theirs}")
     assert not wrong, "\n".join(wrong[:5])
