@@ -1,13 +1,13 @@
 """Whole enumerations through the product's path: every split of the defenders' cards.
 
     python benchmarks/enumerations.py [--set tune|report] [--kinds misere,trump,nt]
-                                      [--hands SEED,...] [--threads N] [--limit N]
+                                      [--hands SEED,...] [--threads N] [--limit N] [--tt-mb MB]
 
 For each declarer hand of the set (``benchmarks/layouts.py``: the declarer, seat 0, on
 lead) and contract kind, all C(20,10) = 184,756 splits of the defenders' 20 cards are
 solved by ``pyanalyzer.analysis.splits.solve_splits``, as ``pref contract``/``pref misere``
 run them: suit symmetry reduction, blocks of splits per thread, each thread an engine with
-a 64 MB table, the histograms merged in Python between blocks. Printed per hand: the wall
+a 64 MB table (``--tt-mb``), the histograms merged in Python between blocks. Printed per hand: the wall
 time, the splits solved after the symmetry reduction, nodes per solve (exact), and the
 load average when the run ended (the machine may be shared: wall times are only
 comparable at the same load). ``--limit N``: the first N splits only (quick checks).
@@ -38,6 +38,7 @@ def main() -> None:
     parser.add_argument("--hands", help="seeds of the declarer hands (default: the set's five)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--limit", type=int, default=0, help="the first N splits only (0: all)")
+    parser.add_argument("--tt-mb", type=int, default=64, help="each thread's table (solve_splits' default: 64)")
     args = parser.parse_args()
     hands = args.hands.split(",") if args.hands else SETS[args.layout_set]["hands"]
     if args.limit:
@@ -46,7 +47,7 @@ def main() -> None:
         everything = splits_module.all_splits
         splits_module.all_splits = lambda unknown, sizes, start=0: itertools.islice(
             everything(unknown, sizes, start), max(0, args.limit - start))   # (a worker's share starts at start)
-    print(f"set {args.layout_set!r}, {args.threads} threads, solve_splits (64 MB a thread)\n")
+    print(f"set {args.layout_set!r}, {args.threads} threads, solve_splits ({args.tt_mb} MB a thread)\n")
     print("| kind | hand | splits | solved | seconds | µs per split | nodes per solve | load |")
     print("|---|---|---|---|---|---|---|---|")
     worst = {}
@@ -56,7 +57,8 @@ def main() -> None:
             unknown = masks[0][0] | masks[0][1]
             template = replace(first, hands=(first.hands[0], 0, 0))
             t = time.perf_counter()
-            tally = solve_splits(template, (1, 2), (10, 10), unknown, threads=args.threads)
+            tally = solve_splits(template, (1, 2), (10, 10), unknown, threads=args.threads,
+                                 tt_size_mb=args.tt_mb)
             seconds = time.perf_counter() - t
             worst[kind] = max(worst.get(kind, 0.0), seconds)
             print(f"| {kind} | {hand} | {tally.splits:,} | {tally.solves:,} | {seconds:.2f} |"
