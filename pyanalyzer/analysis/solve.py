@@ -58,6 +58,22 @@ class _TrickAnswer(TrickCounts):
     def verdict(self) -> str:
         """One plain sentence with the answer."""
         layout = self.layout
+        rules, contract = layout.rules, layout.contract
+        n, left = self.declarer_tricks, layout.tricks_left
+        # (A batch writes a few sentences over and over: each made once. The rules and the contract
+        # are kept with it, so that their ids stay theirs.)
+        key = (id(rules), id(contract), layout.declarer, n, left, not layout.played)
+        known = _VERDICTS.get(key)
+        if known is not None and known[0] is rules and known[1] is contract:
+            return known[2]
+        if len(_VERDICTS) >= _VERDICTS_KEPT:
+            _VERDICTS.clear()
+        text = self._verdict_text()
+        _VERDICTS[key] = (rules, contract, text)
+        return text
+
+    def _verdict_text(self) -> str:
+        layout = self.layout
         rules = layout.rules
         name = rules.side_name(layout.declarer)
         n, left = self.declarer_tricks, self.tricks_left
@@ -159,6 +175,11 @@ class LineSolution(_TrickAnswer):
     layout: LayoutMasks
     discards: None = None
 
+
+#: :meth:`_TrickAnswer.verdict`'s sentences by (rules, contract, declarer, tricks taken, tricks left,
+#: at a trick boundary): ``(rules, contract, sentence)``; a batch of full layouts meets a few hundred.
+_VERDICTS: dict[tuple, tuple] = {}
+_VERDICTS_KEPT = 4096
 
 #: A JSON string of any text, as ``json.dumps(text, ensure_ascii=False)`` writes it. (Card codes,
 #: seats, contract codes and engine names are plain ASCII letters and digits: written as they are.)
