@@ -85,22 +85,17 @@ LOW_RANKS = tuple(Rank(str(n)) for n in range(2, 9))
 
 
 class _SuitCodes(dict):
-    """The codes of a run of suits' cards, comma-separated, in display order (high cards first), by
-    the run's bits (its lowest suit's lowest rank the lowest bit); each made when first asked for."""
+    """The codes of a suit's cards, high cards first, comma-separated, by the suit's bits (lowest
+    rank the lowest bit); each made when first asked for."""
 
-    def __init__(self, codes: tuple[tuple[int, str], ...]) -> None:
+    def __init__(self, cards: tuple[Card, ...]) -> None:
         super().__init__({0: ""})
-        #: ``(bit, code)`` of the run's cards in display order.
-        self.codes = codes
+        self.cards = cards
 
     def __missing__(self, bits: int) -> str:
-        codes = self[bits] = ",".join([code for bit, code in self.codes if bits >> bit & 1])
+        codes = self[bits] = ",".join([card.code for rank, card in reversed(list(enumerate(self.cards)))
+                                       if bits >> rank & 1])
         return codes
-
-
-#: :meth:`Deck.compact` reads suits that follow each other both in display order and in bits as one
-#: run, up to this many bits (a run's table holds at most 2**16 texts): two suits of eight ranks.
-_RUN_BITS = 16
 
 
 @dataclass(frozen=True)
@@ -118,9 +113,9 @@ class Deck:
     #: ``T♦``): the common case of :func:`pyanalyzer.model.notation.parse_cards`, looked up
     #: (any other text, which that function reads too, is not here).
     by_spelling: dict[str, Card] = field(init=False, repr=False, compare=False)
-    #: :meth:`compact`'s runs of suits in display order: ``(the run's lowest bit, its bits' mask, its
-    #: cards' codes by the run's bits)``, the codes filled as they are met.
-    _suit_codes: tuple[tuple[int, int, _SuitCodes], ...] = field(init=False, repr=False, compare=False)
+    #: :meth:`compact`'s suits in display order: ``(the suit's lowest bit, its cards' codes by the
+    #: suit's bits)``, the codes filled as they are met.
+    _suit_codes: tuple[tuple[int, _SuitCodes], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         order = self.display_order or tuple(range(len(self.suits)))
@@ -140,17 +135,8 @@ class Deck:
                     spellings[rank_text + suit_text] = card
         object.__setattr__(self, "by_spelling", spellings)
         width = len(self.ranks)
-        runs: list[list[int]] = []
-        for suit in order:
-            if runs and runs[-1][-1] == suit - 1 and width * (len(runs[-1]) + 1) <= _RUN_BITS:
-                runs[-1].append(suit)
-            else:
-                runs.append([suit])
-        object.__setattr__(self, "_suit_codes", tuple(
-            (run[0] * width, (1 << width * len(run)) - 1,
-             _SuitCodes(tuple((card.index - run[0] * width, card.code) for suit in run
-                              for card in reversed(cards[suit * width:(suit + 1) * width]))))
-            for run in runs))
+        object.__setattr__(self, "_suit_codes", tuple((suit * width, _SuitCodes(cards[suit * width:(suit + 1) * width]))
+                                                      for suit in order))
 
     def compact(self, mask: int) -> str:
         """The cards of ``mask`` as their codes in display order (suits in the display order,
@@ -159,12 +145,8 @@ class Deck:
         >>> PREFERANS.compact(PREFERANS.card("T", "d").mask | PREFERANS.card("A", "s").mask | 1)
         'As,7s,Td'
         """
-        texts = []
-        for shift, bits, known in self._suit_codes:
-            codes = known[mask >> shift & bits]
-            if codes:
-                texts.append(codes)
-        return ",".join(texts) or "-"
+        full = (1 << len(self.ranks)) - 1
+        return ",".join([codes for shift, known in self._suit_codes if (codes := known[mask >> shift & full])]) or "-"
 
     def display_suits(self) -> list[tuple[int, Suit]]:
         """(suit number, suit) in display order.
