@@ -232,7 +232,7 @@ def test_answers_remembered_are_the_answers_written_afresh():
 
 @pytest.mark.parametrize("deck", list(DECKS.values()), ids=lambda deck: deck.name)
 def test_a_hands_codes_are_its_cards_in_display_order(deck):
-    """``Deck.compact`` (suits read in runs of up to 16 bits, each run's texts remembered) against its
+    """``Deck.compact`` (each suit's texts remembered as they are met) against its
     definition: the codes of the mask's cards sorted in display order, comma-separated; ``-`` for none."""
     rng = random.Random(f"compact-{deck.name}")
     for _ in range(3000):
