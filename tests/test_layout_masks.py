@@ -19,7 +19,7 @@ from positions import play_random_cards, random_layout
 
 from pyanalyzer.analysis.solve import LineSolution, Solution
 from pyanalyzer.errors import PrefInputError
-from pyanalyzer.model.cards import PREFERANS, Card
+from pyanalyzer.model.cards import DECKS, PREFERANS, Card
 from pyanalyzer.model.layout_format import format_one_line
 from pyanalyzer.model.layout_io import layout_from_fields, one_line_fields, read_layout, read_one_line
 from pyanalyzer.model.layout_masks import LayoutMasks, read_masks
@@ -191,3 +191,51 @@ def test_common_lines_are_read_in_masks(line):
 ])
 def test_other_lines_are_read_in_full(line):
     assert read_masks(line) is None
+
+
+def test_answers_remembered_are_the_answers_written_afresh():
+    """A batch writes each verdict and the JSON record's fields around it once per rules, contract,
+    declarer, lead, cards played, tricks taken and tricks left, then reuses them
+    (``_TrickAnswer._said``): every line's verdict and JSON line with the answers of all the lines
+    before it remembered, in a random order, must be the ones written with nothing remembered."""
+    import pyanalyzer.analysis.solve as solve
+
+    rng = random.Random("remembered-answers")
+    answers = []
+    # (And endings of a few tricks from every point of a trick: the same contract, declarer, lead and
+    # tricks left with another player to move.)
+    endings = [format_one_line(play_random_cards(rng, random_layout(rng, rng.randint(1, 3), ["6s", "misere"]),
+                                                 rng.randint(0, 2))) for _ in range(300)]
+    for line in LINES + endings:
+        try:
+            layout = layout_from_fields(one_line_fields(line))
+        except PrefInputError:
+            continue
+        if layout.contract.is_allpass or layout.rules.counts_points:
+            continue
+        masks = read_masks(line)
+        for _ in range(3):
+            taken = rng.randint(0, layout.tricks_left)
+            answers.append(Solution(layout, taken, [], None, 7, 0.25, "fast"))
+            if masks is not None:
+                answers.append(LineSolution(masks, taken, [], None, 7, 0.25, "fast"))
+    afresh = []
+    for answer in answers:
+        solve._SAID.clear()
+        afresh.append((answer.verdict(), answer.json_line()))
+    order = list(range(len(answers)))
+    rng.shuffle(order)
+    remembered = {number: (answers[number].verdict(), answers[number].json_line()) for number in order}
+    assert [remembered[number] for number in range(len(answers))] == afresh
+    assert len(answers) > 3000 and len(solve._SAID) > 2000   # (regression counts: 3,612 answers, 2,310 remembered)
+
+
+@pytest.mark.parametrize("deck", list(DECKS.values()), ids=lambda deck: deck.name)
+def test_a_hands_codes_are_its_cards_in_display_order(deck):
+    """``Deck.compact`` (each suit's texts remembered as they are met) against its
+    definition: the codes of the mask's cards sorted in display order, comma-separated; ``-`` for none."""
+    rng = random.Random(f"compact-{deck.name}")
+    for _ in range(3000):
+        mask = rng.getrandbits(len(deck)) & rng.choice([rng.getrandbits(len(deck)), -1])
+        held = sorted((card for card in deck if mask >> card.index & 1), key=lambda card: card.display_key)
+        assert deck.compact(mask) == (",".join(card.code for card in held) or "-"), mask

@@ -26,6 +26,7 @@ from functools import partial
 from pyanalyzer.analysis.tricks import Trick, TrickCounts, format_tricks, line_to_tricks, tricks_phrase
 from pyanalyzer.engines.registry import make_backend
 from pyanalyzer.model.cards import Card, Deck
+from pyanalyzer.model.contract import Contract
 from pyanalyzer.model.layout import Layout
 from pyanalyzer.model.layout_format import format_one_line
 from pyanalyzer.model.layout_io import read_one_line
@@ -33,6 +34,7 @@ from pyanalyzer.model.layout_masks import LayoutMasks
 from pyanalyzer.model.move import Move
 from pyanalyzer.model.notation import format_card
 from pyanalyzer.model.position import Position
+from pyanalyzer.model.rules import Rules
 from pyanalyzer.preferans.allpass import AllPassSolution, analyse_allpass
 from pyanalyzer.preferans.makeable import best_discard, discard_still_open
 from pyanalyzer.render.html import HtmlView
@@ -57,6 +59,30 @@ class _TrickAnswer(TrickCounts):
 
     def verdict(self) -> str:
         """One plain sentence with the answer."""
+        return self._said()[2]
+
+    def _said(self) -> tuple[Rules, Contract, str, str, str]:
+        """``(rules, contract, the verdict, the JSON record's fields from "contract" to
+        "defender_tricks", the verdict as a JSON string)``: what the answer says, made once per
+        rules, contract, declarer, lead, cards played to the trick, tricks taken and tricks left
+        (a batch says a few hundred things over and over; the rules and the contract are kept with
+        it, so that their ids stay theirs)."""
+        layout = self.layout
+        rules, contract = layout.rules, layout.contract
+        n, left = self.declarer_tricks, layout.tricks_left
+        key = (id(rules), id(contract), layout.declarer, layout.lead, len(layout.played), n, left)
+        known = _SAID.get(key)
+        if known is not None and known[0] is rules and known[1] is contract:
+            return known
+        if len(_SAID) >= _SAID_KEPT:
+            _SAID.clear()
+        verdict = self._verdict_text()
+        head = (f'"contract": "{contract.code}", "declarer": "{layout.declarer}", "to_move": "{layout.to_move}", '
+                f'"tricks_left": {left}, "declarer_tricks": {n}, "defender_tricks": {left - n}')
+        known = _SAID[key] = (rules, contract, verdict, head, _json_string(verdict))
+        return known
+
+    def _verdict_text(self) -> str:
         layout = self.layout
         rules = layout.rules
         name = rules.side_name(layout.declarer)
@@ -95,14 +121,12 @@ class _TrickAnswer(TrickCounts):
         text = format_one_line(layout) if isinstance(layout, Layout) else layout.one_line()
         cards = "null" if self.cards is None else "{" + ", ".join(
             [f'"{card.code}": {value}' for card, value in self.cards.items()]) + "}"
-        line = ", ".join([f'"{card.code}"' for card in self.line])
+        line = ", ".join([f'"{card.code}"' for card in self.line]) if self.line else ""
         discards = "null" if self.discards is None else "{" + ", ".join(
             [f'"{",".join([c.code for c in discard])}": {value}' for discard, value in self.discards.items()]) + "}"
-        return (f'{{"layout": {_json_string(text)}, "contract": "{layout.contract.code}", '
-                f'"declarer": "{layout.declarer}", "to_move": "{layout.to_move}", '
-                f'"tricks_left": {self.tricks_left}, "declarer_tricks": {self.declarer_tricks}, '
-                f'"defender_tricks": {self.defender_tricks}, "cards": {cards}, "line": [{line}], '
-                f'"verdict": {_json_string(self.verdict())}, "engine": "{self.engine}", "nodes": {self.nodes}, '
+        _rules, _contract, _verdict, head, verdict = self._said()
+        return (f'{{"layout": {_json_string(text)}, {head}, "cards": {cards}, "line": [{line}], '
+                f'"verdict": {verdict}, "engine": "{self.engine}", "nodes": {self.nodes}, '
                 f'"seconds": {round(self.seconds, 6)!r}, "discards": {discards}}}')
 
 
@@ -159,6 +183,11 @@ class LineSolution(_TrickAnswer):
     layout: LayoutMasks
     discards: None = None
 
+
+#: :meth:`_TrickAnswer._said` by (the ids of the rules and the contract, declarer, lead, cards played
+#: to the trick, tricks taken, tricks left); a batch of full layouts meets a few hundred.
+_SAID: dict[tuple, tuple[Rules, Contract, str, str, str]] = {}
+_SAID_KEPT = 4096
 
 #: A JSON string of any text, as ``json.dumps(text, ensure_ascii=False)`` writes it. (Card codes,
 #: seats, contract codes and engine names are plain ASCII letters and digits: written as they are.)

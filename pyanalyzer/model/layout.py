@@ -486,22 +486,24 @@ def position_of(rules: Rules, hands: tuple[int, ...], trump: int | None, leader:
     number, ``played`` the current trick's card numbers, ``counted`` the seat whose side is counted,
     ``kind`` the contract's kind, ``talon_leads`` (all-pass) the talon cards still to lead a trick."""
     terms = rules.position_terms
+    # The fields in their order, by position (a batch builds a position per line: matching fourteen
+    # keywords cost more than the rest of the call).
     return Position(
-        hands=hands,
-        suit_masks=terms.suit_masks,
-        trump=trump,
-        must_trump=terms.must_trump,
-        leader=leader,
-        played=played,
-        declarer_side=terms.declarer_side[counted],
-        maximize=kind in ("tricks", "points"),
-        talon_leads=talon_leads,
-        talon_must_beat=terms.talon_must_beat,
-        card_points=terms.card_points,
-        marriages=terms.marriages,
+        hands,
+        terms.suit_masks,
+        trump,
+        terms.must_trump,
+        leader,
+        played,
+        terms.declarer_side[counted],
+        kind in ("tricks", "points"),   # maximize
+        talon_leads,
+        terms.talon_must_beat,
+        terms.card_points,
+        terms.marriages,
         # At a trick boundary: may this leader declare? (After a trick the winner always may.)
-        leader_may_declare=leader_may_declare,
-        heuristics=terms.heuristics,
+        leader_may_declare,
+        terms.heuristics,
     )
 
 

@@ -103,19 +103,26 @@ def read_masks(text: str) -> LayoutMasks | None:
     declarer, lead = spelled.get(fields.get("declarer")), spelled.get(fields.get("lead"))
     if contract is None or declarer is None or lead is None:
         return None
-    by_spelling = rules.deck.by_spelling
+    by_spelling, card_masks = rules.deck.by_spelling, reading.card_masks
     hands, sizes = [], []
     for seat, lower in reading.seat_keys:
         hand = fields.get(seat)
         if hand is None:
             hand = fields.get(lower)
+            if hand is None:
+                return None
         elif lower in fields and lower != seat:   # (given twice: S= and s=)
             return None
-        cards = _cards(by_spelling, hand)
-        if cards is None:
+        if hand in ("", "-"):
+            hands.append(0)
+            sizes.append(0)
+            continue
+        codes = hand.split(",")
+        try:
+            hands.append(sum(map(card_masks.__getitem__, codes)))
+        except KeyError:   # (another spelling, or not a card)
             return None
-        hands.append(sum(map(_mask, cards)))
-        sizes.append(len(cards))
+        sizes.append(len(codes))
     discard = _cards(by_spelling, fields["discard"]) if "discard" in fields else ()
     played = _cards(by_spelling, fields["played"]) if "played" in fields else ()
     seats = len(hands)
@@ -170,6 +177,8 @@ class _Reading:
         self.seat_keys = tuple((seat, seat.lower()) for seat in rules.seats)
         self.keys = _KEYS | {key for pair in self.seat_keys for key in pair}
         self.seats = {key: seat for seat, lower in self.seat_keys for key in (seat, lower)}
+        #: Each card's mask by its rank-then-suit spellings (a hand is read to its mask without its cards).
+        self.card_masks = {spelling: card.mask for spelling, card in rules.deck.by_spelling.items()}
         self._contracts: dict[str | None, Contract | None] = {None: None}
 
     def contract(self, text: str | None) -> Contract | None:
