@@ -45,10 +45,15 @@ def parse_pref_card(text: str) -> int:
     return SUIT_LETTERS.index(text[1]) * 8 + PREF_RANKS.index(text[0])
 
 
+def pref_hands(*texts: str) -> tuple[int, ...]:
+    """Each comma-separated hand (``"As,Ks,7c"``) as its card bits, in the order given."""
+    return tuple(bits(parse_pref_card(c) for c in text.split(",")) for text in texts)
+
+
 def parse_layout(line: str) -> Position:
     """``contract=6d declarer=W lead=E S=Qs,... W=... E=...`` -> position (S=0, W=1, E=2)."""
     fields = dict(item.split("=") for item in line.split())
-    hands = tuple(bits(parse_pref_card(c) for c in fields[s].split(",")) for s in SEAT_LETTERS)
+    hands = pref_hands(*(fields[s] for s in SEAT_LETTERS))
     contract = fields["contract"]
     declarer = SEAT_LETTERS.index(fields["declarer"])
     misere = contract == "misere"
@@ -189,7 +194,7 @@ def test_misere_rules_with_voids():
     ]
     eng = Engine(tt_size_mb=1)
     for answer, south, west, east, leader in cases:
-        hands = tuple(bits(parse_pref_card(c) for c in h.split(",")) for h in (south, west, east))
+        hands = pref_hands(south, west, east)
         pos = Position(hands, PREF_SUITS, None, True, leader, (), (True, False, False),
                                 False)
         assert reference_value(pos) == answer
@@ -351,8 +356,7 @@ def test_misere_rank_by_rank_rules_edges():
     eng = Engine(tt_size_mb=1)
     # On lead without an exit the rank-by-rank clean says nothing: he leads the 7 or the 9,
     # the defenders keep the 8 and he must overtake it later (the reference's value: 1).
-    hands = tuple(bits(parse_pref_card(c) for c in h.split(","))
-                  for h in ("7d,9d,Td,Ad", "Qs,Ks,8d,Kd", "9s,8c,Jh,Qh"))
+    hands = pref_hands("7d,9d,Td,Ad", "Qs,Ks,8d,Kd", "9s,8c,Jh,Qh")
     pos = Position(hands, PREF_SUITS, None, True, 0, (), (True, False, False), False)
     assert reference_value(pos) == 1 == eng.solve(pos)
     rng = random.Random("misere-rank-by-rank")
@@ -419,8 +423,7 @@ def test_sure_trump_tricks_rule_edges():
     rule is checked on its own against the reference's values, and the engine against the
     reference (an engine crediting a side one trump trick more than the count failed it)."""
     # The declarer's K Q J against the ace: two sure tricks, the reference's value 2.
-    hands = tuple(bits(parse_pref_card(c) for c in h.split(","))
-                  for h in ("Ks,Qs,Js", "As,7c,8c", "9c,Tc,Jc"))
+    hands = pref_hands("Ks,Qs,Js", "As,7c,8c", "9c,Tc,Jc")
     pos = Position(hands, PREF_SUITS, 0, True, 1, (), (True, False, False), True)
     assert sure_trump_tricks(hands, PREF_SUITS[0], [True, False, False]) == 2
     assert reference_value(pos) == 2 == Engine(tt_size_mb=1).solve(pos)
@@ -503,8 +506,7 @@ def test_side_on_lead_short_rule_edges():
     engine against the reference (an engine that also let a side with the count equal to
     the tricks left fail them, or counted its shortest holding, failed it)."""
     # The declarer on lead with A K of spades and the 7 of clubs: 2 top cards, 3 tricks.
-    hands = tuple(bits(parse_pref_card(c) for c in h.split(","))
-                  for h in ("As,Ks,7c", "Qs,8c,9c", "Js,Tc,Jc"))
+    hands = pref_hands("As,Ks,7c", "Qs,8c,9c", "Js,Tc,Jc")
     pos = Position(hands, PREF_SUITS, None, True, 0, (), (True, False, False), True)
     assert leader_side_short(hands, 0, 0)
     assert reference_value(pos) == 2 == Engine(tt_size_mb=1).solve(pos)
@@ -591,8 +593,7 @@ def test_partner_quick_tricks_edges():
     the engine against the reference (an engine that counted the partner's top cards without
     the lead to them failed it)."""
     # W leads the 7 of spades to E's A K: E cashes A K of spades and the ace of clubs.
-    hands = tuple(bits(parse_pref_card(c) for c in h.split(","))
-                  for h in ("Qs,Kc,Kd", "7s,8d,9d", "As,Ks,Ac"))
+    hands = pref_hands("Qs,Kc,Kd", "7s,8d,9d", "As,Ks,Ac")
     pos = Position(hands, PREF_SUITS, None, True, 1, (), (True, False, False), True)
     assert partner_quick_tricks(hands, 1, 2) == 3
     assert reference_value(pos) == 0 == Engine(tt_size_mb=1).solve(pos)
@@ -632,12 +633,12 @@ def test_long_quick_tricks_edges():
     engine that counted length winners where another hand held one card more than the run
     failed it)."""
     # The declarer leads from A K 8 7 of spades against Q J / T 9: four tricks.
-    hands = tuple(bits(parse_pref_card(c) for c in h.split(","))
-                  for h in ("As,Ks,8s,7s", "Qs,Js,7c,8c", "Ts,9s,9c,Tc"))
+    hands = pref_hands("As,Ks,8s,7s", "Qs,Js,7c,8c", "Ts,9s,9c,Tc")
     pos = Position(hands, PREF_SUITS, None, True, 0, (), (True, False, False), True)
     assert top_cards(hands, 0) == 2 and long_quick_tricks(hands, 0) == 4
-    assert reference_value(pos) == 4 == Engine(tt_size_mb=1).solve(pos)
     eng = Engine(tt_size_mb=1)
+    assert reference_value(pos) == 4 == eng.solve(pos)
+    eng.clear()
     rng = random.Random("long-quick-tricks")
     fired = decides = 0
     for i in range(600):
