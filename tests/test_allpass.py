@@ -204,28 +204,34 @@ def test_card_values_of_the_player_to_move():
 # -- the talon rule changes the answer --------------------------------------------------
 
 
+#: The guaranteed minima of layouts/allpass-talon-matters.txt under each talon rule: the reference
+#: minimax's values (recomputed by the slow test below).
 TALON_MATTERS = {"open": {"S": 7, "W": 5, "E": 3}, "rostov": {"S": 6, "W": 6, "E": 4}}
 
 
-def _talon_matters_deal() -> Layout:
+def _talon_matters_deal(rule: str) -> Layout:
     from pathlib import Path
 
     from pyanalyzer.model.layout_io import read_layout
 
-    return read_layout(str(Path(__file__).parents[1] / "layouts" / "allpass-talon-matters.txt"))
+    deal = read_layout(str(Path(__file__).parents[1] / "layouts" / "allpass-talon-matters.txt"))
+    return with_conventions(deal, OPEN if rule == "open" else ROSTOV)
 
 
 @pytest.mark.parametrize("rule", ["open", "rostov"])
 def test_a_deal_where_the_open_talon_changes_the_answer_compared_with_rostov(rule):
-    """layouts/allpass-talon-matters.txt: every guaranteed minimum moves with the talon rule.
+    """layouts/allpass-talon-matters.txt: every guaranteed minimum moves with the talon rule;
+    the engine gives the reference minimax's numbers."""
+    assert analyse_allpass(_talon_matters_deal(rule), lines=False, cards=False).guaranteed == TALON_MATTERS[rule]
 
-    The reference minimax gives the numbers, and the engine agrees."""
-    deal = with_conventions(_talon_matters_deal(), OPEN if rule == "open" else ROSTOV)
-    reference = analyse_allpass(deal, make_backend("reference"), lines=False, cards=False,
-                                split=False)
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rule", ["open", "rostov"])
+def test_the_talon_matters_minima_are_the_reference_minimax_s(rule):
+    """The numbers above, from the reference minimax (a full deal: 1-2 minutes each)."""
+    reference = analyse_allpass(_talon_matters_deal(rule), make_backend("reference"), lines=False,
+                                cards=False, split=False)
     assert reference.guaranteed == TALON_MATTERS[rule]
-    fast = analyse_allpass(deal, lines=False, cards=False)
-    assert fast.guaranteed == TALON_MATTERS[rule]
 
 
 def test_small_deal_where_the_talon_rule_changes_the_answer():

@@ -112,7 +112,8 @@ def test_single_target_tests_bracket_the_value(engine):
 
 # -- longer endings and full deals ------------------------------------------------
 
-@pytest.mark.parametrize("tricks,count", [(6, 300), (7, 150), (8, 40)])
+@pytest.mark.parametrize("tricks,count", [(6, 300), (7, 150),
+                                          pytest.param(8, 40, marks=pytest.mark.slow)])
 def test_preferans_endings_agree_with_reference(engine, tricks, count):
     rng = random.Random(f"ending-{tricks}")
     for _ in range(count):
