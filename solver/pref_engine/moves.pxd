@@ -48,7 +48,7 @@ cdef enum:
     MAX_LEAD_MOVES = MAX_MOVES
     # Whist leads (``partnership_lead_score``): less, per card the opponents may reply with,
     REPLY_PENALTY = 8
-    # Preferans leads (``solo_lead_score``), less per card the other side may reply with: a
+    # Preferans leads (``lead_score``), less per card the other side may reply with: a
     # defender, more than the classes' whole range (the declarer's fewest replies first, the
     # class breaking ties); the declarer, a fraction of a class (benchmarks/RESULTS.md)
     SOLO_DEFENDER_REPLY = 200

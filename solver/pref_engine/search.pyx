@@ -343,10 +343,13 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
     if not r.plain_tricks and r.dside[seat] and 2 * target <= p.tricks_left:
         room = target - 1
     if r.plain_tricks and p.nplayed == 0 and first < 0:
-        # Trick contracts: the killer lead where the table has no move, in no-trump ahead
-        # of all, in trump contracts a bonus to its score (``order_moves``). (Not in misère:
+        # Trick contracts: the killer lead where the table has no move, in no-trump (and
+        # for card points) ahead of all, in trump contracts counting tricks a bonus to its
+        # score (``order_moves``). (Not in misère:
         # there the right lead depends on the target.)
-        if p.trump < 0:
+        if Valuation is PointValue:
+            first = killer_lead(&s.killers, killer_slot(r, p, seat), 0, moves)
+        elif p.trump < 0:
             first = killer_lead(&s.killers, killer_slot(r, p, seat), 0, moves)
         else:
             killer = killer_lead(&s.killers, killer_slot(r, p, seat), 0, moves)
