@@ -6,7 +6,10 @@ of the speed. The heuristics depend on what the seat wants from the trick:
 
 * a seat that wants its side to win the trick (trick contracts): as leader,
   cash the top card of a suit, else (Preferans) lead to the partner's top card, else
-  lead low; as follower, win as cheaply as possible unless the partner already
+  lead low (Preferans: less a penalty per card the other side may reply with, as
+  DDS weighs its leads: a defender leads the suit the declarer holds fewest cards of
+  first, whatever its class; the declarer weighs the defenders' replies against the
+  classes); as follower, win as cheaply as possible unless the partner already
   holds the trick when the seat is last
   (Preferans: or holds it against every opponent still to play; and a card that
   wins now but a later opponent can beat comes after the ones nobody can beat);
@@ -45,6 +48,11 @@ cdef enum:
     MAX_LEAD_MOVES = MAX_MOVES
     # Whist leads (``partnership_lead_score``): less, per card the opponents may reply with,
     REPLY_PENALTY = 8
+    # Preferans leads (``lead_score``), less per card the other side may reply with: a
+    # defender, more than the classes' whole range (the declarer's fewest replies first, the
+    # class breaking ties); the declarer, a fraction of a class (benchmarks/RESULTS.md)
+    SOLO_DEFENDER_REPLY = 200
+    SOLO_DECLARER_REPLY = 30
     # and less, a lead into an opponent's ruff, or into the fourth hand's top cards; more, a
     # singleton to the partner's top card for a ruff on the way back (DDS's weights)
     RUFF_PENALTY = 12
@@ -89,16 +97,38 @@ cdef inline int lead_score(const Rules* r, const Position* p, int seat, int card
         if r.plain_tricks:
             return partnership_lead_score(r, p, seat, card, suit_out, above)
     if r.plain_tricks:
-        if not (above & ~mine):
-            return 200 + bit_count(mine & suit_out)          # a sure winner: cash it
-        if p.trump >= 0 and s != p.trump and not (theirs & suit_out):
-            return 150 - card                                # a ruff for the partner
-        if (mine & ~p.hand[seat]) >> high_index(suit_out) & 1:
-            return 175 - (card - r.suit_base[s])             # to the partner's top card
-        return 50 + bit_count(theirs & suit_out & above) - (card - r.suit_base[s])
+        return solo_lead_class(r, p, seat, card, s, suit_out, above, mine, theirs) \
+            - (SOLO_DECLARER_REPLY if r.dside[seat] else SOLO_DEFENDER_REPLY) \
+            * other_side_replies(r, p, seat, suit_out)
     if r.dside[seat]:
         return misere_declarer_lead(r, p, seat, card, suit_out, theirs, above, room)
     return misere_defender_lead(r, p, seat, card, suit_out, theirs, above)
+
+
+cdef inline int solo_lead_class(const Rules* r, const Position* p, int seat, int card, int s,
+                                u64 suit_out, u64 above, u64 mine, u64 theirs) noexcept nogil:
+    """Preferans leads in trick contracts, by class: a sure winner (200 and up), the
+    partner's top card (175 and down), a low card (50 and up: the more of the other side's
+    cards above it, the lower the card, the better); the classes span less than 200."""
+    if not (above & ~mine):
+        return 200 + bit_count(mine & suit_out)          # a sure winner: cash it
+    if p.trump >= 0 and s != p.trump and not (theirs & suit_out):
+        return 150 - card                                # a ruff for the partner
+    if (mine & ~p.hand[seat]) >> high_index(suit_out) & 1:
+        return 175 - (card - r.suit_base[s])             # to the partner's top card
+    return 50 + bit_count(theirs & suit_out & above) - (card - r.suit_base[s])
+
+
+cdef inline int other_side_replies(const Rules* r, const Position* p, int seat,
+                                   u64 suit_out) noexcept nogil:
+    """The cards the other side of ``seat`` may reply with to a lead of ``suit_out``
+    (``replies``, summed over its seats)."""
+    cdef int i
+    cdef int total = 0
+    for i in range(r.nseats):
+        if r.dside[i] != r.dside[seat]:
+            total += replies(p, i, suit_out)
+    return total
 
 
 cdef inline int points_lead_score(const Rules* r, const Position* p, int seat, int card,

@@ -214,6 +214,7 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
     cdef TTKey child_keys[MAX_MOVES]
     cdef int child_winner[MAX_MOVES]      # the seat taking the trick after each card
     cdef bint keyed = False
+    cdef int killer = -1
 
     s.nodes += 1
     # Step 1. Bounds from what is left to score (the tricks left, for trick counts).
@@ -342,11 +343,18 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
     if not r.plain_tricks and r.dside[seat] and 2 * target <= p.tricks_left:
         room = target - 1
     if r.plain_tricks and p.nplayed == 0 and first < 0:
-        # Trick contracts: the killer lead where the table has no move. (Not in misère:
+        # Trick contracts: the killer lead where the table has no move, in no-trump (and
+        # for card points) ahead of all, in trump contracts counting tricks a bonus to its
+        # score (``order_moves``). (Not in misère:
         # there the right lead depends on the target.)
-        first = killer_lead(&s.killers, killer_slot(r, p, seat), 0, moves)
+        if Valuation is PointValue:
+            first = killer_lead(&s.killers, killer_slot(r, p, seat), 0, moves)
+        elif p.trump < 0:
+            first = killer_lead(&s.killers, killer_slot(r, p, seat), 0, moves)
+        else:
+            killer = killer_lead(&s.killers, killer_slot(r, p, seat), 0, moves)
     if Valuation is TrickCount:
-        n = order_moves(r, p, seat, moves, first, out, cards, room)
+        n = order_moves(r, p, seat, moves, first, out, cards, room, killer)
     else:
         n = order_moves_declaring(r, p, seat, moves, first, out, cards, room)
     maxer = r.maxer[seat]
