@@ -133,7 +133,8 @@ def test_full_deals_agree_with_reference(engine, index):
     assert engine.solve(pos) == reference_value(pos), pos
 
 
-@pytest.mark.parametrize("tricks,count", [(5, 300), (6, 150), (7, 60), (8, 12)])
+@pytest.mark.parametrize("tricks,count", [(5, 300), (6, 150), (7, 60),
+                                          pytest.param(8, 12, marks=pytest.mark.slow)])
 def test_misere_endings_agree_with_reference(tricks, count):
     """Misère endings from random seats and leads: the move ordering and the table
     change most for misère, so it gets its own cross-check (warm and fresh tables)."""
