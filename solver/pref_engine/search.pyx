@@ -209,7 +209,7 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
     cdef int q2
     cdef int sure_low, sure_high          # trick counts: the sure bounds of step 4
     cdef bint no_trump_out                # (no-trump, or no trump left)
-    cdef u64 moves
+    cdef u64 moves, child_out
     cdef TTChildKeys child_base
     cdef TTKey child_keys[MAX_MOVES]
     cdef int child_winner[MAX_MOVES]      # the seat taking the trick after each card
@@ -347,12 +347,10 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
         # for card points) ahead of all, in trump contracts counting tricks a bonus to its
         # score (``order_moves``). (Not in misère:
         # there the right lead depends on the target.)
-        if Valuation is PointValue:
-            first = killer_lead(&s.killers, killer_slot(r, p, seat), 0, moves)
-        elif p.trump < 0:
-            first = killer_lead(&s.killers, killer_slot(r, p, seat), 0, moves)
-        else:
-            killer = killer_lead(&s.killers, killer_slot(r, p, seat), 0, moves)
+        killer = killer_lead(&s.killers, killer_slot(r, p, seat), 0, moves)
+        if Valuation is PointValue or p.trump < 0:
+            first = killer
+            killer = -1
     if Valuation is TrickCount:
         n = order_moves(r, p, seat, moves, first, out, cards, room, killer)
     else:
@@ -421,11 +419,11 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
         else:
             if keyed:
                 s.child_key = &child_keys[i]
+            child_out = out & ~u.trick_cards if u.trick_done else out
             if Valuation is TrickCount:
-                v = search(s, target - gain, value, out & ~u.trick_cards if u.trick_done else out)
+                v = search(s, target - gain, value, child_out)
             else:
-                child = gain + search(s, target - gain, value,
-                                      out & ~u.trick_cards if u.trick_done else out)
+                child = gain + search(s, target - gain, value, child_out)
                 v = child >= target
             s.child_key = NULL
         undo_move(s, seat, card, &u, value)
