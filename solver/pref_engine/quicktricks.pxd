@@ -90,17 +90,20 @@ cdef inline u64 quick_tricks_from(const Rules* r, const Position* p, u64 out, in
     return rel
 
 
-cdef inline int long_quick_tricks(const Rules* r, const Position* p, u64 out, int lead) noexcept nogil:
-    """No-trump (or no trump left), at a trick boundary: the quick tricks of ``lead`` on lead
-    (his top runs, ``quick_tricks_from``) plus length winners: a suit whose top run is at
+cdef inline int long_quick_tricks(const Rules* r, const Position* p, u64 out, int lead,
+                                  bint length) noexcept nogil:
+    """At a trick boundary: the quick tricks of ``lead`` on lead (his top runs,
+    ``quick_tricks_from``); with ``length`` (no-trump, or no trump left) plus length
+    winners: a suit whose top run is at
     least as long as every other hand's holding of it takes all his cards of the suit (the
     others are void after the run; holdings only shrink while he cashes, so the suits'
-    counts add). All the tricks left at most."""
+    counts add). All the tricks left at most. (One function for both counts: the search
+    inlines one copy of ``quick_tricks_from``.)"""
     cdef int count, suits, seat, s, n, mine, extra = 0
     cdef u64 rel = quick_tricks_from(r, p, out, lead, &count, &suits)
     cdef u64 suit_out
     cdef bint longer
-    if count >= p.tricks_left:
+    if not length or count >= p.tricks_left:
         return count
     for s in range(r.nsuits):
         if not (suits >> s) & 1:

@@ -102,6 +102,6 @@ cdef int partner_quick_tricks(const Rules* r, const Position* p, u64 out,
         for s in range(r.nsuits):
             suit_out = out & r.suit_mask[s]
             if (p.hand[p.leader] & suit_out) and ((p.hand[seat] >> high_index(suit_out)) & 1):
-                count = long_quick_tricks(r, p, out, seat) + leader_count
+                count = long_quick_tricks(r, p, out, seat, True) + leader_count
                 return count if count < p.tricks_left else p.tricks_left
     return 0

@@ -18,7 +18,7 @@ from pref_engine.state cimport (Rules, Position, MAX_SEATS, seat_to_move, cards_
 from pref_engine.transtable cimport (TTKey, TTChildKeys, tt_make_key, tt_probe, tt_store,
                                 tt_prefetch, tt_child_keys_begin, tt_child_key_relative,
                                 tt_child_key_absolute, NO_MOVE)
-from pref_engine.quicktricks cimport (quick_tricks, long_quick_tricks, quick_points, misere_sure,
+from pref_engine.quicktricks cimport (long_quick_tricks, quick_points, misere_sure,
                                       trumps_take, leader_side_short,
                                       partner_quick_tricks)
 from pref_engine.suretrick cimport misere_trick
@@ -304,10 +304,7 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
         if Valuation is TrickCount:
             if r.plain_tricks:
                 no_trump_out = p.trump < 0 or not (out & r.suit_mask[p.trump])
-                if no_trump_out:
-                    q = long_quick_tricks(r, p, out, p.leader)
-                else:
-                    q = quick_tricks(r, p, out)
+                q = long_quick_tricks(r, p, out, p.leader, no_trump_out)
                 if no_trump_out and (q < target if r.dside[p.leader] else p.tricks_left - q >= target):
                     q2 = partner_quick_tricks(r, p, out, q)
                     if q2 > q:
