@@ -466,15 +466,11 @@ cdef inline int follow_score(const Rules* r, const Position* p, int seat,
                 return -2000 - card                       # second hand: the partner wins it
         if partner_wins and last:
             return -card
-        if r.heuristics == HEURISTICS_SOLO and partner_wins and not later_beats(r, p, seat, p.win_card):
-            return -card
         if r.heuristics == HEURISTICS_PARTNERSHIP and p.nplayed == 1 and s == r.suit_of[p.played[0]]:
             return second_hand_score(r, p, seat, card, wins)
         if r.heuristics == HEURISTICS_PARTNERSHIP and p.nplayed == 2 and s == r.suit_of[p.played[0]]:
             return third_hand_score(r, p, seat, card, partner_wins)
         if wins:
-            if r.heuristics == HEURISTICS_SOLO and not last and later_beats(r, p, seat, card):
-                return 500 - card
             return 1000 - card
         return -card
     if wins:
@@ -484,6 +480,49 @@ cdef inline int follow_score(const Rules* r, const Position* p, int seat,
             return -1000 - card                           # misère declarer: lowest
         return -1000 + card
     return card
+
+
+cdef inline int append_cards(int* cards, int n, u64 group) noexcept nogil:
+    """Append the cards of ``group`` to ``cards[:n]``, lowest first; returns the new count."""
+    while group:
+        cards[n] = low_index(group)
+        group &= group - 1
+        n += 1
+    return n
+
+
+cdef inline int order_solo_follows(const Rules* r, const Position* p, int seat, u64 moves,
+                                   int first, int* cards) noexcept nogil:
+    """``order_moves`` for a follower in Preferans' trick contracts (``HEURISTICS_SOLO``,
+    plain tricks), by groups of cards, each lowest first: where the partner holds the trick
+    (the seat is last, or no opponent still to play can beat the partner's card:
+    ``later_beats``) all the cards as one group; else the cards that win the trick and no
+    later opponent can beat, then the ones that win it for now, then the rest (discards
+    too). ``first`` (or -1) goes ahead of all."""
+    cdef int n = 0
+    cdef int c
+    cdef bint last = p.nplayed == r.nseats - 1
+    cdef u64 sure = 0
+    cdef u64 for_now = 0
+    cdef u64 rest
+    if first >= 0 and (moves >> first) & 1:
+        cards[0] = first
+        n = 1
+        moves &= ~((<u64>1) << first)
+    if not (r.dside[p.win_seat] == r.dside[seat]
+            and (last or not later_beats(r, p, seat, p.win_card))):
+        rest = moves
+        while rest:
+            c = low_index(rest)
+            rest &= rest - 1
+            if beats(r, p, c, p.win_card):
+                if not last and later_beats(r, p, seat, c):
+                    for_now |= (<u64>1) << c
+                else:
+                    sure |= (<u64>1) << c
+    n = append_cards(cards, n, sure)
+    n = append_cards(cards, n, for_now)
+    return append_cards(cards, n, moves & ~(sure | for_now))
 
 
 cdef inline int insert_by_score(int* cards, int* scores, int n, int card, int score) noexcept nogil:
@@ -520,6 +559,8 @@ cdef inline int order_moves(const Rules* r, const Position* p, int seat, u64 mov
                 mine |= p.hand[i]
             else:
                 theirs |= p.hand[i]
+    elif r.heuristics == HEURISTICS_SOLO and r.plain_tricks:
+        return order_solo_follows(r, p, seat, moves, first, cards)
     while moves:
         c = low_index(moves)
         moves &= moves - 1
