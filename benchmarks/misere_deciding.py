@@ -6,7 +6,9 @@
 A self-contained Python search (not the engine): plain alpha-beta null-window tests of
 "the declarer takes at least ``target`` tricks" in misère (no trump, 8-card suits, one
 declarer against two defenders), one move per run of touching cards, an exact-key table
-(a dict: never full), no sure rules. Every node returns, with its answer, its *deciding
+(a dict: never full; keyed like the engine's by
+the owners of the cards out in rank order, so positions that differ only in cards gone share
+an entry), no sure rules. Every node returns, with its answer, its *deciding
 cards* by the partition-search rule (``solver/pref_engine/partition.pyx``):
 
 * the winner of every trick of the proof that beat a card of its own suit;
@@ -104,8 +106,48 @@ def trick_winner(trick: tuple[int, ...]) -> tuple[int, bool]:
     return best, beat
 
 
+def relative_key(hands, out: int) -> tuple[int, int]:
+    """The exact table's key of a trick start, rank-relative as the engine's
+    (``transtable.pxd``): the cards out per suit and their owners in order."""
+    counts = 0
+    for m in SUIT_MASKS:
+        counts = counts << 4 | bin(out & m).count("1")
+    owners = 0
+    h1, h2 = hands[1], hands[2]
+    while out:
+        low = out & -out
+        out ^= low
+        owners = owners << 2 | (1 if h1 & low else 2 if h2 & low else 0)
+    return counts, owners
+
+
+def extract(cards: int, out: int) -> int:
+    """``cards`` numbered among the cards ``out`` (from the lowest)."""
+    result, i = 0, 0
+    while out:
+        low = out & -out
+        out ^= low
+        if cards & low:
+            result |= 1 << i
+        i += 1
+    return result
+
+
+def deposit(numbers: int, out: int) -> int:
+    """The cards ``out`` whose numbers among them (from the lowest) are in ``numbers``."""
+    result, i = 0, 0
+    while out:
+        low = out & -out
+        out ^= low
+        if numbers >> i & 1:
+            result |= low
+        i += 1
+    return result
+
+
 class Prover:
-    """Null-window misère tests with deciding cards, an exact-key table.
+    """Null-window misère tests with deciding cards, an exact-key table (rank-relative: every
+    card out with its owner, as the engine's plain table).
 
     ``runs_rule`` / ``winners_rule`` off loosen the deciding-card rule (for the soundness
     test, which must then fail). ``on_trick_start(hands, leader, target, left, entry)`` is
@@ -117,12 +159,52 @@ class Prover:
     then every card out down to the entry's lowest of each suit). ``sure(hands, leader,
     target)``: True / False where a sure rule answers at a trick start (after the tables),
     else None; its deciding cards are taken to be every card out (no rule's own).
+    ``caught_clean``: the engine's first misère rules (``quicktricks.misere_sure``) at trick
+    starts, before the table, with their own deciding cards (:meth:`caught_or_clean`;
+    ``caught_clean_cards`` off: none, the loosened rule).
     """
 
+    def caught_or_clean(self, hands, leader: int) -> tuple[bool | None, int]:
+        """As ``quicktricks.misere_sure``: True if he must take every trick left (*caught*:
+        in every suit both sides hold, his lowest card beats all of theirs; he is on lead or
+        the leader holds such a suit), False if he takes none (*clean*: his highest below
+        all of theirs; a defender is on lead or the leader holds such a suit), else None.
+        The deciding cards: per suit both sides hold, his lowest card (caught: the cards
+        below it are all theirs) or their lowest (clean: the cards below it are all his)."""
+        mine = hands[self.declarer]
+        theirs = 0
+        for seat in range(SEATS):
+            if seat != self.declarer:
+                theirs |= hands[seat]
+        caught = clean = True
+        caught_cards = clean_cards = shared = 0
+        for m in SUIT_MASKS:
+            my_cards, their_cards = mine & m, theirs & m
+            if my_cards and their_cards:
+                shared |= m
+                my_low, their_low = my_cards & -my_cards, their_cards & -their_cards
+                caught = caught and my_low.bit_length() > their_cards.bit_length()
+                clean = clean and my_cards.bit_length() < their_low.bit_length()
+                if not caught and not clean:
+                    return None, 0
+                caught_cards |= my_low
+                clean_cards |= their_low
+        leads_shared = hands[leader] & shared != 0
+        keep = self.caught_clean_cards
+        if caught and (leads_shared or leader == self.declarer):
+            return True, caught_cards if keep else 0
+        if clean and (leads_shared or leader != self.declarer):
+            return False, clean_cards if keep else 0
+        return None, 0
+
+
     def __init__(self, declarer: int, runs_rule: bool = True, winners_rule: bool = True,
-                 partition: ShadowTable | None = None, sure=None):
+                 partition: ShadowTable | None = None, sure=None, caught_clean: bool = False,
+                 caught_clean_cards: bool = True):
         self.declarer = declarer
         self.sure = sure
+        self.caught_clean = caught_clean
+        self.caught_clean_cards = caught_clean_cards
         self.runs_rule = runs_rule
         self.winners_rule = winners_rule
         self.partition = partition
@@ -165,15 +247,20 @@ class Prover:
             return False, 0
         key = None
         if not trick:
-            key = (hands, leader)
+            if self.caught_clean:
+                answer, cards = self.caught_or_clean(hands, leader)
+                if answer is not None:
+                    return answer, cards
+            out = hands[0] | hands[1] | hands[2]
+            key = (relative_key(hands, out), leader)
             entry = self.table.get(key)
             if self.on_trick_start is not None:
                 self.on_trick_start(hands, leader, target, left, entry)
             if entry is not None:
                 if entry[0] >= target:
-                    return True, entry[1]
+                    return True, deposit(entry[1], out)
                 if entry[2] < target:
-                    return False, entry[3]
+                    return False, deposit(entry[3], out)
             if self.partition is not None:
                 found = self.partition.answer(hands, leader, target)
                 if found is not None:
@@ -222,9 +309,9 @@ class Prover:
             if entry is None:
                 entry = self.table[key] = [0, 0, left, 0]
             if result and target > entry[0]:
-                entry[0], entry[1] = target, cards
+                entry[0], entry[1] = target, extract(cards, out)
             elif not result and target - 1 < entry[2]:
-                entry[2], entry[3] = target - 1, cards
+                entry[2], entry[3] = target - 1, extract(cards, out)
             if self.partition is not None:
                 self.partition.store(hands, leader, result, target, cards)
             if self.on_store is not None:
@@ -408,8 +495,8 @@ def part_random(layout_set: str, count: int, seed: str) -> None:
             hands = tuple(hands)
             for leader in range(SEATS):
                 value = engine_value(eng, hands, leader)
-                prover = Prover(declarer=0)
-                partition = Prover(declarer=0, partition=ShadowTable())
+                prover = Prover(declarer=0, caught_clean=True)
+                partition = Prover(declarer=0, partition=ShadowTable(), caught_clean=True)
                 prove_value(partition, hands, leader, value, tricks)
                 nodes[tricks, "partition"] += partition.nodes
                 for reached, cards in prove_value(prover, hands, leader, value, tricks):
@@ -418,7 +505,7 @@ def part_random(layout_set: str, count: int, seed: str) -> None:
                                                   positions_per_entry(hands, cards)))
                 nodes[tricks] += prover.nodes
     print(f"\n### Part 1: {count} random deals a tricks-left, every seat on lead ({layout_set}, "
-          f"seed {seed!r}); values checked against the engine\n")
+          f"seed {seed!r}); the search with *caught*/*clean*; values checked against the engine\n")
     print("| tricks left | test | tests | cards out | deciding cards (mean) | free cards (mean) |"
           " share of tests with a free card | positions an entry stands for: median / mean |"
           " share of entries standing for more than one |")
@@ -504,14 +591,18 @@ def part_splits(kind_hand: str, count: int) -> None:
         reached = root.reaches(replace(first, hands=hands, leader=leader), target)
         return reached if root.stats["nodes"] == 1 else None
 
-    exact = Prover(declarer=0)
+    exact = Prover(declarer=0, caught_clean=True)
     exact.on_trick_start = on_trick_start
     exact.on_store = on_store
-    runs = {"plain": solve_splits(exact, first, masks, eng)}
+    runs = {"plain, caught/clean": solve_splits(exact, first, masks, eng)}
+    runs["partition, caught/clean"] = solve_splits(
+        Prover(0, partition=CheckedTable(first, root), caught_clean=True), first, masks, eng)
+    runs["plain"] = solve_splits(Prover(0), first, masks, eng)
     runs["partition"] = solve_splits(Prover(0, partition=CheckedTable(first, root)), first, masks, eng)
-    runs["plain, sure"] = solve_splits(Prover(0, sure=engine_sure), first, masks, eng)
-    runs["partition, sure"] = solve_splits(Prover(0, partition=CheckedTable(first, root), sure=engine_sure),
-                                           first, masks, eng)
+    runs["plain, caught/clean, sure"] = solve_splits(Prover(0, caught_clean=True, sure=engine_sure),
+                                                     first, masks, eng)
+    runs["partition, caught/clean, sure"] = solve_splits(
+        Prover(0, partition=CheckedTable(first, root), caught_clean=True, sure=engine_sure), first, masks, eng)
     runs["engine"] = engine_splits(first, masks)
 
     def pct(a: int, b: int) -> str:
@@ -519,9 +610,9 @@ def part_splits(kind_hand: str, count: int) -> None:
 
     print(f"\n### Part 2: misère `{kind_hand}`, the first {len(masks):,} splits; values checked against"
           " the engine\n")
-    print("The exact-key table's tree (the shadow entries only probed; their answers checked against"
-          " the engine). *Hard*: a trick start the engine does not decide at its root (from an empty"
-          " table: its sure rules do not answer).\n")
+    print("The tree of the exact table with *caught*/*clean* (the shadow entries only probed; their"
+          " answers checked against the engine). *Hard*: a trick start the engine does not decide at"
+          " its root (from an empty table: its sure rules do not answer).\n")
     print("| tricks left | trick starts | exact table decides | misses (key absent) |"
           " answered by a deciding-card entry | hard misses | of them answered |"
           " hits not deciding | of them answered |"
@@ -547,12 +638,13 @@ def part_splits(kind_hand: str, count: int) -> None:
               f" {statistics.mean(f for _, f, _ in data) if data else 0:.2f} |"
               f" {statistics.median(ways):g}, {sum(x > 1 for x in ways) / len(ways):.1%} |")
     print("\nFull simulation: the same splits searched with the deciding-card entries used at every"
-          " trick start the exact table does not decide (*partition*); *sure*: the engine's sure"
+          " trick start the exact table does not decide (*partition*); *caught/clean*: the misère"
+          " rules of `misere_sure` with their deciding cards; *sure*: the engine's other sure"
           " rules as leaves (a trick start the engine decides at its root from an empty table),"
           " every card out deciding there; *engine*: `Engine.reaches`, 64 MB, the same tests.\n")
     print("| search | nodes | a split: mean / median | against its plain search |\n|---|---|---|---|")
     for name, nodes in runs.items():
-        base = runs["plain, sure" if "sure" in name else "plain"]
+        base = runs[name.replace("partition", "plain")]
         change = "" if name == "engine" else f"{sum(nodes) / sum(base) - 1:+.1%}"
         print(f"| {name} | {sum(nodes):,} | {statistics.mean(nodes):,.0f} / {statistics.median(nodes):,.0f} |"
               f" {change} |")
