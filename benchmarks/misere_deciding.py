@@ -5,17 +5,19 @@
 
 A self-contained Python search (not the engine): plain alpha-beta null-window tests of
 "the declarer takes at least ``target`` tricks" in misère (no trump, 8-card suits, one
-declarer against two defenders), one move per run of touching cards, an exact-key table
-(a dict: never full; keyed like the engine's by
-the owners of the cards out in rank order, so positions that differ only in cards gone share
-an entry), no sure rules. Every node returns, with its answer, its *deciding
-cards* by the partition-search rule (``solver/pref_engine/partition.pyx``):
+declarer against two defenders), one move per run of touching cards, a cheap misère order,
+an exact table (a dict, never full) keyed rank-relative like the engine's (the owners of
+the cards out in rank order), and optionally the engine's first misère rules *caught* /
+*clean* (``quicktricks.misere_sure``) with deciding cards of their own. Every node returns,
+with its answer, its *deciding cards* by the partition-search rule
+(``solver/pref_engine/partition.pyx``):
 
 * the winner of every trick of the proof that beat a card of its own suit;
 * where every move of a seat was refuted, the bottom card of each run tried once for the
   whole run, if the run reaches the deciding cards of its suit;
 * the union over the children the proof used (one child at a cut, every child else);
-* a table entry's own deciding cards when the entry answers.
+* a table entry's own deciding cards when the entry answers;
+* *caught*: his lowest card of each suit both sides hold; *clean*: their lowest.
 
 An entry with deciding cards stands for every position with the same shape (cards per suit
 of each seat), the same leader and the same owners of the cards out from the top of each
@@ -23,19 +25,23 @@ suit down to its lowest deciding card; the cards below are *free* (interchangeab
 
 Part 1: ``N`` random deals of 3-7 tricks, the declarer seat 0, each with every seat on
 lead; the value from the tests at ``value`` (succeeds) and ``value + 1`` (fails), checked
-against the engine (a mismatch stops the run). Per tricks left and per test: cards out,
-deciding cards, free cards, and the positions the root's entry stands for (the ways to
-deal the free cards with each hand's count per suit fixed; median, share above one).
+against the engine (a mismatch stops the run); the search with *caught*/*clean*. Per
+tricks left and per test: cards out, deciding cards, free cards, and the positions the
+root's entry stands for (the ways to deal the free cards with each hand's count per suit
+fixed; median, share above one); the nodes without and with the entries used.
 
 Part 2: the enumeration setting (``benchmarks/misere_splits.py``): the first ``N`` splits
-of each declarer hand in order, one exact-key table for all, MTD(f) from the last split's
-value. Beside the exact table, a shadow table of the deciding-card entries of every proof
-stored at 4-7 tricks left (earlier splits and earlier positions of this one); it is only
-probed, never used, so the tree is the exact table's. At each trick start with 4-7 tricks
-left that the exact table does not decide (the key absent, or its bounds not deciding the
-target), the share a shadow entry would answer (same shape and leader, the same owners of
-the deciding cards, its bound deciding the target). The split values, and every answer a shadow entry gives,
-are checked against the engine.
+of each declarer hand in order, one table for all, MTD(f) from the last split's value.
+Beside the exact table, a shadow table of the deciding-card entries of every store at 4-7
+tricks left (earlier splits and earlier positions of this one), only probed, so the tree is
+the exact table's: at each trick start of 4-7 tricks the exact table does not decide (the
+key absent, or its bounds not deciding the target), the share a shadow entry would answer
+(same shape and leader, the same owners of the deciding cards, its bound deciding the
+target), also among the trick starts the engine does not decide at its root. Then the full
+simulation: the splits searched again with the entries used (with and without
+*caught*/*clean*, and with the engine's other sure rules as leaves that decide on every
+card out), against the plain search's nodes and the engine's. The split values, and every
+answer an entry gives, are checked against the engine.
 """
 
 from __future__ import annotations
@@ -507,15 +513,14 @@ def part_random(layout_set: str, count: int, seed: str) -> None:
     print(f"\n### Part 1: {count} random deals a tricks-left, every seat on lead ({layout_set}, "
           f"seed {seed!r}); the search with *caught*/*clean*; values checked against the engine\n")
     print("| tricks left | test | tests | cards out | deciding cards (mean) | free cards (mean) |"
-          " share of tests with a free card | positions an entry stands for: median / mean |"
-          " share of entries standing for more than one |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          " positions an entry stands for: median / mean | share of entries standing for more than one |")
+    print("|---|---|---|---|---|---|---|---|")
     for (tricks, reached), data in sorted(rows.items()):
         deciding = statistics.mean(d for d, _, _ in data)
         free = statistics.mean(f for _, f, _ in data)
         ways = [w for _, _, w in data]
         print(f"| {tricks} | {'succeeds' if reached else 'fails'} | {len(data)} | {3 * tricks} |"
-              f" {deciding:.1f} | {free:.2f} | {sum(f > 0 for _, f, _ in data) / len(data):.0%} |"
+              f" {deciding:.1f} | {free:.2f} |"
               f" {statistics.median(ways):g} / {statistics.mean(ways):.1f} |"
               f" {sum(w > 1 for w in ways) / len(ways):.0%} |")
     print("\nnodes of the Python search by tricks left, the exact table only -> the deciding-card"
