@@ -214,8 +214,9 @@ cdef inline int partnership_lead_score(const Rules* r, const Position* p, int se
     more that costs. A lead into an opponent's ruff keeps its class, less a small
     penalty (DDS's weights: the void already costs it the most replies; ranked last, such
     leads were the later cut-offs of a third of the leads); trumps the opponents do not
-    hold score low (two of the side's trumps spent on one trick, the opponents free to
-    discard). The classes lie a reply or a few apart, so the penalties
+    hold go last: two of the side's trumps spent on one trick, and both opponents void,
+    free to discard (their replies counted as above, without a class: below every other
+    lead). The classes lie a reply or a few apart, so the penalties
     can put a low lead before a cash into a void (benchmarks/RESULTS.md)."""
     cdef int s = r.suit_of[card]
     cdef int rank = card - r.suit_base[s]
@@ -227,7 +228,8 @@ cdef inline int partnership_lead_score(const Rules* r, const Position* p, int se
     cdef bint lho_ruffs = s != p.trump and not (p.hand[lho] & suit_out) and (p.hand[lho] & trumps)
     cdef bint rho_ruffs = s != p.trump and not (p.hand[rho] & suit_out) and (p.hand[rho] & trumps)
     if s == p.trump and not (opp & trumps):
-        return -rank                                         # trumps the opponents have none of
+        # trumps the opponents have none of: two voids (they discard at will)
+        return -rank - REPLY_PENALTY * 2 * (p.tricks_left + 1)
     return partnership_lead_class(r, p, seat, card, suit_out, above, rank, partner, lho, trumps) \
         - REPLY_PENALTY * (replies(p, lho, suit_out) + replies(p, rho, suit_out)) \
         - (RUFF_PENALTY if lho_ruffs or rho_ruffs else 0) \
