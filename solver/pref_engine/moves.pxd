@@ -214,8 +214,9 @@ cdef inline int partnership_lead_score(const Rules* r, const Position* p, int se
     more that costs. A lead into an opponent's ruff keeps its class, less a small
     penalty (DDS's weights: the void already costs it the most replies; ranked last, such
     leads were the later cut-offs of a third of the leads); trumps the opponents do not
-    hold score low (two of the side's trumps spent on one trick, the opponents free to
-    discard). The classes lie a reply or a few apart, so the penalties
+    hold go last: two of the side's trumps spent on one trick, and both opponents void,
+    free to discard (their replies counted as above, without a class: below every other
+    lead). The classes lie a reply or a few apart, so the penalties
     can put a low lead before a cash into a void (benchmarks/RESULTS.md)."""
     cdef int s = r.suit_of[card]
     cdef int rank = card - r.suit_base[s]
@@ -227,7 +228,8 @@ cdef inline int partnership_lead_score(const Rules* r, const Position* p, int se
     cdef bint lho_ruffs = s != p.trump and not (p.hand[lho] & suit_out) and (p.hand[lho] & trumps)
     cdef bint rho_ruffs = s != p.trump and not (p.hand[rho] & suit_out) and (p.hand[rho] & trumps)
     if s == p.trump and not (opp & trumps):
-        return -rank                                         # trumps the opponents have none of
+        # trumps the opponents have none of: two voids (they discard at will)
+        return -rank - REPLY_PENALTY * 2 * (p.tricks_left + 1)
     return partnership_lead_class(r, p, seat, card, suit_out, above, rank, partner, lho, trumps) \
         - REPLY_PENALTY * (replies(p, lho, suit_out) + replies(p, rho, suit_out)) \
         - (RUFF_PENALTY if lho_ruffs or rho_ruffs else 0) \
@@ -425,26 +427,40 @@ cdef inline int second_hand_score(const Rules* r, const Position* p, int seat, i
     trick first, the top card out of the suit or one above every card the third hand
     holds in it (who cannot ruff either; the fourth hand is the partner), unless, for the
     latter, the partner's best card already beats the trick and the third hand's cards
-    (then low); then the cheapest card that beats the lead (it makes the third hand play
-    higher to win: DDS too prefers it to a low card); low last. A cheaper sure winner goes
-    before the top card out of the suit: the ace from AQ over the leader's king would
-    spend the tenace."""
+    (then low). A cheaper sure winner goes before the top card out of the suit: the ace
+    from AQ over the leader's king would spend the tenace. The cards that cannot win the
+    trick by themselves go by DDS's weights: a card below every card of the third hand's
+    or of the partner's in the suit (beaten anyway), the lowest first; a card above the
+    lead, the cheapest first (more if the hand holds the next rank up too: it may set up a
+    winner); a card below the lead, the lowest first. DDS's scales mix the groups: a low
+    card beaten anyway goes before a high card that only makes the third hand go higher."""
     cdef int s = r.suit_of[card]
     cdef u64 third = p.hand[(seat + 1) & 3]
     cdef u64 third_suit = third & r.suit_mask[s]
     cdef u64 fourth = p.hand[(seat + 2) & 3] & r.suit_mask[s]
     cdef int top3 = high_index(third_suit) if third_suit else -1
     cdef int top4 = high_index(fourth) if fourth else -1
-    if not wins:
-        return -card
-    if not higher_out(r, p, card):
+    cdef u64 suit_out
+    cdef int order_from_top, rank
+    if wins and not higher_out(r, p, card):
         return 500 - card                                 # a sure winner
     if top4 > top3 and top4 > p.win_card:
         return -card                                      # the partner wins it anyway
-    if card > top3 and (third_suit or s == p.trump or p.trump < 0
-                        or not (third & r.suit_mask[p.trump])):
+    if wins and card > top3 and (third_suit or s == p.trump or p.trump < 0
+                                 or not (third & r.suit_mask[p.trump])):
         return 500 - card                                 # the third hand cannot beat it
-    return 100 - card                                     # the third hand must go higher
+    # DDS's weights (below -90: after every card above): its rank 2-14, and its place
+    # among the suit's cards in the hands counted from the top (1: the best)
+    suit_out = (p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) & r.suit_mask[s]
+    order_from_top = bit_count(suit_out & ~((((<u64>1) << card) << 1) - 1)) + 1
+    rank = card - r.suit_base[s] + 2
+    if (third_suit and card < low_index(third_suit)) or (fourth and card < low_index(fourth)):
+        return -100 - 9 + order_from_top                  # beaten anyway
+    if not wins:
+        return -100 - 16 + order_from_top                 # below the lead
+    if (p.hand[seat] >> (card + 1)) & 1:
+        return -100 + 22 - rank                           # the next rank up is his too
+    return -100 + 10 - rank                               # the third hand must go higher
 
 
 cdef inline int follow_score(const Rules* r, const Position* p, int seat,
