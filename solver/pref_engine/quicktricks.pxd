@@ -25,13 +25,6 @@ cdef inline u64 top_run_cards(u64 hand, u64 suit_out) noexcept nogil:
     return suit_out & ~((((<u64>1) << high_index(missing)) << 1) - 1)
 
 
-cdef inline int quick_tricks(const Rules* r, const Position* p, u64 out) noexcept nogil:
-    """Quick tricks of the side on lead (a lower bound of its tricks)."""
-    cdef int count, suits
-    quick_tricks_from(r, p, out, p.leader, &count, &suits)
-    return count
-
-
 cdef inline u64 quick_tricks_from(const Rules* r, const Position* p, u64 out, int lead, int* count,
                                  int* suits) noexcept nogil:
     """Quick tricks of ``lead`` on lead, and the cards they count (for partition search).
