@@ -7,8 +7,9 @@ makes whoever leads (trump contracts), the side on lead short of every trick lef
 
 The ones the search calls at every trick boundary are ``inline`` here, compiled into
 the search (a call into another extension module goes through a function pointer the
-C compiler cannot inline); ``quick_points`` (Thousand) and ``partner_quick_tricks`` stay
-in ``quicktricks.pyx``.
+C compiler cannot inline); ``quick_points`` (Thousand), ``partner_quick_tricks``,
+``leader_side_short`` and ``trumps_decide`` (called where the cheaper counts did not
+decide) stay in ``quicktricks.pyx``.
 """
 
 from pref_engine.state cimport Rules, Position, u64, low_index, high_index, bit_count, MAX_SEATS
@@ -120,6 +121,9 @@ cdef int partner_quick_tricks(const Rules* r, const Position* p, u64 out,
                               int leader_count) noexcept nogil
 
 
+cdef int trumps_decide(const Rules* r, const Position* p, int target) noexcept nogil
+
+
 cdef inline bint trumps_take(const Rules* r, const Position* p, int side,
                              int tricks) noexcept nogil:
     """At a trick boundary of a trump contract: True if the trumps of ``side`` (1: the
@@ -158,45 +162,7 @@ cdef inline bint trumps_take(const Rules* r, const Position* p, int side,
     return False
 
 
-cdef inline bint leader_side_short(const Rules* r, const Position* p, u64 out) noexcept nogil:
-    """No-trump (or no trump left), at a trick boundary of a trick contract with a lone
-    declarer: True if the side on lead surely cannot take every trick left (DDS's "later
-    tricks" for no-trump).
-
-    Count, over the suits whose top card out the side on lead holds, its longest holding of
-    the suit; the count is short when it is below the tricks left. A side that takes every
-    trick leads every one, each in a suit it tops (else the other side's top card, which
-    must follow, wins), and each such trick takes a card from its longest holding of the
-    suit: the count falls by one a trick, and it can only rise when the other side discards
-    a top card. The side not on lead never has to, so squeezes cannot break the count:
-    * the lone declarer on lead: a defender must discard a top card only if each of his
-      cards is his only one of its suit, the suit's top card, and the declarer holds the
-      suit; the declarer, who has led, holds a card fewer than the defender: never;
-    * the defenders on lead (three hands, four suits): the declarer must only if his whole
-      hand is singleton top cards of suits other than the one led, three cards at most;
-      every position of three cards a hand or fewer is checked against the reference
-      minimax (tests/test_engine.py, slow), so the count holds from there on too."""
-    cdef u64 mine = 0
-    cdef u64 suit_out
-    cdef int s, seat, n, longest, total = 0
-    cdef int side = r.dside[p.leader]
-    if not side and (r.nseats != 3 or r.nsuits > 4):
-        return False                      # (the defenders' case is proved there only)
-    for seat in range(r.nseats):
-        if r.dside[seat] == side:
-            mine |= p.hand[seat]
-    for s in range(r.nsuits):
-        suit_out = out & r.suit_mask[s]
-        if not suit_out or not ((mine >> high_index(suit_out)) & 1):
-            continue
-        longest = 0
-        for seat in range(r.nseats):
-            if r.dside[seat] == side:
-                n = bit_count(p.hand[seat] & suit_out)
-                if n > longest:
-                    longest = n
-        total += longest
-    return total < p.tricks_left
+cdef bint leader_side_short(const Rules* r, const Position* p, u64 out) noexcept nogil
 
 
 cdef inline int misere_sure(const Rules* r, const Position* p) noexcept nogil:

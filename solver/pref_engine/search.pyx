@@ -19,7 +19,7 @@ from pref_engine.transtable cimport (TTKey, TTChildKeys, tt_make_key, tt_probe, 
                                 tt_prefetch, tt_child_keys_begin, tt_child_key_relative,
                                 tt_child_key_absolute, NO_MOVE)
 from pref_engine.quicktricks cimport (long_quick_tricks, quick_points, misere_sure,
-                                      trumps_take, leader_side_short,
+                                      trumps_decide, leader_side_short,
                                       partner_quick_tricks)
 from pref_engine.suretrick cimport misere_trick
 from pref_engine.rankbyrank cimport misere_by_rank
@@ -313,9 +313,10 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
                 sure_high = p.tricks_left if r.dside[p.leader] else p.tricks_left - q
                 if not no_trump_out and sure_low < target <= sure_high:
                     # the trumps either side surely makes, whoever is on lead
-                    if trumps_take(r, p, 1, target):
+                    q2 = trumps_decide(r, p, target)
+                    if q2 > 0:
                         sure_low = target
-                    elif trumps_take(r, p, 0, p.tricks_left - target + 1):
+                    elif q2 < 0:
                         sure_high = target - 1
                 elif (no_trump_out and r.lone_declarer >= 0 and sure_low < target <= sure_high
                         and target == (p.tricks_left if r.dside[p.leader] else 1)):
