@@ -9,10 +9,12 @@ The ones the search calls at every trick boundary are ``inline`` here, compiled 
 the search (a call into another extension module goes through a function pointer the
 C compiler cannot inline); ``quick_points`` (Thousand), ``partner_quick_tricks``,
 ``leader_side_short`` and ``trumps_decide`` (called where the cheaper counts did not
-decide) stay in ``quicktricks.pyx``.
+decide) stay in ``quicktricks.pyx``. Also the trick's last card where the declarer's side
+needs one trick more (``last_card_reaches``).
 """
 
-from pref_engine.state cimport Rules, Position, u64, low_index, high_index, bit_count, MAX_SEATS
+from pref_engine.state cimport (Rules, Position, u64, low_index, high_index, bit_count, MAX_SEATS,
+                                legal_moves, run_bottoms)
 
 cdef int quick_points(const Rules* r, const Position* p) noexcept nogil
 
@@ -122,6 +124,29 @@ cdef int partner_quick_tricks(const Rules* r, const Position* p, u64 out,
 
 
 cdef int trumps_decide(const Rules* r, const Position* p, int target) noexcept nogil
+
+
+cdef inline int last_card_reaches(const Rules* r, const Position* p, int seat,
+                                  u64 out) noexcept nogil:
+    """Trick contracts, the trick's last card to play, the declarer's side needing one
+    trick more: the trick alone reaches it if the seat is on the declarer's side and it
+    holds the trick or has a card that takes it (the search tries such a card first), or
+    the seat is a defender and no card of his takes it for the defenders (every move
+    gives the declarer's side the trick). Returns the children the search would count
+    there (1, or every move it would try: ``run_bottoms``), or 0 where the trick does not
+    decide. A seat's side takes the trick when it holds it already or a legal card of the
+    seat beats the winning card (a higher card of its suit, or a trump over a plain card)."""
+    cdef int win = p.win_card
+    cdef int ws = r.suit_of[win]
+    cdef u64 legal = legal_moves(r, p, seat)
+    cdef bint takes = (r.dside[p.win_seat] == r.dside[seat]
+                       or (legal & r.suit_mask[ws] & ~((((<u64>1) << win) << 1) - 1)) != 0
+                       or (p.trump >= 0 and ws != p.trump and (legal & r.suit_mask[p.trump]) != 0))
+    if r.dside[seat]:
+        return 1 if takes else 0
+    if takes:
+        return 0
+    return bit_count(legal & run_bottoms(p.hand[seat], out, r.run_stops))
 
 
 cdef inline bint trumps_take(const Rules* r, const Position* p, int side,
