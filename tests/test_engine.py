@@ -8,6 +8,7 @@ under ``-m slow``.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import os
 import random
@@ -108,6 +109,49 @@ def test_single_target_tests_bracket_the_value(engine):
         assert engine.reaches(pos, value), pos
         assert not engine.reaches(pos, value + 1), pos
         assert engine.reaches(pos, 0)
+
+
+def play_to_last_card(rng: random.Random, pos: Position) -> Position:
+    """``pos`` (at a trick's start) with random legal cards played by every seat but the
+    last: the trick's last card is to play."""
+    rules = TrickRules.of(pos)
+    hands = list(pos.hands)
+    played: list[int] = []
+    for k in range(len(hands) - 1):
+        seat = (pos.leader + k) % len(hands)
+        card = rng.choice(cards_of(rules.legal_moves(hands[seat], played)))
+        hands[seat] &= ~(1 << card)
+        played.append(card)
+    return dataclasses.replace(pos, hands=tuple(hands), played=tuple(played))
+
+
+def test_last_card_one_trick_short():
+    """The trick's last card where the declarer's side needs one trick more: the search
+    answers from the trick alone (``last_card_reaches``: the declarer's side to play holds
+    it or has a card that takes it, or a defender to play has none that takes it).
+    ``Engine.reaches`` at targets 1 and 2 on positions of 2-5 tricks with the last card to
+    play (Preferans trump and no-trump; four-hand partnerships searched without partition
+    search), against the reference's values (an engine that also answered so at target 2
+    failed it)."""
+    rng = random.Random("last-card")
+    engines = {False: Engine(tt_size_mb=1), True: Engine(tt_size_mb=1, partition=False)}
+    for i in range(600):
+        tricks = rng.randint(2, 5)
+        four = i % 3 == 2
+        if four:
+            pos = random_position(rng, seats=4, tricks=tricks, trump=rng.choice([None, 0, 1, 2, 3]),
+                                  must_trump=False, maximize=True,
+                                  declarer_side=(True, False, True, False), suit_masks=WHIST_SUITS,
+                                  heuristics="partnership")
+        else:
+            pos = random_preferans(rng, tricks, kind=("trump", "nt")[i % 3], mid_trick=False)
+        pos = play_to_last_card(rng, pos)
+        want = reference_value(pos)
+        eng = engines[four]
+        if i % 5 == 0:
+            eng.clear()
+        for target in (1, 2):
+            assert eng.reaches(pos, target) == (want >= target), (pos, target, want)
 
 
 # -- longer endings and full deals ------------------------------------------------

@@ -7,11 +7,14 @@ makes whoever leads (trump contracts), the side on lead short of every trick lef
 
 The ones the search calls at every trick boundary are ``inline`` here, compiled into
 the search (a call into another extension module goes through a function pointer the
-C compiler cannot inline); ``quick_points`` (Thousand) and ``partner_quick_tricks`` stay
-in ``quicktricks.pyx``.
+C compiler cannot inline); ``quick_points`` (Thousand), ``partner_quick_tricks``,
+``leader_side_short`` and ``trumps_decide`` (called where the cheaper counts did not
+decide) stay in ``quicktricks.pyx``. Also the trick's last card where the declarer's side
+needs one trick more (``last_card_reaches``).
 """
 
-from pref_engine.state cimport Rules, Position, u64, low_index, high_index, bit_count, MAX_SEATS
+from pref_engine.state cimport (Rules, Position, u64, low_index, high_index, bit_count, MAX_SEATS,
+                                legal_moves, run_bottoms)
 
 cdef int quick_points(const Rules* r, const Position* p) noexcept nogil
 
@@ -120,6 +123,32 @@ cdef int partner_quick_tricks(const Rules* r, const Position* p, u64 out,
                               int leader_count) noexcept nogil
 
 
+cdef int trumps_decide(const Rules* r, const Position* p, int target) noexcept nogil
+
+
+cdef inline int last_card_reaches(const Rules* r, const Position* p, int seat,
+                                  u64 out) noexcept nogil:
+    """Trick contracts, the trick's last card to play, the declarer's side needing one
+    trick more: the trick alone reaches it if the seat is on the declarer's side and it
+    holds the trick or has a card that takes it (the search tries such a card first), or
+    the seat is a defender and no card of his takes it for the defenders (every move
+    gives the declarer's side the trick). Returns the children the search would count
+    there (1, or every move it would try: ``run_bottoms``), or 0 where the trick does not
+    decide. A seat's side takes the trick when it holds it already or a legal card of the
+    seat beats the winning card (a higher card of its suit, or a trump over a plain card)."""
+    cdef int win = p.win_card
+    cdef int ws = r.suit_of[win]
+    cdef u64 legal = legal_moves(r, p, seat)
+    cdef bint takes = (r.dside[p.win_seat] == r.dside[seat]
+                       or (legal & r.suit_mask[ws] & ~((((<u64>1) << win) << 1) - 1)) != 0
+                       or (p.trump >= 0 and ws != p.trump and (legal & r.suit_mask[p.trump]) != 0))
+    if r.dside[seat]:
+        return 1 if takes else 0
+    if takes:
+        return 0
+    return bit_count(legal & run_bottoms(p.hand[seat], out, r.run_stops))
+
+
 cdef inline bint trumps_take(const Rules* r, const Position* p, int side,
                              int tricks) noexcept nogil:
     """At a trick boundary of a trump contract: True if the trumps of ``side`` (1: the
@@ -158,45 +187,7 @@ cdef inline bint trumps_take(const Rules* r, const Position* p, int side,
     return False
 
 
-cdef inline bint leader_side_short(const Rules* r, const Position* p, u64 out) noexcept nogil:
-    """No-trump (or no trump left), at a trick boundary of a trick contract with a lone
-    declarer: True if the side on lead surely cannot take every trick left (DDS's "later
-    tricks" for no-trump).
-
-    Count, over the suits whose top card out the side on lead holds, its longest holding of
-    the suit; the count is short when it is below the tricks left. A side that takes every
-    trick leads every one, each in a suit it tops (else the other side's top card, which
-    must follow, wins), and each such trick takes a card from its longest holding of the
-    suit: the count falls by one a trick, and it can only rise when the other side discards
-    a top card. The side not on lead never has to, so squeezes cannot break the count:
-    * the lone declarer on lead: a defender must discard a top card only if each of his
-      cards is his only one of its suit, the suit's top card, and the declarer holds the
-      suit; the declarer, who has led, holds a card fewer than the defender: never;
-    * the defenders on lead (three hands, four suits): the declarer must only if his whole
-      hand is singleton top cards of suits other than the one led, three cards at most;
-      every position of three cards a hand or fewer is checked against the reference
-      minimax (tests/test_engine.py, slow), so the count holds from there on too."""
-    cdef u64 mine = 0
-    cdef u64 suit_out
-    cdef int s, seat, n, longest, total = 0
-    cdef int side = r.dside[p.leader]
-    if not side and (r.nseats != 3 or r.nsuits > 4):
-        return False                      # (the defenders' case is proved there only)
-    for seat in range(r.nseats):
-        if r.dside[seat] == side:
-            mine |= p.hand[seat]
-    for s in range(r.nsuits):
-        suit_out = out & r.suit_mask[s]
-        if not suit_out or not ((mine >> high_index(suit_out)) & 1):
-            continue
-        longest = 0
-        for seat in range(r.nseats):
-            if r.dside[seat] == side:
-                n = bit_count(p.hand[seat] & suit_out)
-                if n > longest:
-                    longest = n
-        total += longest
-    return total < p.tricks_left
+cdef bint leader_side_short(const Rules* r, const Position* p, u64 out) noexcept nogil
 
 
 cdef inline int misere_sure(const Rules* r, const Position* p) noexcept nogil:

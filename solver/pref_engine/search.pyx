@@ -19,8 +19,8 @@ from pref_engine.transtable cimport (TTKey, TTChildKeys, tt_make_key, tt_probe, 
                                 tt_prefetch, tt_child_keys_begin, tt_child_key_relative,
                                 tt_child_key_absolute, NO_MOVE)
 from pref_engine.quicktricks cimport (long_quick_tricks, quick_points, misere_sure,
-                                      trumps_take, leader_side_short,
-                                      partner_quick_tricks)
+                                      trumps_decide, leader_side_short,
+                                      partner_quick_tricks, last_card_reaches)
 from pref_engine.suretrick cimport misere_trick
 from pref_engine.rankbyrank cimport misere_by_rank
 from pref_engine.moves cimport order_moves, order_moves_declaring, MAX_MOVES, MAX_LEAD_MOVES
@@ -225,6 +225,14 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
             return False
         if p.tricks_left == 1:
             return last_trick_gain(r, p, value) >= target
+        if target == 1 and p.nplayed == r.nseats - 1 and r.plain_tricks:
+            # The trick's last card, the declarer's side one trick short: if the trick is
+            # surely its own, reached without searching the moves (``last_card_reaches``:
+            # the children count as the nodes step 7 would count).
+            q = last_card_reaches(r, p, seat_to_move(r, p), out)
+            if q:
+                s.nodes += q
+                return True
     else:
         if target <= 0:
             return 0
@@ -313,9 +321,10 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
                 sure_high = p.tricks_left if r.dside[p.leader] else p.tricks_left - q
                 if not no_trump_out and sure_low < target <= sure_high:
                     # the trumps either side surely makes, whoever is on lead
-                    if trumps_take(r, p, 1, target):
+                    q2 = trumps_decide(r, p, target)
+                    if q2 > 0:
                         sure_low = target
-                    elif trumps_take(r, p, 0, p.tricks_left - target + 1):
+                    elif q2 < 0:
                         sure_high = target - 1
                 elif (no_trump_out and r.lone_declarer >= 0 and sure_low < target <= sure_high
                         and target == (p.tricks_left if r.dside[p.leader] else 1)):
