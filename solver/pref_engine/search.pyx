@@ -444,10 +444,9 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
         else:
             best = bit_count(out & (((<u64>1) << (best & 63)) - 1)) | (best & DECLARE)
         if Valuation is TrickCount:
-            if result:
-                tt_store(s.tt, &key, p.tricks_left, target, p.tricks_left, best)
-            else:
-                tt_store(s.tt, &key, p.tricks_left, 0, target - 1, best)
+            # (one call for both bounds: each inlined store costs the search's inlining budget)
+            tt_store(s.tt, &key, p.tricks_left, target if result else 0,
+                     p.tricks_left if result else target - 1, best)
         else:
             if result:
                 tt_store(s.tt, &key, p.tricks_left, found, value_bound(r, p), best)
