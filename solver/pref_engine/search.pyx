@@ -337,7 +337,7 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
     # target; that room changes his leads only where he is not caught for most of
     # the tricks left (there, shedding a winner just feeds the defenders).
     room = 0
-    if not r.plain_tricks and r.dside[seat] and 2 * target <= p.tricks_left:
+    if p.nplayed == 0 and not r.plain_tricks and r.dside[seat] and 2 * target <= p.tricks_left:
         room = target - 1
     if r.plain_tricks and p.nplayed == 0 and first < 0:
         # Trick contracts: the killer lead where the table has no move, in no-trump (and
