@@ -241,7 +241,7 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
         # Step 2. Misère: the declarer caught for every remaining trick, or clean.
         if Valuation is TrickCount:
             if not r.plain_tricks:
-                q = misere_sure(r, p)
+                q = misere_sure(r, p, out)
                 if q:
                     return q > 0
                 # the trick now starting: surely his (target 1 reached), or he
