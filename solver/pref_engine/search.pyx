@@ -209,7 +209,7 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
     cdef int q2
     cdef int sure_low, sure_high          # trick counts: the sure bounds of step 4
     cdef bint no_trump_out                # (no-trump, or no trump left)
-    cdef u64 moves, child_out
+    cdef u64 moves, child_out, beaters
     cdef TTChildKeys child_base
     cdef TTKey child_keys[MAX_MOVES]
     cdef int child_winner[MAX_MOVES]      # the seat taking the trick after each card
@@ -363,9 +363,12 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
     if p.nplayed == r.nseats - 1 and p.tricks_left > TT_MIN_TRICKS + 1:
         keyed = True
         tt_child_keys_begin(r, p, out, &child_base)
+        beaters = r.suit_mask[r.suit_of[p.win_card]] & ~((((<u64>1) << p.win_card) << 1) - 1)
+        if p.trump >= 0 and r.suit_of[p.win_card] != p.trump:
+            beaters |= r.suit_mask[p.trump]        # (the cards that beat the trick's: ``beats``)
         for i in range(n):
             card = cards[i]
-            child_winner[i] = seat if beats(r, p, card, p.win_card) else p.win_seat
+            child_winner[i] = seat if (beaters >> card) & 1 else p.win_seat
             if Valuation is TrickCount:
                 tt_child_key_relative(r, &child_base, card, child_winner[i], &child_keys[i])
             else:
