@@ -541,6 +541,59 @@ cdef inline int order_solo_follows(const Rules* r, const Position* p, int seat, 
     return append_cards(cards, n, moves & ~(sure | for_now))
 
 
+cdef inline int append_cards_high_first(int* cards, int n, u64 group) noexcept nogil:
+    """Append the cards of ``group`` to ``cards[:n]``, highest first; returns the new count."""
+    cdef int c
+    while group:
+        c = high_index(group)
+        cards[n] = c
+        group ^= (<u64>1) << c
+        n += 1
+    return n
+
+
+cdef inline int order_misere_follows(const Rules* r, const Position* p, int seat, u64 moves,
+                                     int first, int* cards) noexcept nogil:
+    """``order_moves`` for a follower in misère (not ``Rules.plain_tricks``; with a trump,
+    not for the last to play with his partner holding the trick): the order of the follow
+    scores, by groups: the cards that lose the trick, highest first, then the ones that
+    win it, the declarer with a defender still to play the lowest first, else the highest
+    first; the last to play with his partner holding the trick, the two groups merged by
+    the scores (a winner's rank in its suit against a loser's card). ``first`` (or -1)
+    goes ahead of all."""
+    cdef int n = 0
+    cdef int win = p.win_card
+    cdef int ws = r.suit_of[win]
+    cdef int base, lo, hi
+    cdef u64 winners, losers
+    if first >= 0 and (moves >> first) & 1:
+        cards[0] = first
+        n = 1
+        moves &= ~((<u64>1) << first)
+    winners = moves & r.suit_mask[ws] & ~((((<u64>1) << win) << 1) - 1)
+    if p.trump >= 0 and ws != p.trump:
+        winners |= moves & r.suit_mask[p.trump]
+    losers = moves & ~winners
+    if p.nplayed == r.nseats - 1 and r.dside[p.win_seat] == r.dside[seat]:
+        # last, the partner holding the trick: a winner scores its rank in the suit, a
+        # loser its card; both highest first, merged (a tie: the lower card, the loser)
+        base = r.suit_base[ws]
+        while losers and winners:
+            lo = high_index(losers)
+            hi = high_index(winners)
+            if lo >= hi - base:
+                cards[n] = lo
+                losers ^= (<u64>1) << lo
+            else:
+                cards[n] = hi
+                winners ^= (<u64>1) << hi
+            n += 1
+    n = append_cards_high_first(cards, n, losers)
+    if r.dside[seat] and p.nplayed < r.nseats - 1:
+        return append_cards(cards, n, winners)
+    return append_cards_high_first(cards, n, winners)
+
+
 cdef inline int insert_by_score(int* cards, int* scores, int n, int card, int score) noexcept nogil:
     """Insert ``card`` into the first ``n`` cards, kept in falling score order; returns n + 1."""
     cdef int j = n
@@ -577,6 +630,9 @@ cdef inline int order_moves(const Rules* r, const Position* p, int seat, u64 mov
                 theirs |= p.hand[i]
     elif r.heuristics == HEURISTICS_SOLO and r.plain_tricks:
         return order_solo_follows(r, p, seat, moves, first, cards)
+    elif not r.plain_tricks and (p.trump < 0 or not (p.nplayed == r.nseats - 1
+                                                     and r.dside[p.win_seat] == r.dside[seat])):
+        return order_misere_follows(r, p, seat, moves, first, cards)
     while moves:
         c = low_index(moves)
         moves &= moves - 1

@@ -190,9 +190,10 @@ cdef inline bint trumps_take(const Rules* r, const Position* p, int side,
 cdef bint leader_side_short(const Rules* r, const Position* p, u64 out) noexcept nogil
 
 
-cdef inline int misere_sure(const Rules* r, const Position* p) noexcept nogil:
-    """Misère without trumps, at a trick boundary: 1 if the declarer's side must take
-    every remaining trick, -1 if it is sure to take none, else 0.
+cdef inline int misere_sure(const Rules* r, const Position* p, u64 out) noexcept nogil:
+    """Misère without trumps, at a trick boundary (``out``: the cards in the hands): 1 if
+    the declarer's side must take every remaining trick, -1 if it is sure to take none,
+    else 0.
 
     *Caught* (1): in every suit, the lowest card of the declarer's side beats
     every opponent's card (or the opponents are void). Whatever it leads wins,
@@ -216,11 +217,15 @@ cdef inline int misere_sure(const Rules* r, const Position* p) noexcept nogil:
     cdef bint shared = False
     if p.trump >= 0:
         return 0
-    for i in range(r.nseats):
-        if r.dside[i]:
-            mine |= p.hand[i]
-        else:
-            theirs |= p.hand[i]
+    if r.lone_declarer >= 0:
+        mine = p.hand[r.lone_declarer]
+        theirs = out & ~mine
+    else:
+        for i in range(r.nseats):
+            if r.dside[i]:
+                mine |= p.hand[i]
+            else:
+                theirs |= p.hand[i]
     for i in range(r.nsuits):
         m = mine & r.suit_mask[i]
         t = theirs & r.suit_mask[i]

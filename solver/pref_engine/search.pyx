@@ -209,7 +209,7 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
     cdef int q2
     cdef int sure_low, sure_high          # trick counts: the sure bounds of step 4
     cdef bint no_trump_out                # (no-trump, or no trump left)
-    cdef u64 moves, child_out
+    cdef u64 moves, child_out, beaters
     cdef TTChildKeys child_base
     cdef TTKey child_keys[MAX_MOVES]
     cdef int child_winner[MAX_MOVES]      # the seat taking the trick after each card
@@ -249,7 +249,7 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
         # Step 2. Misère: the declarer caught for every remaining trick, or clean.
         if Valuation is TrickCount:
             if not r.plain_tricks:
-                q = misere_sure(r, p)
+                q = misere_sure(r, p, out)
                 if q:
                     return q > 0
                 # the trick now starting: surely his (target 1 reached), or he
@@ -346,7 +346,7 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
     # target; that room changes his leads only where he is not caught for most of
     # the tricks left (there, shedding a winner just feeds the defenders).
     room = 0
-    if not r.plain_tricks and r.dside[seat] and 2 * target <= p.tricks_left:
+    if p.nplayed == 0 and not r.plain_tricks and r.dside[seat] and 2 * target <= p.tricks_left:
         room = target - 1
     if r.plain_tricks and p.nplayed == 0 and first < 0:
         # Trick contracts: the killer lead where the table has no move, in no-trump (and
@@ -372,9 +372,12 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
     if p.nplayed == r.nseats - 1 and p.tricks_left > TT_MIN_TRICKS + 1:
         keyed = True
         tt_child_keys_begin(r, p, out, &child_base)
+        beaters = r.suit_mask[r.suit_of[p.win_card]] & ~((((<u64>1) << p.win_card) << 1) - 1)
+        if p.trump >= 0 and r.suit_of[p.win_card] != p.trump:
+            beaters |= r.suit_mask[p.trump]        # (the cards that beat the trick's: ``beats``)
         for i in range(n):
             card = cards[i]
-            child_winner[i] = seat if beats(r, p, card, p.win_card) else p.win_seat
+            child_winner[i] = seat if (beaters >> card) & 1 else p.win_seat
             if Valuation is TrickCount:
                 tt_child_key_relative(r, &child_base, card, child_winner[i], &child_keys[i])
             else:
@@ -453,10 +456,9 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
         else:
             best = bit_count(out & (((<u64>1) << (best & 63)) - 1)) | (best & DECLARE)
         if Valuation is TrickCount:
-            if result:
-                tt_store(s.tt, &key, p.tricks_left, target, p.tricks_left, best)
-            else:
-                tt_store(s.tt, &key, p.tricks_left, 0, target - 1, best)
+            # (one call for both bounds: each inlined store costs the search's inlining budget)
+            tt_store(s.tt, &key, p.tricks_left, target if result else 0,
+                     p.tricks_left if result else target - 1, best)
         else:
             if result:
                 tt_store(s.tt, &key, p.tricks_left, found, value_bound(r, p), best)
