@@ -423,11 +423,13 @@ cdef inline int third_hand_score(const Rules* r, const Position* p, int seat, in
 
 cdef inline int second_hand_score(const Rules* r, const Position* p, int seat, int card,
                                   bint wins) noexcept nogil:
-    """Second hand following suit (four hands): the cheapest card that surely wins the
-    trick first, the top card out of the suit or one above every card the third hand
-    holds in it (who cannot ruff either; the fourth hand is the partner), unless, for the
-    latter, the partner's best card already beats the trick and the third hand's cards
-    (then low). A cheaper sure winner goes before the top card out of the suit: the ace
+    """Second hand following suit (four hands): where the partner's best card beats the
+    lead and every card the third hand holds in the suit (the fourth hand is the partner),
+    the lowest first, even before a sure winner of his own (DDS's weights: the partner
+    wins the trick anyway; a void third hand is not checked for a ruff: low first was
+    better there too); else the cheapest card that surely wins the trick first, the top
+    card out of the suit or one above every card the third hand holds in it (who cannot
+    ruff either). A cheaper sure winner goes before the top card out of the suit: the ace
     from AQ over the leader's king would spend the tenace. The cards that cannot win the
     trick by themselves go by DDS's weights: a card below every card of the third hand's
     or of the partner's in the suit (beaten anyway), the lowest first; a card above the
@@ -442,10 +444,10 @@ cdef inline int second_hand_score(const Rules* r, const Position* p, int seat, i
     cdef int top4 = high_index(fourth) if fourth else -1
     cdef u64 suit_out
     cdef int order_from_top, rank
-    if wins and not higher_out(r, p, card):
-        return 500 - card                                 # a sure winner
     if top4 > top3 and top4 > p.win_card:
         return -card                                      # the partner wins it anyway
+    if wins and not higher_out(r, p, card):
+        return 500 - card                                 # a sure winner
     if wins and card > top3 and (third_suit or s == p.trump or p.trump < 0
                                  or not (third & r.suit_mask[p.trump])):
         return 500 - card                                 # the third hand cannot beat it
