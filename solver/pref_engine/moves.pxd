@@ -70,6 +70,8 @@ cdef enum:
     # low leads: the side holding the second and third best (``next_round_bonus``)
     NEXT_ROUND_PARTNER = 30
     NEXT_ROUND_SPLIT = 20
+    # low leads: the top of a run headed by the second-best card (``second_best_run``)
+    SECOND_BEST_RUN = 12
     # the classes' best scores (``partnership_lead_class``), a few replies apart
     CASH_CLASS = 100
     TO_TOP_CLASS = 90
@@ -305,8 +307,32 @@ cdef inline int partnership_lead_class(const Rules* r, const Position* p, int se
         return PARTNER_RUFF_CLASS - rank                     # the partner ruffs
     if p.hand[lho] & top and p.hand[partner] & ((<u64>1) << high_index(suit_out & ~top)):
         return FINESSE_CLASS - rank                          # through the top card to a finesse
+    if second_best_run(p, seat, card, suit_out, top):
+        return LOW_CLASS + 4 * bit_count(p.hand[seat] & suit_out) + SECOND_BEST_RUN
     return (LOW_CLASS + 4 * bit_count(p.hand[seat] & suit_out) - rank
             + next_round_bonus(p, seat, partner, suit_out, top))
+
+
+cdef inline bint second_best_run(const Position* p, int seat, int card, u64 suit_out,
+                                 u64 top) noexcept nogil:
+    """``card`` is in a run of two or more of the leader's cards (touching among the cards
+    out) headed by the suit's second-best card, an opponent holding the best (the king from
+    KQ against the ace: DDS's weights lead it before the low cards)."""
+    cdef u64 rest = suit_out & ~top
+    cdef u64 second, run
+    if not rest:
+        return False
+    second = (<u64>1) << high_index(rest)
+    if not (p.hand[seat] & second):
+        return False
+    # the cards out from ``card`` up to the second best: all the leader's, two at least
+    run = rest & ~(((<u64>1) << card) - 1)
+    if run & ~p.hand[seat]:
+        return False
+    if run != second:
+        return True
+    rest &= ~second
+    return rest != 0 and (p.hand[seat] >> high_index(rest)) & 1
 
 
 cdef inline int misere_declarer_lead(const Rules* r, const Position* p, int seat, int card,
