@@ -72,6 +72,8 @@ cdef enum:
     NEXT_ROUND_SPLIT = 20
     # low leads: the top of a run headed by the second-best card (``second_best_run``)
     SECOND_BEST_RUN = 12
+    # and less, in no-trump, a suit the partner is void in (he discards at will: DDS's -9)
+    PARTNER_VOID_NT = 20
     # the classes' best scores (``partnership_lead_class``), a few replies apart
     CASH_CLASS = 100
     TO_TOP_CLASS = 90
@@ -218,7 +220,8 @@ cdef inline int partnership_lead_score(const Rules* r, const Position* p, int se
     leads were the later cut-offs of a third of the leads); trumps the opponents do not
     hold go last: two of the side's trumps spent on one trick, and both opponents void,
     free to discard (their replies counted as above, without a class: below every other
-    lead). The classes lie a reply or a few apart, so the penalties
+    lead). In no-trump a suit the partner is void in costs a little more (his discards).
+    The classes lie a reply or a few apart, so the penalties
     can put a low lead before a cash into a void (benchmarks/RESULTS.md)."""
     cdef int s = r.suit_of[card]
     cdef int rank = card - r.suit_base[s]
@@ -236,7 +239,8 @@ cdef inline int partnership_lead_score(const Rules* r, const Position* p, int se
         - REPLY_PENALTY * (replies(p, lho, suit_out) + replies(p, rho, suit_out)) \
         - (RUFF_PENALTY if lho_ruffs or rho_ruffs else 0) \
         - (FOURTH_HAND_TOPS if fourth_hand_tops(p, rho, suit_out) else 0) \
-        + (RUFF_RETURN if s != p.trump and ruff_return(p, seat, partner, suit_out, trumps) else 0)
+        + (RUFF_RETURN if s != p.trump and ruff_return(p, seat, partner, suit_out, trumps) else 0) \
+        - (PARTNER_VOID_NT if p.trump < 0 and not (p.hand[partner] & suit_out) else 0)
 
 
 cdef inline int next_round_bonus(const Position* p, int seat, int partner, u64 suit_out,
