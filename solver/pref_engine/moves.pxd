@@ -70,6 +70,10 @@ cdef enum:
     # low leads: the side holding the second and third best (``next_round_bonus``)
     NEXT_ROUND_PARTNER = 30
     NEXT_ROUND_SPLIT = 20
+    # low leads: the top of a run headed by the second-best card (``second_best_run``)
+    SECOND_BEST_RUN = 12
+    # and less, in no-trump, a suit the partner is void in (he discards at will: DDS's -9)
+    PARTNER_VOID_NT = 20
     # the classes' best scores (``partnership_lead_class``), a few replies apart
     CASH_CLASS = 100
     TO_TOP_CLASS = 90
@@ -216,7 +220,8 @@ cdef inline int partnership_lead_score(const Rules* r, const Position* p, int se
     leads were the later cut-offs of a third of the leads); trumps the opponents do not
     hold go last: two of the side's trumps spent on one trick, and both opponents void,
     free to discard (their replies counted as above, without a class: below every other
-    lead). The classes lie a reply or a few apart, so the penalties
+    lead). In no-trump a suit the partner is void in costs a little more (his discards).
+    The classes lie a reply or a few apart, so the penalties
     can put a low lead before a cash into a void (benchmarks/RESULTS.md)."""
     cdef int s = r.suit_of[card]
     cdef int rank = card - r.suit_base[s]
@@ -234,7 +239,8 @@ cdef inline int partnership_lead_score(const Rules* r, const Position* p, int se
         - REPLY_PENALTY * (replies(p, lho, suit_out) + replies(p, rho, suit_out)) \
         - (RUFF_PENALTY if lho_ruffs or rho_ruffs else 0) \
         - (FOURTH_HAND_TOPS if fourth_hand_tops(p, rho, suit_out) else 0) \
-        + (RUFF_RETURN if s != p.trump and ruff_return(p, seat, partner, suit_out, trumps) else 0)
+        + (RUFF_RETURN if s != p.trump and ruff_return(p, seat, partner, suit_out, trumps) else 0) \
+        - (PARTNER_VOID_NT if p.trump < 0 and not (p.hand[partner] & suit_out) else 0)
 
 
 cdef inline int next_round_bonus(const Position* p, int seat, int partner, u64 suit_out,
@@ -305,8 +311,32 @@ cdef inline int partnership_lead_class(const Rules* r, const Position* p, int se
         return PARTNER_RUFF_CLASS - rank                     # the partner ruffs
     if p.hand[lho] & top and p.hand[partner] & ((<u64>1) << high_index(suit_out & ~top)):
         return FINESSE_CLASS - rank                          # through the top card to a finesse
+    if second_best_run(p, seat, card, suit_out, top):
+        return LOW_CLASS + 4 * bit_count(p.hand[seat] & suit_out) + SECOND_BEST_RUN
     return (LOW_CLASS + 4 * bit_count(p.hand[seat] & suit_out) - rank
             + next_round_bonus(p, seat, partner, suit_out, top))
+
+
+cdef inline bint second_best_run(const Position* p, int seat, int card, u64 suit_out,
+                                 u64 top) noexcept nogil:
+    """``card`` is in a run of two or more of the leader's cards (touching among the cards
+    out) headed by the suit's second-best card, an opponent holding the best (the king from
+    KQ against the ace: DDS's weights lead it before the low cards)."""
+    cdef u64 rest = suit_out & ~top
+    cdef u64 second, run
+    if not rest:
+        return False
+    second = (<u64>1) << high_index(rest)
+    if not (p.hand[seat] & second):
+        return False
+    # the cards out from ``card`` up to the second best: all the leader's, two at least
+    run = rest & ~(((<u64>1) << card) - 1)
+    if run & ~p.hand[seat]:
+        return False
+    if run != second:
+        return True
+    rest &= ~second
+    return rest != 0 and (p.hand[seat] >> high_index(rest)) & 1
 
 
 cdef inline int misere_declarer_lead(const Rules* r, const Position* p, int seat, int card,
@@ -423,11 +453,13 @@ cdef inline int third_hand_score(const Rules* r, const Position* p, int seat, in
 
 cdef inline int second_hand_score(const Rules* r, const Position* p, int seat, int card,
                                   bint wins) noexcept nogil:
-    """Second hand following suit (four hands): the cheapest card that surely wins the
-    trick first, the top card out of the suit or one above every card the third hand
-    holds in it (who cannot ruff either; the fourth hand is the partner), unless, for the
-    latter, the partner's best card already beats the trick and the third hand's cards
-    (then low). A cheaper sure winner goes before the top card out of the suit: the ace
+    """Second hand following suit (four hands): where the partner's best card beats the
+    lead and every card the third hand holds in the suit (the fourth hand is the partner),
+    the lowest first, even before a sure winner of his own (DDS's weights: the partner
+    wins the trick anyway; a void third hand is not checked for a ruff: low first was
+    better there too); else the cheapest card that surely wins the trick first, the top
+    card out of the suit or one above every card the third hand holds in it (who cannot
+    ruff either). A cheaper sure winner goes before the top card out of the suit: the ace
     from AQ over the leader's king would spend the tenace. The cards that cannot win the
     trick by themselves go by DDS's weights: a card below every card of the third hand's
     or of the partner's in the suit (beaten anyway), the lowest first; a card above the
@@ -442,10 +474,10 @@ cdef inline int second_hand_score(const Rules* r, const Position* p, int seat, i
     cdef int top4 = high_index(fourth) if fourth else -1
     cdef u64 suit_out
     cdef int order_from_top, rank
-    if wins and not higher_out(r, p, card):
-        return 500 - card                                 # a sure winner
     if top4 > top3 and top4 > p.win_card:
         return -card                                      # the partner wins it anyway
+    if wins and not higher_out(r, p, card):
+        return 500 - card                                 # a sure winner
     if wins and card > top3 and (third_suit or s == p.trump or p.trump < 0
                                  or not (third & r.suit_mask[p.trump])):
         return 500 - card                                 # the third hand cannot beat it
