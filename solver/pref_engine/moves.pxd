@@ -37,8 +37,8 @@ then one between his cards (fewest declarer cards above first), then one under
 all of them, and last a suit the declarer is void in.
 """
 
-from pref_engine.state cimport (u64, Rules, Position, MAX_SEATS, beats, bit_count, low_index,
-                           high_index, declarable, marriage_of, DECLARE,
+from pref_engine.state cimport (u64, Rules, Position, MAX_SEATS, beats, beating_cards, bit_count,
+                           low_index, high_index, declarable, marriage_of, DECLARE,
                            HEURISTICS_SOLO, HEURISTICS_PARTNERSHIP, HEURISTICS_THOUSAND)
 
 cdef enum:
@@ -594,17 +594,14 @@ cdef inline int order_misere_follows(const Rules* r, const Position* p, int seat
     the scores (a winner's rank in its suit against a loser's card). ``first`` (or -1)
     goes ahead of all."""
     cdef int n = 0
-    cdef int win = p.win_card
-    cdef int ws = r.suit_of[win]
+    cdef int ws = r.suit_of[p.win_card]
     cdef int base, lo, hi
     cdef u64 winners, losers
     if first >= 0 and (moves >> first) & 1:
         cards[0] = first
         n = 1
         moves &= ~((<u64>1) << first)
-    winners = moves & r.suit_mask[ws] & ~((((<u64>1) << win) << 1) - 1)
-    if p.trump >= 0 and ws != p.trump:
-        winners |= moves & r.suit_mask[p.trump]
+    winners = moves & beating_cards(r, p)
     losers = moves & ~winners
     if p.nplayed == r.nseats - 1 and r.dside[p.win_seat] == r.dside[seat]:
         # last, the partner holding the trick: a winner scores its rank in the suit, a

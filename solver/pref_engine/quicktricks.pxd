@@ -14,7 +14,7 @@ needs one trick more (``last_card_reaches``).
 """
 
 from pref_engine.state cimport (Rules, Position, u64, low_index, high_index, bit_count, MAX_SEATS,
-                                legal_moves, run_bottoms)
+                                legal_moves, run_bottoms, beating_cards)
 
 cdef int quick_points(const Rules* r, const Position* p) noexcept nogil
 
@@ -136,12 +136,9 @@ cdef inline int last_card_reaches(const Rules* r, const Position* p, int seat,
     there (1, or every move it would try: ``run_bottoms``), or 0 where the trick does not
     decide. A seat's side takes the trick when it holds it already or a legal card of the
     seat beats the winning card (a higher card of its suit, or a trump over a plain card)."""
-    cdef int win = p.win_card
-    cdef int ws = r.suit_of[win]
     cdef u64 legal = legal_moves(r, p, seat)
     cdef bint takes = (r.dside[p.win_seat] == r.dside[seat]
-                       or (legal & r.suit_mask[ws] & ~((((<u64>1) << win) << 1) - 1)) != 0
-                       or (p.trump >= 0 and ws != p.trump and (legal & r.suit_mask[p.trump]) != 0))
+                       or (legal & beating_cards(r, p)) != 0)
     if r.dside[seat]:
         return 1 if takes else 0
     if takes:

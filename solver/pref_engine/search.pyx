@@ -14,7 +14,7 @@ instead: the same steps, with winning-rank table entries.
 
 from pref_engine.state cimport (Rules, Position, MAX_SEATS, seat_to_move, cards_out, legal_moves,
                            last_trick_cards, trick_points, value_bound, marriage_of, DECLARE,
-                           run_bottoms, play_card, beats, bit_count, low_index, bit_deposit)
+                           run_bottoms, play_card, beating_cards, bit_count, low_index, bit_deposit)
 from pref_engine.transtable cimport (TTKey, TTChildKeys, tt_make_key, tt_probe, tt_store,
                                 tt_prefetch, tt_child_keys_begin, tt_child_key_relative,
                                 tt_child_key_absolute, NO_MOVE)
@@ -372,9 +372,7 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
     if p.nplayed == r.nseats - 1 and p.tricks_left > TT_MIN_TRICKS + 1:
         keyed = True
         tt_child_keys_begin(r, p, out, &child_base)
-        beaters = r.suit_mask[r.suit_of[p.win_card]] & ~((((<u64>1) << p.win_card) << 1) - 1)
-        if p.trump >= 0 and r.suit_of[p.win_card] != p.trump:
-            beaters |= r.suit_mask[p.trump]        # (the cards that beat the trick's: ``beats``)
+        beaters = beating_cards(r, p)
         for i in range(n):
             card = cards[i]
             child_winner[i] = seat if (beaters >> card) & 1 else p.win_seat

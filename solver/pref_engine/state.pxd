@@ -133,6 +133,16 @@ cdef inline bint beats(const Rules* r, const Position* p, int card, int best) no
     return s == p.trump
 
 
+cdef inline u64 beating_cards(const Rules* r, const Position* p) noexcept nogil:
+    """The cards that beat ``p.win_card``, the card winning the trick so far (``beats`` as a
+    mask): the higher cards of its suit, and the trumps over a plain card."""
+    cdef int ws = r.suit_of[p.win_card]
+    cdef u64 mask = r.suit_mask[ws] & ~((((<u64>1) << p.win_card) << 1) - 1)
+    if p.trump >= 0 and ws != p.trump:
+        mask |= r.suit_mask[p.trump]
+    return mask
+
+
 cdef inline int last_trick_cards(const Rules* r, const Position* p, int* cards) noexcept nogil:
     """The last trick played out (every seat holds one card, or has played it): fills
     ``cards`` with its cards in the order played and returns the place of the winning
