@@ -19,6 +19,7 @@ pytest.importorskip("endplay")
 pytestmark = pytest.mark.usefixtures("dds_one_thread")
 
 from endplay.dds import calc_dd_table, solve_board  # noqa: E402
+from endplay.dds.solve import SolveMode  # noqa: E402
 from endplay.types import Deal as EndplayDeal  # noqa: E402
 from endplay.types import Denom, Player  # noqa: E402
 
@@ -36,7 +37,8 @@ FULL_DEALS = [
 
 
 def dds_table(deal: Deal) -> dict[str, dict[str, int]]:
-    """DDS's table in our form: ``tricks[declarer][denomination]``, declarer's left leads."""
+    """DDS's table in our form: ``tricks[declarer][denomination]``, declarer's left leads
+    (an ending: one SolveBoard a denomination and leader, asked for the best card's score only)."""
     board = EndplayDeal(deal.pbn())
     if deal.tricks == 13:
         table = calc_dd_table(board)
@@ -45,7 +47,7 @@ def dds_table(deal: Deal) -> dict[str, dict[str, int]]:
     for d in DENOMINATIONS:
         for i, declarer in enumerate(SEATS):
             board.first, board.trump = PLAYERS[SEATS[(i + 1) % 4]], DENOMS[d]
-            leaders_side = max(score for _, score in solve_board(board))
+            leaders_side = max(score for _, score in solve_board(board, SolveMode.OptimalOne))
             tricks[declarer][d] = deal.tricks - leaders_side
     return tricks
 
