@@ -693,13 +693,14 @@ cdef inline int order_trick_moves(const Rules* r, const Position* p, int seat, u
 
 
 cdef inline int order_misere_moves(const Rules* r, const Position* p, int seat, u64 moves,
-                                   int first, u64 out, int* cards, int room) noexcept nogil:
+                                   int first, u64 out, int* cards, int target) noexcept nogil:
     """Fill ``cards`` with ``moves`` best first, in misère (not ``Rules.plain_tricks``);
-    ``first`` (or -1) goes ahead of all. ``room`` (the declarer on lead): see
-    ``misere_lead_score``."""
+    ``first`` (or -1) goes ahead of all. ``target``: the search's (the declarer's side
+    fails it); at the declarer's leads it gives his ``room`` (``misere_lead_score``)."""
     cdef int scores[MAX_MOVES]
     cdef int n = 0
     cdef int c, sc, i
+    cdef int room = 0
     cdef u64 mine = 0
     cdef u64 theirs = 0
     if not (moves & (moves - 1)):         # one move (or none): nothing to score
@@ -713,6 +714,11 @@ cdef inline int order_misere_moves(const Rules* r, const Position* p, int seat, 
                 mine |= p.hand[i]
             else:
                 theirs |= p.hand[i]
+        # the declarer may take target - 1 more tricks and still stay under the target; that
+        # room changes his leads only where he is not caught for most of the tricks left
+        # (there, shedding a winner just feeds the defenders)
+        if r.dside[seat] and 2 * target <= p.tricks_left:
+            room = target - 1
     elif p.trump < 0 or not (p.nplayed == r.nseats - 1 and r.dside[p.win_seat] == r.dside[seat]):
         return order_misere_follows(r, p, seat, moves, first, cards)
     while moves:
@@ -824,4 +830,4 @@ cdef inline int declarations_first(const Rules* r, int* moves, int n, u64 cards,
 
 
 cdef int order_moves_declaring(const Rules* r, const Position* p, int seat, u64 moves, int first,
-                               u64 out, int* cards, int room) noexcept nogil
+                               u64 out, int* cards, int target) noexcept nogil

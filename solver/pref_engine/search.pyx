@@ -211,7 +211,7 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
     cdef Undo u
     cdef int cards[MAX_LEAD_MOVES]
     cdef int first = -1
-    cdef int n, i, seat, card, gain, q, room, bound, best = -1, table_points = 0
+    cdef int n, i, seat, card, gain, q, bound, best = -1, table_points = 0
     cdef bint result, v, maxer
     cdef int found, child                 # points: the bound found, a child's
     cdef int q2
@@ -347,13 +347,6 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
     # Step 5. Moves: legal cards, one per run of equivalent cards, best first.
     seat = seat_to_move(r, p)
     moves = legal_moves(r, p, seat) & run_bottoms(p.hand[seat], out, r.run_stops)
-    # Misère: the declarer may take target - 1 more tricks and still stay under the
-    # target; that room changes his leads only where he is not caught for most of
-    # the tricks left (there, shedding a winner just feeds the defenders).
-    room = 0
-    if Valuation is MisereCount or (Valuation is PointValue and not r.plain_tricks):
-        if p.nplayed == 0 and r.dside[seat] and 2 * target <= p.tricks_left:
-            room = target - 1
     if (Valuation is TrickCount or (Valuation is PointValue and r.plain_tricks)) \
             and p.nplayed == 0 and first < 0:
         # Trick contracts: the killer lead where the table has no move, in no-trump (and
@@ -367,9 +360,9 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
     if Valuation is TrickCount:
         n = order_trick_moves(r, p, seat, moves, first, out, cards, killer)
     elif Valuation is MisereCount:
-        n = order_misere_moves(r, p, seat, moves, first, out, cards, room)
+        n = order_misere_moves(r, p, seat, moves, first, out, cards, target)
     else:
-        n = order_moves_declaring(r, p, seat, moves, first, out, cards, room)
+        n = order_moves_declaring(r, p, seat, moves, first, out, cards, target)
     maxer = r.maxer[seat]
 
     # Step 6. The last card of a trick leads to table positions: make their keys
