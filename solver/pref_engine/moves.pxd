@@ -48,7 +48,7 @@ cdef enum:
     MAX_LEAD_MOVES = MAX_MOVES
     # Whist leads (``partnership_lead_score``): less, per card the opponents may reply with,
     REPLY_PENALTY = 8
-    # Preferans leads (``lead_score``), less per card the other side may reply with: a
+    # Preferans leads (``trick_lead_score``), less per card the other side may reply with: a
     # defender, more than the classes' whole range (the declarer's fewest replies first, the
     # class breaking ties); the declarer, a fraction of a class (benchmarks/RESULTS.md)
     SOLO_DEFENDER_REPLY = 200
@@ -88,22 +88,32 @@ cdef enum:
     FORCE_BASE = -50              # defender: under all the declarer's cards
 
 
-cdef inline int lead_score(const Rules* r, const Position* p, int seat, int card,
-                           u64 out, u64 mine, u64 theirs, int room) noexcept nogil:
-    """``mine``/``theirs``: the cards of the leader's side and of the other side;
-    ``room``: misère, tricks the declarer may still take and stay under the target."""
+cdef inline int trick_lead_score(const Rules* r, const Position* p, int seat, int card,
+                                 u64 out, u64 mine, u64 theirs) noexcept nogil:
+    """A lead's score in trick contracts (``Rules.plain_tricks``); ``mine``/``theirs``: the
+    cards of the leader's side and of the other side."""
     cdef int s = r.suit_of[card]
     cdef u64 suit_out = out & r.suit_mask[s]
     cdef u64 above = suit_out & ~((((<u64>1) << card) << 1) - 1)
     if r.heuristics != HEURISTICS_SOLO:
         if r.heuristics != HEURISTICS_PARTNERSHIP:
             return plain_lead_score(r, seat, card, suit_out, above, mine)
-        if r.plain_tricks:
-            return partnership_lead_score(r, p, seat, card, suit_out, above)
-    if r.plain_tricks:
-        return solo_lead_class(r, p, seat, card, s, suit_out, above, mine, theirs) \
-            - (SOLO_DECLARER_REPLY if r.dside[seat] else SOLO_DEFENDER_REPLY) \
-            * other_side_replies(r, p, seat, suit_out)
+        return partnership_lead_score(r, p, seat, card, suit_out, above)
+    return solo_lead_class(r, p, seat, card, s, suit_out, above, mine, theirs) \
+        - (SOLO_DECLARER_REPLY if r.dside[seat] else SOLO_DEFENDER_REPLY) \
+        * other_side_replies(r, p, seat, suit_out)
+
+
+cdef inline int misere_lead_score(const Rules* r, const Position* p, int seat, int card,
+                                  u64 out, u64 mine, u64 theirs, int room) noexcept nogil:
+    """A lead's score in misère (not ``Rules.plain_tricks``); ``mine``/``theirs`` as in
+    ``trick_lead_score``; ``room``: tricks the declarer may still take and stay under the
+    target."""
+    cdef int s = r.suit_of[card]
+    cdef u64 suit_out = out & r.suit_mask[s]
+    cdef u64 above = suit_out & ~((((<u64>1) << card) << 1) - 1)
+    if r.heuristics != HEURISTICS_SOLO and r.heuristics != HEURISTICS_PARTNERSHIP:
+        return plain_lead_score(r, seat, card, suit_out, above, mine)
     if r.dside[seat]:
         return misere_declarer_lead(r, p, seat, card, suit_out, theirs, above, room)
     return misere_defender_lead(r, p, seat, card, suit_out, theirs, above)
@@ -495,36 +505,42 @@ cdef inline int second_hand_score(const Rules* r, const Position* p, int seat, i
     return -100 + 10 - rank                               # the third hand must go higher
 
 
-cdef inline int follow_score(const Rules* r, const Position* p, int seat,
-                             int card) noexcept nogil:
+cdef inline int trick_follow_score(const Rules* r, const Position* p, int seat,
+                                   int card) noexcept nogil:
+    """A follower's card in trick contracts (``Rules.plain_tricks``: the seat wants its
+    side to win the trick)."""
     cdef bint wins = beats(r, p, card, p.win_card)
-    cdef bint own_side = r.dside[seat] == r.maxer[seat]    # wants its side to win tricks
     cdef bint partner_wins = r.dside[p.win_seat] == r.dside[seat]
     cdef bint last = p.nplayed == r.nseats - 1
     cdef int s = r.suit_of[card]
-    if own_side:
-        if r.heuristics == HEURISTICS_PARTNERSHIP and s != r.suit_of[p.played[0]]:
-            if s != p.trump:
-                return discard_score(r, p, seat, card)
-            if partner_wins and (last or partner_card_holds(r, p, seat)):
-                return -2000 - card                       # no need to ruff the partner's trick
-            if not wins:
-                return -1500 - card                       # an underruff: rather discard
-            if p.nplayed == 1 and partner_tops_suit(r, p, seat):
-                return -2000 - card                       # second hand: the partner wins it
-        if partner_wins and last:
-            return -card
-        if r.heuristics == HEURISTICS_PARTNERSHIP and p.nplayed == 1 and s == r.suit_of[p.played[0]]:
-            return second_hand_score(r, p, seat, card, wins)
-        if r.heuristics == HEURISTICS_PARTNERSHIP and p.nplayed == 2 and s == r.suit_of[p.played[0]]:
-            return third_hand_score(r, p, seat, card, partner_wins)
-        if wins:
-            return 1000 - card
+    if r.heuristics == HEURISTICS_PARTNERSHIP and s != r.suit_of[p.played[0]]:
+        if s != p.trump:
+            return discard_score(r, p, seat, card)
+        if partner_wins and (last or partner_card_holds(r, p, seat)):
+            return -2000 - card                           # no need to ruff the partner's trick
+        if not wins:
+            return -1500 - card                           # an underruff: rather discard
+        if p.nplayed == 1 and partner_tops_suit(r, p, seat):
+            return -2000 - card                           # second hand: the partner wins it
+    if partner_wins and last:
         return -card
+    if r.heuristics == HEURISTICS_PARTNERSHIP and p.nplayed == 1 and s == r.suit_of[p.played[0]]:
+        return second_hand_score(r, p, seat, card, wins)
+    if r.heuristics == HEURISTICS_PARTNERSHIP and p.nplayed == 2 and s == r.suit_of[p.played[0]]:
+        return third_hand_score(r, p, seat, card, partner_wins)
     if wins:
-        if partner_wins and last:
+        return 1000 - card
+    return -card
+
+
+cdef inline int misere_follow_score(const Rules* r, const Position* p, int seat,
+                                    int card) noexcept nogil:
+    """A follower's card in misère (not ``Rules.plain_tricks``: the seat wants its side to
+    lose the trick)."""
+    if beats(r, p, card, p.win_card):
+        if r.dside[p.win_seat] == r.dside[seat] and p.nplayed == r.nseats - 1:
             return card - r.suit_base[r.suit_of[card]]
-        if r.dside[seat] and not last:
+        if r.dside[seat] and p.nplayed < r.nseats - 1:
             return -1000 - card                           # misère declarer: lowest
         return -1000 + card
     return card
@@ -541,7 +557,7 @@ cdef inline int append_cards(int* cards, int n, u64 group) noexcept nogil:
 
 cdef inline int order_solo_follows(const Rules* r, const Position* p, int seat, u64 moves,
                                    int first, int* cards) noexcept nogil:
-    """``order_moves`` for a follower in Preferans' trick contracts (``HEURISTICS_SOLO``,
+    """``order_trick_moves`` for a follower in Preferans' trick contracts (``HEURISTICS_SOLO``,
     plain tricks), by groups of cards, each lowest first: where the partner holds the trick
     (the seat is last, or no opponent still to play can beat the partner's card:
     ``later_beats``) all the cards as one group; else the cards that win the trick and no
@@ -586,7 +602,7 @@ cdef inline int append_cards_high_first(int* cards, int n, u64 group) noexcept n
 
 cdef inline int order_misere_follows(const Rules* r, const Position* p, int seat, u64 moves,
                                      int first, int* cards) noexcept nogil:
-    """``order_moves`` for a follower in misère (not ``Rules.plain_tricks``; with a trump,
+    """``order_misere_moves`` for a follower in misère (not ``Rules.plain_tricks``; with a trump,
     not for the last to play with his partner holding the trick): the order of the follow
     scores, by groups: the cards that lose the trick, highest first, then the ones that
     win it, the declarer with a defender still to play the lowest first, else the highest
@@ -635,15 +651,15 @@ cdef inline int insert_by_score(int* cards, int* scores, int n, int card, int sc
     return n + 1
 
 
-cdef inline int order_moves(const Rules* r, const Position* p, int seat, u64 moves,
-                            int first, u64 out, int* cards, int room=0, int killer=-1,
-                            int killer2=-1) noexcept nogil:
-    """Fill ``cards`` with ``moves`` best first; ``first`` (or -1) goes ahead of all.
-    ``room`` (misère, the declarer on lead): see ``lead_score``. ``killer``, ``killer2``
-    (or -1): leads whose scores gain ``KILLER_BONUS`` and ``KILLER2_BONUS`` (no-trump: the ``_NT`` ones)."""
+cdef inline int order_trick_moves(const Rules* r, const Position* p, int seat, u64 moves,
+                                  int first, u64 out, int* cards, int killer=-1,
+                                  int killer2=-1) noexcept nogil:
+    """Fill ``cards`` with ``moves`` best first, in trick contracts (``Rules.plain_tricks``);
+    ``first`` (or -1) goes ahead of all. ``killer``, ``killer2`` (or -1): leads whose
+    scores gain ``KILLER_BONUS`` and ``KILLER2_BONUS`` (no-trump: the ``_NT`` ones)."""
     cdef int scores[MAX_MOVES]
     cdef int n = 0
-    cdef int c, sc, j, i
+    cdef int c, sc, i
     cdef u64 mine = 0
     cdef u64 theirs = 0
     if not (moves & (moves - 1)):         # one move (or none): nothing to score
@@ -657,10 +673,53 @@ cdef inline int order_moves(const Rules* r, const Position* p, int seat, u64 mov
                 mine |= p.hand[i]
             else:
                 theirs |= p.hand[i]
-    elif r.heuristics == HEURISTICS_SOLO and r.plain_tricks:
+    elif r.heuristics == HEURISTICS_SOLO:
         return order_solo_follows(r, p, seat, moves, first, cards)
-    elif not r.plain_tricks and (p.trump < 0 or not (p.nplayed == r.nseats - 1
-                                                     and r.dside[p.win_seat] == r.dside[seat])):
+    while moves:
+        c = low_index(moves)
+        moves &= moves - 1
+        if c == first:
+            sc = 1000000
+        elif p.nplayed == 0:
+            sc = trick_lead_score(r, p, seat, c, out, mine, theirs)
+            if c == killer:
+                sc += KILLER_BONUS if p.trump >= 0 else KILLER_BONUS_NT
+            elif c == killer2:
+                sc += KILLER2_BONUS if p.trump >= 0 else KILLER2_BONUS_NT
+        else:
+            sc = trick_follow_score(r, p, seat, c)
+        n = insert_by_score(cards, scores, n, c, sc)
+    return n
+
+
+cdef inline int order_misere_moves(const Rules* r, const Position* p, int seat, u64 moves,
+                                   int first, u64 out, int* cards, int target) noexcept nogil:
+    """Fill ``cards`` with ``moves`` best first, in misère (not ``Rules.plain_tricks``);
+    ``first`` (or -1) goes ahead of all. ``target``: the search's (the declarer's side
+    fails it); at the declarer's leads it gives his ``room`` (``misere_lead_score``)."""
+    cdef int scores[MAX_MOVES]
+    cdef int n = 0
+    cdef int c, sc, i
+    cdef int room = 0
+    cdef u64 mine = 0
+    cdef u64 theirs = 0
+    if not (moves & (moves - 1)):         # one move (or none): nothing to score
+        if moves:
+            cards[0] = low_index(moves)
+            return 1
+        return 0
+    if p.nplayed == 0:
+        for i in range(r.nseats):
+            if r.dside[i] == r.dside[seat]:
+                mine |= p.hand[i]
+            else:
+                theirs |= p.hand[i]
+        # the declarer may take target - 1 more tricks and still stay under the target; that
+        # room changes his leads only where he is not caught for most of the tricks left
+        # (there, shedding a winner just feeds the defenders)
+        if r.dside[seat] and 2 * target <= p.tricks_left:
+            room = target - 1
+    elif p.trump < 0 or not (p.nplayed == r.nseats - 1 and r.dside[p.win_seat] == r.dside[seat]):
         return order_misere_follows(r, p, seat, moves, first, cards)
     while moves:
         c = low_index(moves)
@@ -668,20 +727,16 @@ cdef inline int order_moves(const Rules* r, const Position* p, int seat, u64 mov
         if c == first:
             sc = 1000000
         elif p.nplayed == 0:
-            sc = lead_score(r, p, seat, c, out, mine, theirs, room)
-            if c == killer:
-                sc += KILLER_BONUS if p.trump >= 0 else KILLER_BONUS_NT
-            elif c == killer2:
-                sc += KILLER2_BONUS if p.trump >= 0 else KILLER2_BONUS_NT
+            sc = misere_lead_score(r, p, seat, c, out, mine, theirs, room)
         else:
-            sc = follow_score(r, p, seat, c)
+            sc = misere_follow_score(r, p, seat, c)
         n = insert_by_score(cards, scores, n, c, sc)
     return n
 
 
 cdef inline int order_points_moves(const Rules* r, const Position* p, int seat, u64 moves,
                                    int first, u64 out, int* cards) noexcept nogil:
-    """``order_moves`` by the Thousand heuristics (``points_lead_score``,
+    """``order_trick_moves`` by the Thousand heuristics (``points_lead_score``,
     ``points_follow_score``); kept apart so the trick games' ordering carries no test of it."""
     cdef int scores[MAX_MOVES]
     cdef int n = 0
@@ -775,4 +830,4 @@ cdef inline int declarations_first(const Rules* r, int* moves, int n, u64 cards,
 
 
 cdef int order_moves_declaring(const Rules* r, const Position* p, int seat, u64 moves, int first,
-                               u64 out, int* cards, int room) noexcept nogil
+                               u64 out, int* cards, int target) noexcept nogil

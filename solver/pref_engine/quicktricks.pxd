@@ -5,12 +5,11 @@ a lead to his top card), the trumps either side surely
 makes whoever leads (trump contracts), the side on lead short of every trick left
 (no-trump), and the misère declarer caught for every trick or clean of all.
 
-The ones the search calls at every trick boundary are ``inline`` here, compiled into
-the search (a call into another extension module goes through a function pointer the
-C compiler cannot inline); ``quick_points`` (Thousand), ``partner_quick_tricks``,
-``leader_side_short`` and ``trumps_decide`` (called where the cheaper counts did not
-decide) stay in ``quicktricks.pyx``. Also the trick's last card where the declarer's side
-needs one trick more (``last_card_reaches``).
+The trick-count ones are ``inline`` here, compiled into the search (a call into another
+extension module goes through a function pointer the C compiler cannot inline; the
+trick-contract search has its own inlining budget, apart from misère's); ``quick_points``
+(Thousand) stays in ``quicktricks.pyx``. Also the trick's last card where the declarer's
+side needs one trick more (``last_card_reaches``).
 """
 
 from pref_engine.state cimport (Rules, Position, u64, low_index, high_index, bit_count, MAX_SEATS,
@@ -119,11 +118,38 @@ cdef inline int long_quick_tricks(const Rules* r, const Position* p, u64 out, in
     return count if count < p.tricks_left else p.tricks_left
 
 
-cdef int partner_quick_tricks(const Rules* r, const Position* p, u64 out,
-                              int leader_count) noexcept nogil
+cdef inline int partner_quick_tricks(const Rules* r, const Position* p, u64 out,
+                                     int leader_count) noexcept nogil:
+    """No-trump (or no trump left), at a trick boundary: the quick tricks of the side on lead
+    through a partner of the leader whose top card of a suit the leader can lead to (0 if
+    none): the leader cashes his own ``leader_count`` (in other suits: a suit has one side's
+    top run), the partner discarding his cards outside his counted ones first, the entry
+    card last; then the leader leads to it, and the partner cashes the cards he kept (his
+    ``long_quick_tricks``: a run's lower cards are top cards once its higher ones are gone,
+    and his length winners once the others are void), all the tricks left at most. Called
+    only where the leader's count does not decide."""
+    cdef int seat, s, count
+    cdef u64 suit_out
+    for seat in range(r.nseats):
+        if seat == p.leader or r.dside[seat] != r.dside[p.leader]:
+            continue
+        for s in range(r.nsuits):
+            suit_out = out & r.suit_mask[s]
+            if (p.hand[p.leader] & suit_out) and ((p.hand[seat] >> high_index(suit_out)) & 1):
+                count = long_quick_tricks(r, p, out, seat, True) + leader_count
+                return count if count < p.tricks_left else p.tricks_left
+    return 0
 
 
-cdef int trumps_decide(const Rules* r, const Position* p, int target) noexcept nogil
+cdef inline int trumps_decide(const Rules* r, const Position* p, int target) noexcept nogil:
+    """A trump contract at a trick boundary: 1 if the declarer's side's trumps surely take
+    ``target`` tricks, -1 if the defenders' trumps surely take enough to keep it short
+    (``trumps_take``), else 0."""
+    if trumps_take(r, p, 1, target):
+        return 1
+    if trumps_take(r, p, 0, p.tricks_left - target + 1):
+        return -1
+    return 0
 
 
 cdef inline int last_card_reaches(const Rules* r, const Position* p, int seat,
@@ -184,7 +210,45 @@ cdef inline bint trumps_take(const Rules* r, const Position* p, int side,
     return False
 
 
-cdef bint leader_side_short(const Rules* r, const Position* p, u64 out) noexcept nogil
+cdef inline bint leader_side_short(const Rules* r, const Position* p, u64 out) noexcept nogil:
+    """No-trump (or no trump left), at a trick boundary of a trick contract with a lone
+    declarer: True if the side on lead surely cannot take every trick left (DDS's "later
+    tricks" for no-trump).
+
+    Count, over the suits whose top card out the side on lead holds, its longest holding of
+    the suit; the count is short when it is below the tricks left. A side that takes every
+    trick leads every one, each in a suit it tops (else the other side's top card, which
+    must follow, wins), and each such trick takes a card from its longest holding of the
+    suit: the count falls by one a trick, and it can only rise when the other side discards
+    a top card. The side not on lead never has to, so squeezes cannot break the count:
+    * the lone declarer on lead: a defender must discard a top card only if each of his
+      cards is his only one of its suit, the suit's top card, and the declarer holds the
+      suit; the declarer, who has led, holds a card fewer than the defender: never;
+    * the defenders on lead (three hands, four suits): the declarer must only if his whole
+      hand is singleton top cards of suits other than the one led, three cards at most;
+      every position of three cards a hand or fewer is checked against the reference
+      minimax (tests/test_engine.py, slow), so the count holds from there on too."""
+    cdef u64 mine = 0
+    cdef u64 suit_out
+    cdef int s, seat, n, longest, total = 0
+    cdef int side = r.dside[p.leader]
+    if not side and (r.nseats != 3 or r.nsuits > 4):
+        return False                      # (the defenders' case is proved there only)
+    for seat in range(r.nseats):
+        if r.dside[seat] == side:
+            mine |= p.hand[seat]
+    for s in range(r.nsuits):
+        suit_out = out & r.suit_mask[s]
+        if not suit_out or not ((mine >> high_index(suit_out)) & 1):
+            continue
+        longest = 0
+        for seat in range(r.nseats):
+            if r.dside[seat] == side:
+                n = bit_count(p.hand[seat] & suit_out)
+                if n > longest:
+                    longest = n
+        total += longest
+    return total < p.tricks_left
 
 
 cdef inline int misere_sure(const Rules* r, const Position* p, u64 out) noexcept nogil:

@@ -23,23 +23,29 @@ from pref_engine.quicktricks cimport (long_quick_tricks, quick_points, misere_su
                                       partner_quick_tricks, last_card_reaches)
 from pref_engine.suretrick cimport misere_trick
 from pref_engine.rankbyrank cimport misere_by_rank
-from pref_engine.moves cimport order_moves, order_moves_declaring, MAX_MOVES, MAX_LEAD_MOVES
+from pref_engine.moves cimport (order_trick_moves, order_misere_moves, order_moves_declaring,
+                               MAX_MOVES, MAX_LEAD_MOVES)
 
 
 cdef enum:
     TT_MIN_TRICKS = 1              # (the last trick is played out directly)
 
 
-# The search is compiled twice (a fused type picks the version): for trick counts
-# (``TrickCount``: ``Rules.plain_value``, every trick worth 1 and no declarations, so the
-# value is bounded by the tricks left) and for any other value (``PointValue``: card points,
-# declarations). The trick-count version carries none of the other's tests.
+# The search is compiled three times (a fused type picks the version): for trick counts
+# (``Rules.plain_value``: every trick worth 1 and no declarations, so the value is bounded by
+# the tricks left) in trick contracts (``TrickCount``: ``Rules.plain_tricks``, each side
+# wants its own tricks) and in misère (``MisereCount``: the declarer's side wants few), and
+# for any other value (``PointValue``: card points, declarations). Each version carries
+# none of the others' tests, and gcc inlines each one's move order on its own budget.
 cdef struct TrickCount:
+    char unused
+cdef struct MisereCount:
     char unused
 cdef struct PointValue:
     char unused
 ctypedef fused Valuation:
     TrickCount
+    MisereCount
     PointValue
 
 
@@ -91,7 +97,7 @@ cdef inline int do_move(Searcher* s, int move, Undo* u, Valuation* value) noexce
     p.nplayed = 0
     p.trick_cards = 0
     p.tricks_left -= 1
-    if Valuation is TrickCount:
+    if Valuation is not PointValue:
         return r.dside[winner]
     u.may_declare = p.may_declare
     p.may_declare = True
@@ -152,7 +158,7 @@ cdef inline int last_trick_gain(const Rules* r, Position* p, Valuation* value) n
     cdef int cards[MAX_SEATS]
     cdef int place = last_trick_cards(r, p, cards)
     cdef int side = r.dside[(p.leader + place) % r.nseats]
-    if Valuation is TrickCount:
+    if Valuation is not PointValue:
         return side
     if r.unit_tricks or not side:
         return side
@@ -181,7 +187,9 @@ cdef bint reaches(Searcher* s, int target) noexcept nogil:
     """True if the declarer's side can score ``target`` over the rest of the play."""
     cdef u64 out = cards_out(&s.rules, &s.pos)
     if s.rules.plain_value:
-        return search(s, target, <TrickCount*>NULL, out)
+        if s.rules.plain_tricks:
+            return search(s, target, <TrickCount*>NULL, out)
+        return search(s, target, <MisereCount*>NULL, out)
     return search(s, target, <PointValue*>NULL, out) >= target
 
 
@@ -203,7 +211,7 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
     cdef Undo u
     cdef int cards[MAX_LEAD_MOVES]
     cdef int first = -1
-    cdef int n, i, seat, card, gain, q, room, bound, best = -1, table_points = 0
+    cdef int n, i, seat, card, gain, q, bound, best = -1, table_points = 0
     cdef bint result, v, maxer
     cdef int found, child                 # points: the bound found, a child's
     cdef int q2
@@ -218,14 +226,14 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
 
     s.nodes += 1
     # Step 1. Bounds from what is left to score (the tricks left, for trick counts).
-    if Valuation is TrickCount:
+    if Valuation is not PointValue:
         if target <= 0:
             return True
         if target > p.tricks_left:
             return False
         if p.tricks_left == 1:
             return last_trick_gain(r, p, value) >= target
-        if target == 1 and p.nplayed == r.nseats - 1 and r.plain_tricks:
+        if Valuation is TrickCount and target == 1 and p.nplayed == r.nseats - 1:
             # The trick's last card, the declarer's side one trick short: if the trick is
             # surely its own, reached without searching the moves (``last_card_reaches``:
             # the children count as the nodes step 7 would count).
@@ -247,19 +255,18 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
         if stop_requested(s):
             return False                  # (a stopped search's answers are void)
         # Step 2. Misère: the declarer caught for every remaining trick, or clean.
-        if Valuation is TrickCount:
-            if not r.plain_tricks:
-                q = misere_sure(r, p, out)
-                if q:
-                    return q > 0
-                # the trick now starting: surely his (target 1 reached), or he
-                # can lose it (all the tricks left out of reach)
-                if target == 1 or target == p.tricks_left:
-                    q = misere_trick(r, p)
-                    if q > 0 and target == 1:
-                        return True
-                    if q < 0 and target == p.tricks_left:
-                        return False
+        if Valuation is MisereCount:
+            q = misere_sure(r, p, out)
+            if q:
+                return q > 0
+            # the trick now starting: surely his (target 1 reached), or he
+            # can lose it (all the tricks left out of reach)
+            if target == 1 or target == p.tricks_left:
+                q = misere_trick(r, p)
+                if q > 0 and target == 1:
+                    return True
+                if q < 0 and target == p.tricks_left:
+                    return False
         # Step 3. Transposition table lookup (trick boundaries only); the key may
         # come from the caller (step 6).
         if s.child_key != NULL:
@@ -269,25 +276,24 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
             tt_make_key(r, p, out, &key)
         if tt_probe(s.tt, &key, &lower, &upper, &stored_best):
             if lower >= target:
-                if Valuation is TrickCount:
+                if Valuation is not PointValue:
                     return True
                 return lower
             if upper < target:
-                if Valuation is TrickCount:
+                if Valuation is not PointValue:
                     return False
                 return upper
             if stored_best != NO_MOVE:
-                if Valuation is TrickCount:
+                if Valuation is not PointValue:
                     first = low_index(bit_deposit((<u64>1) << stored_best, out))
                 else:
                     first = low_index(bit_deposit((<u64>1) << (stored_best & 63), out)) \
                         | (stored_best & DECLARE)
         # Misère: the rules of rankbyrank.pxd, after the table (cheaper where it answers)
-        if Valuation is TrickCount:
-            if not r.plain_tricks:
-                q = misere_by_rank(r, p, out, target)
-                if q:
-                    return q > 0
+        if Valuation is MisereCount:
+            q = misere_by_rank(r, p, out, target)
+            if q:
+                return q > 0
         # Step 4. Quick tricks of the side on lead (trick contracts counting tricks; where
         # no trump is left, length winners too, and the leader's and his partner's, reached
         # by a lead); in
@@ -310,57 +316,53 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
                         tt_store(s.tt, &key, p.tricks_left, 0, bound - q, NO_MOVE)
                         return bound - q
         if Valuation is TrickCount:
-            if r.plain_tricks:
-                no_trump_out = p.trump < 0 or not (out & r.suit_mask[p.trump])
-                q = long_quick_tricks(r, p, out, p.leader, no_trump_out)
-                if no_trump_out and (q < target if r.dside[p.leader] else p.tricks_left - q >= target):
-                    q2 = partner_quick_tricks(r, p, out, q)
-                    if q2 > q:
-                        q = q2
-                sure_low = q if r.dside[p.leader] else 0
-                sure_high = p.tricks_left if r.dside[p.leader] else p.tricks_left - q
-                if not no_trump_out and sure_low < target <= sure_high:
-                    # the trumps either side surely makes, whoever is on lead
-                    q2 = trumps_decide(r, p, target)
-                    if q2 > 0:
-                        sure_low = target
-                    elif q2 < 0:
+            no_trump_out = p.trump < 0 or not (out & r.suit_mask[p.trump])
+            q = long_quick_tricks(r, p, out, p.leader, no_trump_out)
+            if no_trump_out and (q < target if r.dside[p.leader] else p.tricks_left - q >= target):
+                q2 = partner_quick_tricks(r, p, out, q)
+                if q2 > q:
+                    q = q2
+            sure_low = q if r.dside[p.leader] else 0
+            sure_high = p.tricks_left if r.dside[p.leader] else p.tricks_left - q
+            if not no_trump_out and sure_low < target <= sure_high:
+                # the trumps either side surely makes, whoever is on lead
+                q2 = trumps_decide(r, p, target)
+                if q2 > 0:
+                    sure_low = target
+                elif q2 < 0:
+                    sure_high = target - 1
+            elif (no_trump_out and r.lone_declarer >= 0 and sure_low < target <= sure_high
+                    and target == (p.tricks_left if r.dside[p.leader] else 1)):
+                # no-trump (or no trump left): the side on lead needs every trick left
+                # and cannot take them
+                if leader_side_short(r, p, out):
+                    if r.dside[p.leader]:
                         sure_high = target - 1
-                elif (no_trump_out and r.lone_declarer >= 0 and sure_low < target <= sure_high
-                        and target == (p.tricks_left if r.dside[p.leader] else 1)):
-                    # no-trump (or no trump left): the side on lead needs every trick left
-                    # and cannot take them
-                    if leader_side_short(r, p, out):
-                        if r.dside[p.leader]:
-                            sure_high = target - 1
-                        else:
-                            sure_low = target
-                if sure_low >= target or sure_high < target:
-                    tt_store(s.tt, &key, p.tricks_left, sure_low, sure_high, NO_MOVE)
-                    return sure_low >= target
+                    else:
+                        sure_low = target
+            if sure_low >= target or sure_high < target:
+                tt_store(s.tt, &key, p.tricks_left, sure_low, sure_high, NO_MOVE)
+                return sure_low >= target
 
     # Step 5. Moves: legal cards, one per run of equivalent cards, best first.
     seat = seat_to_move(r, p)
     moves = legal_moves(r, p, seat) & run_bottoms(p.hand[seat], out, r.run_stops)
-    # Misère: the declarer may take target - 1 more tricks and still stay under the
-    # target; that room changes his leads only where he is not caught for most of
-    # the tricks left (there, shedding a winner just feeds the defenders).
-    room = 0
-    if p.nplayed == 0 and not r.plain_tricks and r.dside[seat] and 2 * target <= p.tricks_left:
-        room = target - 1
-    if r.plain_tricks and p.nplayed == 0 and first < 0:
+    if (Valuation is TrickCount or (Valuation is PointValue and r.plain_tricks)) \
+            and p.nplayed == 0 and first < 0:
         # Trick contracts: the killer lead where the table has no move, in no-trump (and
         # for card points) ahead of all, in trump contracts counting tricks a bonus to its
-        # score (``order_moves``). (Not in misère:
-        # there the right lead depends on the target.)
+        # score (``order_trick_moves``). (Not in misère: there the right lead depends on
+        # the target.)
         killer = killer_lead(&s.killers, killer_slot(r, p, seat), 0, moves)
         if Valuation is PointValue or p.trump < 0:
             first = killer
             killer = -1
     if Valuation is TrickCount:
-        n = order_moves(r, p, seat, moves, first, out, cards, room, killer)
+        n = order_trick_moves(r, p, seat, moves, first, out, cards, killer)
+    elif Valuation is MisereCount:
+        n = order_misere_moves(r, p, seat, moves, first, out, cards, target)
     else:
-        n = order_moves_declaring(r, p, seat, moves, first, out, cards, room)
+        n = order_moves_declaring(r, p, seat, moves, first, out, cards, target)
     maxer = r.maxer[seat]
 
     # Step 6. The last card of a trick leads to table positions: make their keys
@@ -376,7 +378,7 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
         for i in range(n):
             card = cards[i]
             child_winner[i] = seat if (beaters >> card) & 1 else p.win_seat
-            if Valuation is TrickCount:
+            if Valuation is not PointValue:
                 tt_child_key_relative(r, &child_base, card, child_winner[i], &child_keys[i])
             else:
                 tt_child_key_absolute(&child_base, card, child_winner[i], &child_keys[i])
@@ -386,7 +388,7 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
             if not r.unit_tricks:
                 table_points = trick_points(r, p.played, p.nplayed)
         for i in range(n):
-            if Valuation is TrickCount:
+            if Valuation is not PointValue:
                 t2 = target - r.dside[child_winner[i]]
                 if t2 <= 0 or t2 > p.tricks_left - 1:
                     continue
@@ -400,7 +402,7 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
             if tt_probe(s.tt, &child_keys[i], &lower, &upper, &stored_best):
                 if (maxer and lower >= t2) or (not maxer and upper < t2):
                     s.nodes += 1
-                    if Valuation is TrickCount:
+                    if Valuation is not PointValue:
                         return maxer
                     return (lower if maxer else upper) + target - t2
 
@@ -413,7 +415,7 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
     for i in range(n):
         card = cards[i]
         gain = do_move(s, card, &u, value)
-        if Valuation is TrickCount:
+        if Valuation is not PointValue:
             bound = p.tricks_left
         else:
             bound = value_bound(r, p)
@@ -427,7 +429,7 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
             if keyed:
                 s.child_key = &child_keys[i]
             child_out = out & ~u.trick_cards if u.trick_done else out
-            if Valuation is TrickCount:
+            if Valuation is not PointValue:
                 v = search(s, target - gain, value, child_out)
             else:
                 child = gain + search(s, target - gain, value, child_out)
@@ -440,7 +442,8 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
         if v == maxer:
             result = v
             best = card
-            if r.plain_tricks and p.nplayed == 0:
+            if (Valuation is TrickCount or (Valuation is PointValue and r.plain_tricks)) \
+                    and p.nplayed == 0:
                 killers_record(&s.killers, killer_slot(r, p, seat), card)
             break
 
@@ -449,11 +452,11 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
     if p.nplayed == 0 and p.tricks_left > TT_MIN_TRICKS and not s.stopped:
         if best < 0:
             best = NO_MOVE
-        elif Valuation is TrickCount:
+        elif Valuation is not PointValue:
             best = bit_count(out & (((<u64>1) << best) - 1))
         else:
             best = bit_count(out & (((<u64>1) << (best & 63)) - 1)) | (best & DECLARE)
-        if Valuation is TrickCount:
+        if Valuation is not PointValue:
             # (one call for both bounds: each inlined store costs the search's inlining budget)
             tt_store(s.tt, &key, p.tricks_left, target if result else 0,
                      p.tricks_left if result else target - 1, best)
@@ -462,6 +465,6 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
                 tt_store(s.tt, &key, p.tricks_left, found, value_bound(r, p), best)
             else:
                 tt_store(s.tt, &key, p.tricks_left, 0, found, best)
-    if Valuation is TrickCount:
+    if Valuation is not PointValue:
         return result
     return found
