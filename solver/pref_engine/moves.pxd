@@ -651,27 +651,6 @@ cdef inline int insert_by_score(int* cards, int* scores, int n, int card, int sc
     return n + 1
 
 
-cdef inline int single_move(u64 moves, int* cards) noexcept nogil:
-    """``moves`` holds one card or none: put it in ``cards``; returns how many."""
-    if moves:
-        cards[0] = low_index(moves)
-        return 1
-    return 0
-
-
-cdef inline void side_hands(const Rules* r, const Position* p, int seat, u64* mine,
-                            u64* theirs) noexcept nogil:
-    """The cards of ``seat``'s side (``mine``) and of the other side (``theirs``)."""
-    cdef int i
-    mine[0] = 0
-    theirs[0] = 0
-    for i in range(r.nseats):
-        if r.dside[i] == r.dside[seat]:
-            mine[0] |= p.hand[i]
-        else:
-            theirs[0] |= p.hand[i]
-
-
 cdef inline int order_trick_moves(const Rules* r, const Position* p, int seat, u64 moves,
                                   int first, u64 out, int* cards, int killer=-1,
                                   int killer2=-1) noexcept nogil:
@@ -680,13 +659,20 @@ cdef inline int order_trick_moves(const Rules* r, const Position* p, int seat, u
     scores gain ``KILLER_BONUS`` and ``KILLER2_BONUS`` (no-trump: the ``_NT`` ones)."""
     cdef int scores[MAX_MOVES]
     cdef int n = 0
-    cdef int c, sc
+    cdef int c, sc, i
     cdef u64 mine = 0
     cdef u64 theirs = 0
     if not (moves & (moves - 1)):         # one move (or none): nothing to score
-        return single_move(moves, cards)
+        if moves:
+            cards[0] = low_index(moves)
+            return 1
+        return 0
     if p.nplayed == 0:
-        side_hands(r, p, seat, &mine, &theirs)
+        for i in range(r.nseats):
+            if r.dside[i] == r.dside[seat]:
+                mine |= p.hand[i]
+            else:
+                theirs |= p.hand[i]
     elif r.heuristics == HEURISTICS_SOLO:
         return order_solo_follows(r, p, seat, moves, first, cards)
     while moves:
@@ -713,14 +699,21 @@ cdef inline int order_misere_moves(const Rules* r, const Position* p, int seat, 
     fails it); at the declarer's leads it gives his ``room`` (``misere_lead_score``)."""
     cdef int scores[MAX_MOVES]
     cdef int n = 0
-    cdef int c, sc
+    cdef int c, sc, i
     cdef int room = 0
     cdef u64 mine = 0
     cdef u64 theirs = 0
     if not (moves & (moves - 1)):         # one move (or none): nothing to score
-        return single_move(moves, cards)
+        if moves:
+            cards[0] = low_index(moves)
+            return 1
+        return 0
     if p.nplayed == 0:
-        side_hands(r, p, seat, &mine, &theirs)
+        for i in range(r.nseats):
+            if r.dside[i] == r.dside[seat]:
+                mine |= p.hand[i]
+            else:
+                theirs |= p.hand[i]
         # the declarer may take target - 1 more tricks and still stay under the target; that
         # room changes his leads only where he is not caught for most of the tricks left
         # (there, shedding a winner just feeds the defenders)
