@@ -1,7 +1,7 @@
 """Time two builds of the engine against each other, interleaved layout by layout.
 
     python benchmarks/paired.py --a TREE --b TREE [--set tune|report] [--kinds KIND,...]
-                                [--rounds N] [--repeat N] [--tt-mb MB] [--seed N]
+                                [--rounds N] [--repeat N] [--layouts N] [--tt-mb MB] [--seed N]
     python benchmarks/paired.py --a TREE --b TREE --warm HAND [--kinds KIND] [--splits N]
                                 [--chunk N] [--rounds N] [--warm-tt-mb MB]
 
@@ -22,7 +22,9 @@ in chunks of ``--chunk`` splits, the two builds alternating chunk by chunk. ``--
 passes, each build's table emptied before a pass. Printed: the seconds of each pass and the
 ratio of the total times.
 
-Both builds must give the same value for every layout (checked; nodes may differ).
+Both builds must give the same value for every layout (checked; nodes may differ). A row is
+printed only when its kind (or pass) is complete: Ctrl-C or SIGTERM stops both workers, leaves
+the rows printed so far, says so on stderr and exits with 130.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import argparse
 import json
 import os
 import random
+import signal
 import statistics
 import subprocess
 import sys
@@ -45,10 +48,11 @@ HERE = Path(__file__).resolve().parent
 
 
 def worker(tree: Path) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)      # (the coordinating process stops it)
     sys.path[:0] = [str(tree), str(tree / "solver"), str(HERE)]
     import pref_engine
 
-    if not Path(pref_engine.__file__).resolve().is_relative_to(tree):
+    if not os.path.abspath(pref_engine.__file__).startswith(str(tree) + os.sep):
         raise SystemExit(f"paired: the engine of {tree} was not imported ({pref_engine.__file__})")
     from layouts import full_layouts, split_masks
 
@@ -113,7 +117,8 @@ class Build:
         return json.loads(line)
 
     def close(self) -> None:
-        self.proc.stdin.close()
+        if self.proc.poll() is None:
+            self.proc.kill()
         self.proc.wait()
 
 
@@ -128,21 +133,22 @@ def in_turn(rng: random.Random, builds, **request):
 
 
 def fresh(args, builds, rng) -> None:
-    from layouts import COUNT, SETS
+    from layouts import SETS
 
+    count = args.layouts
     seed = SETS[args.set]["fresh"]
-    print(f"set: {args.set} (seed {seed!r}), {args.rounds} rounds x {args.repeat} solves a turn,"
-          f" {args.tt_mb:g} MB\n")
+    print(f"set: {args.set} (seed {seed!r}, {count} layouts a kind), {args.rounds} rounds x"
+          f" {args.repeat} solves a turn, {args.tt_mb:g} MB\n")
     print("| kind | a median ms | b median ms | a mean ms | b mean ms | median ratio b/a |"
           " ratio by round (min-max) | a nodes | b nodes |")
     print("|---|---|---|---|---|---|---|---|---|")
     for kind in args.kinds.split(","):
-        best = [[None] * COUNT for _ in builds]
+        best = [[None] * count for _ in builds]
         round_ratios = []
         nodes = [0, 0]
         for _ in range(args.rounds):
             ratios = []
-            indices = list(range(COUNT))
+            indices = list(range(count))
             rng.shuffle(indices)
             for i in indices:
                 a, b = in_turn(rng, builds, op="fresh", kind=kind, seed=seed, index=i,
@@ -192,6 +198,11 @@ def warm(args, builds, rng) -> None:
     print(f"\ntotal b/a: **{sums[1] / sums[0]:.3f}**")
 
 
+def stop(signum, frame) -> None:
+    """SIGTERM stops the run as Ctrl-C does."""
+    raise KeyboardInterrupt
+
+
 def main() -> None:
     if len(sys.argv) == 3 and sys.argv[1] == "--worker":
         worker(Path(sys.argv[2]).resolve())
@@ -205,6 +216,7 @@ def main() -> None:
     parser.add_argument("--kinds", default="misere,trump,nt")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--repeat", type=int, default=3, help="fresh: solves a turn (fastest kept)")
+    parser.add_argument("--layouts", type=int, default=200, help="fresh: the first N layouts a kind")
     parser.add_argument("--tt-mb", type=float, default=16.0)
     parser.add_argument("--warm", metavar="HAND", help="warm: the declarer hand's seed (e.g. r2)")
     parser.add_argument("--splits", type=int, default=20000, help="warm: splits (0: all)")
@@ -212,15 +224,22 @@ def main() -> None:
     parser.add_argument("--warm-tt-mb", type=float, default=64.0)
     parser.add_argument("--seed", type=int, default=1, help="the order of the turns")
     args = parser.parse_args()
-    if args.rounds < 1 or args.repeat < 1 or args.chunk < 1 or args.splits < 0:
-        parser.error("--rounds, --repeat and --chunk must be positive, --splits not negative")
+    if args.rounds < 1 or args.repeat < 1 or args.chunk < 1 or args.splits < 0 \
+            or not 1 <= args.layouts <= 200:
+        parser.error("--rounds, --repeat and --chunk must be positive, --splits not negative,"
+                     " --layouts 1-200")
     rng = random.Random(args.seed)
+    signal.signal(signal.SIGTERM, stop)
     builds = [Build("a", args.a.resolve()), Build("b", args.b.resolve())]
     try:
         mb = args.warm_tt_mb if args.warm else args.tt_mb
         sizes = [b.ask(op="engine", tt_mb=mb)["tt_bytes"] for b in builds]
         print(f"a: {args.a}\nb: {args.b}\ntables: {sizes[0]:,} / {sizes[1]:,} bytes")
         (warm if args.warm else fresh)(args, builds, rng)
+    except KeyboardInterrupt:
+        print("paired: interrupted; the rows above are complete, the one in progress is left out",
+              file=sys.stderr)
+        raise SystemExit(130) from None
     finally:
         for b in builds:
             b.close()
