@@ -276,20 +276,20 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
                 else:
                     first = low_index(bit_deposit((<u64>1) << (stored_best & 63), out)) \
                         | (stored_best & DECLARE)
-        # Step 3. Misère: the declarer caught for every remaining trick, or clean (after the
-        # table, as the rank-by-rank rules below: cheaper where the probe answers).
+        # Step 3. Misère (after the table, as the rank-by-rank rules below: cheaper where the
+        # probe answers): the trick now starting surely his (target 1 reached), or he can
+        # lose it (all the tricks left out of reach), tried at those two targets only; then
+        # the declarer caught for every remaining trick, or clean.
         if Valuation is MisereCount:
-            q = misere_sure(r, p, out)
-            if q:
-                return q > 0
-            # the trick now starting: surely his (target 1 reached), or he
-            # can lose it (all the tricks left out of reach)
             if target == 1 or target == p.tricks_left:
                 q = misere_trick(r, p)
                 if q > 0 and target == 1:
                     return True
                 if q < 0 and target == p.tricks_left:
                     return False
+            q = misere_sure(r, p, out)
+            if q:
+                return q > 0
         # Misère: the rules of rankbyrank.pxd, after the table (cheaper where it answers)
         if Valuation is MisereCount:
             q = misere_by_rank(r, p, out, target)
