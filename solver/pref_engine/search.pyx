@@ -255,7 +255,17 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
         # Ctrl-C (checked at the start of tricks: a stopped search unwinds a trick at a time)
         if stop_requested(s):
             return False                  # (a stopped search's answers are void)
-        # Step 2. Transposition table lookup (trick boundaries only); the key may
+        # Step 2. Misère at the first and last targets only: the trick now starting surely
+        # the declarer's (target 1 reached), or one he can lose (all the tricks left out of
+        # reach); before the table, cheaper than its probe.
+        if Valuation is MisereCount:
+            if target == 1 or target == p.tricks_left:
+                q = misere_trick(r, p)
+                if q > 0 and target == 1:
+                    return True
+                if q < 0 and target == p.tricks_left:
+                    return False
+        # Step 3. Transposition table lookup (trick boundaries only); the key may
         # come from the caller (step 6).
         if s.child_key != NULL:
             key = s.child_key[0]
@@ -277,17 +287,9 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
                 else:
                     first = low_index(bit_deposit((<u64>1) << (stored_best & 63), out)) \
                         | (stored_best & DECLARE)
-        # Step 3. Misère (after the table, as the rank-by-rank rules below: cheaper where the
-        # probe answers): the trick now starting surely his (target 1 reached), or he can
-        # lose it (all the tricks left out of reach), tried at those two targets only; then
-        # the declarer caught for every remaining trick, or clean.
+        # Misère: the declarer caught for every remaining trick, or clean (after the table,
+        # as the rank-by-rank rules below: cheaper where the probe answers).
         if Valuation is MisereCount:
-            if target == 1 or target == p.tricks_left:
-                q = misere_trick(r, p)
-                if q > 0 and target == 1:
-                    return True
-                if q < 0 and target == p.tricks_left:
-                    return False
             q = misere_sure(r, p, out)
             if q:
                 return q > 0
