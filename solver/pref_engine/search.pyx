@@ -221,6 +221,7 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
     cdef TTChildKeys child_base
     cdef TTKey child_keys[MAX_MOVES]
     cdef int child_winner[MAX_MOVES]      # the seat taking the trick after each card
+    cdef bint child_lost[MAX_MOVES]       # misère: the table says the child fails the mover
     cdef bint keyed = False
     cdef int killer = -1
 
@@ -254,13 +255,10 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
         # Ctrl-C (checked at the start of tricks: a stopped search unwinds a trick at a time)
         if stop_requested(s):
             return False                  # (a stopped search's answers are void)
-        # Step 2. Misère: the declarer caught for every remaining trick, or clean.
+        # Step 2. Misère at the first and last targets only: the trick now starting surely
+        # the declarer's (target 1 reached), or one he can lose (all the tricks left out of
+        # reach); before the table, cheaper than its probe.
         if Valuation is MisereCount:
-            q = misere_sure(r, p, out)
-            if q:
-                return q > 0
-            # the trick now starting: surely his (target 1 reached), or he
-            # can lose it (all the tricks left out of reach)
             if target == 1 or target == p.tricks_left:
                 q = misere_trick(r, p)
                 if q > 0 and target == 1:
@@ -289,6 +287,12 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
                 else:
                     first = low_index(bit_deposit((<u64>1) << (stored_best & 63), out)) \
                         | (stored_best & DECLARE)
+        # Misère: the declarer caught for every remaining trick, or clean (after the table,
+        # as the rank-by-rank rules below: cheaper where the probe answers).
+        if Valuation is MisereCount:
+            q = misere_sure(r, p, out)
+            if q:
+                return q > 0
         # Misère: the rules of rankbyrank.pxd, after the table (cheaper where it answers)
         if Valuation is MisereCount:
             q = misere_by_rank(r, p, out, target)
@@ -399,12 +403,18 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
                     t2 = target - r.dside[child_winner[i]] * (table_points + r.points[cards[i]])
                 if t2 <= 0:
                     continue
+            if Valuation is MisereCount:
+                child_lost[i] = False
             if tt_probe(s.tt, &child_keys[i], &lower, &upper, &stored_best):
                 if (maxer and lower >= t2) or (not maxer and upper < t2):
                     s.nodes += 1
                     if Valuation is not PointValue:
                         return maxer
                     return (lower if maxer else upper) + target - t2
+                if Valuation is MisereCount:
+                    # its bound decides the target the other way: no need to call it (a
+                    # sibling's search may change the entry, never make the bound false)
+                    child_lost[i] = (maxer and upper < t2) or (not maxer and lower >= t2)
 
     # Step 7. Search the moves; one success (maximiser) or failure (minimiser) cuts.
     # Points: ``found`` is the bound proved so far (fail-soft): the best child's upper
@@ -425,6 +435,9 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
             v = target - gain <= 0
             if Valuation is PointValue:
                 child = gain if v else gain + bound
+        elif Valuation is MisereCount and keyed and child_lost[i]:
+            s.nodes += 1                  # (as the child's table probe would answer)
+            v = not maxer
         else:
             if keyed:
                 s.child_key = &child_keys[i]
