@@ -16,6 +16,7 @@ from pref_engine.state cimport (Rules, Position, u64, low_index, high_index, bit
                                 legal_moves, run_bottoms, beating_cards)
 
 cdef int quick_points(const Rules* r, const Position* p) noexcept nogil
+cdef bint defenders_short_with_trumps(const Rules* r, const Position* p, u64 out) noexcept nogil
 
 
 cdef inline u64 top_run_cards(u64 hand, u64 suit_out) noexcept nogil:
