@@ -1,7 +1,8 @@
 # cython: language_level=3
 """Quick tricks at the start of a trick (the trick-count ones are ``inline`` in
 ``quicktricks.pxd``, compiled into the search; this module keeps ``quick_points``, the
-card points of Thousand).
+card points of Thousand, and ``defenders_short_with_trumps``, the trump contracts'
+defenders on lead short of every trick).
 
 The leader cashes his top trumps, then the top cards of the other suits. A
 plain suit's top cards count only when nobody who could spoil them can ruff:
