@@ -726,6 +726,95 @@ def test_side_on_lead_short_three_cards():
         assert want < 3 if leader == 0 else want > 0, pos
 
 
+def defenders_trump_count(hands, trump: int, declarer: int) -> int:
+    """A trump contract, the defenders on lead: their trumps, plus over the plain suits
+    their longest holding where they hold the top card out, the same less one where the
+    declarer does and a defender void in the suit holds a trump, nothing where the
+    declarer does and each defender holding a trump holds a card of it. Below the tricks
+    left, they cannot take every trick (the count behind ``defenders_short_with_trumps``
+    in ``solver/pref_engine/quicktricks.pyx``, restated)."""
+    defenders = [seat for seat in range(3) if seat != declarer]
+    trumps = PREF_SUITS[trump]
+    total = sum(bin(hands[seat] & trumps).count("1") for seat in defenders)
+    out = hands[0] | hands[1] | hands[2]
+    for suit, mask in enumerate(PREF_SUITS):
+        cards = out & mask
+        if suit == trump or not cards:
+            continue
+        longest = max(bin(hands[seat] & mask).count("1") for seat in defenders)
+        if not hands[declarer] >> (cards.bit_length() - 1) & 1:
+            total += longest
+        elif any(hands[seat] & trumps and not hands[seat] & mask for seat in defenders):
+            total += max(longest - 1, 0)
+    return total
+
+
+def defenders_short_cases(size: int, margin: int = 0):
+    """Every trump-contract position of ``size`` cards a hand (lone declarer seat 0, each
+    suit the trump in turn, each defender on lead) where the defenders' count is below
+    the tricks left plus ``margin``: ``(position, count, the reference's value)``."""
+    for hands in owner_layouts(size):
+        for trump in range(4):
+            count = defenders_trump_count(hands, trump, 0)
+            if count < size + margin:
+                for leader in (1, 2):
+                    pos = Position(hands, PREF_SUITS, trump, True, leader, (), (True, False, False), True)
+                    yield pos, count, reference_value(pos)
+
+
+def test_defenders_short_with_trumps():
+    """A trump contract, the defenders on lead: where their trumps and their holdings of the
+    plain suits (less the suits the declarer tops, one less where they can ruff it) count
+    fewer than the tricks left, the declarer takes one. The count can rise only where the
+    declarer must discard a top card, his hand all singleton top cards (the rule's proof):
+    every position of two cards a hand is checked here against the reference (the engine
+    too, also where the count equals the tricks left), those of three in
+    ``test_defenders_short_with_trumps_three_cards`` (slow); then random trump endings of
+    4-7 tricks with the declarer's hand high and a defender on lead, the rule checked on
+    its own and the engine against the reference. (An engine that also let the count
+    equal the tricks left failed it, and so did one that let the declarer's top suits
+    count nothing where a defender can ruff them.)"""
+    eng = Engine(tt_size_mb=1)
+    fired = 0
+    for pos, count, want in defenders_short_cases(2, margin=1):
+        if count < 2:
+            assert want > 0, pos
+            fired += 1
+        assert eng.reaches(pos, 1) == (want > 0), pos
+    rng = random.Random("defenders-short-with-trumps")
+    decides = 0
+    for i in range(400):
+        tricks = rng.randint(4, 7)
+        trump = rng.randrange(4)
+        deck = rng.sample(range(32), 3 * tricks)
+        deck.sort(key=lambda c: -(c % 8) - rng.random() * 8)      # the declarer's hand high
+        defenders = deck[tricks:]
+        rng.shuffle(defenders)
+        hands = [bits(deck[:tricks]), bits(defenders[:tricks]), bits(defenders[tricks:])]
+        declarer = rng.randrange(3)
+        hands = tuple(hands[-declarer:] + hands[:-declarer])
+        leader = rng.choice([seat for seat in range(3) if seat != declarer])
+        pos = Position(hands, PREF_SUITS, trump, True, leader, (),
+                       tuple(s == declarer for s in range(3)), True)
+        want = reference_value(pos)
+        if defenders_trump_count(hands, trump, declarer) < tricks:
+            assert want > 0, pos
+            decides += want == 1
+        assert eng.solve(pos) == want, pos
+        if i % 4 == 0:
+            eng.clear()
+    assert fired > 5000 and decides > 5, (fired, decides)
+
+
+@pytest.mark.slow
+def test_defenders_short_with_trumps_three_cards():
+    """Every trump-contract position of three cards a hand where the defenders on lead are
+    counted short (440,176 with the four trumps and two leaders), the rule against the
+    reference."""
+    for pos, _count, want in defenders_short_cases(3):
+        assert want > 0, pos
+
+
 def bit_count_above(hand: int, others: list[int]) -> int:
     """The cards of ``hand`` above every card of ``others``."""
     return sum(c > max(others, default=-1) for c in cards_of(hand))

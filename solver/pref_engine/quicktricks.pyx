@@ -1,7 +1,8 @@
 # cython: language_level=3
 """Quick tricks at the start of a trick (the trick-count ones are ``inline`` in
 ``quicktricks.pxd``, compiled into the search; this module keeps ``quick_points``, the
-card points of Thousand).
+card points of Thousand, and ``defenders_short_with_trumps``, the trump contracts'
+defenders on lead short of every trick).
 
 The leader cashes his top trumps, then the top cards of the other suits. A
 plain suit's top cards count only when nobody who could spoil them can ruff:
@@ -83,3 +84,51 @@ cdef int quick_points(const Rules* r, const Position* p) noexcept nogil:
     return total
 
 
+cdef bint defenders_short_with_trumps(const Rules* r, const Position* p, u64 out) noexcept nogil:
+    """A trump contract with a lone declarer of three seats (four suits at most, the void
+    must trump), the defenders on lead at a trick boundary: True if they surely cannot take
+    every trick left (the declarer takes one).
+
+    Count the defenders' trumps, plus over the plain suits: where a defender holds the top
+    card out, their longest holding; where the declarer does and some defender void in it
+    holds a trump (he could ruff it), their longest holding less one; where the declarer
+    does and no defender can ruff it (each holding a trump holds a card of it), nothing.
+    The declarer plays his top card of the suit led when he holds it, and discards a card
+    that is not his suit's top card where he can. Every trick the defenders take then
+    lowers the count by one: a trump played by a defender lowers their trumps; a trick
+    won without a trump was led in a suit they top (the declarer's top card would win it)
+    and takes a card from their longest holding of it; the declarer's top card leaves his
+    hand only where a defender ruffs it (the suit led, their longest holding one shorter)
+    and a suit no defender can ruff stays so (a defender holding a trump follows suit or
+    ruffs: he loses his last card of it only where it is led, and there the top card
+    wins). The count can rise only where the declarer must discard a top card: his whole
+    hand singleton top cards of plain suits, three cards at most; every position of three
+    cards a hand or fewer is checked against the reference minimax (tests/test_engine.py,
+    three cards slow), so the count holds from there on too."""
+    cdef int declarer = r.lone_declarer
+    cdef u64 mine, first, second, first_trumps, second_trumps, suit_out
+    cdef int s, n1, n2, total
+    if r.nseats != 3 or r.nsuits > 4 or not r.must_trump or declarer < 0:
+        return False
+    mine = p.hand[declarer]
+    first = p.hand[(declarer + 1) % 3]
+    second = p.hand[(declarer + 2) % 3]
+    first_trumps = first & r.suit_mask[p.trump]
+    second_trumps = second & r.suit_mask[p.trump]
+    total = bit_count(first_trumps | second_trumps)
+    for s in range(r.nsuits):
+        if total >= p.tricks_left:
+            return False
+        suit_out = out & r.suit_mask[s]
+        if s == p.trump or not suit_out:
+            continue
+        n1 = bit_count(first & suit_out)
+        n2 = bit_count(second & suit_out)
+        if not ((mine >> high_index(suit_out)) & 1):
+            total += n1 if n1 > n2 else n2
+        elif n1 == 0:
+            if first_trumps and n2:
+                total += n2 - 1
+        elif n2 == 0 and second_trumps:
+            total += n1 - 1
+    return total < p.tricks_left
