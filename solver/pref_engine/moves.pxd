@@ -308,15 +308,18 @@ cdef inline int replies(const Position* p, int seat, u64 suit_out) noexcept nogi
 cdef inline int partnership_lead_class(const Rules* r, const Position* p, int seat, int card,
                                        u64 suit_out, u64 above, int rank, int partner, int lho,
                                        u64 trumps) noexcept nogil:
-    """Cash a sure winner, lead to the partner's top card or his ruff, or through the
-    second hand's top card to the partner's second-best; else lead low."""
+    """Cash a sure winner, lead to a partner's card above both opponents' or to his ruff, or
+    through the second hand's top card to the partner's second-best; else lead low."""
     cdef int s = r.suit_of[card]
     cdef u64 top
     if not (above & ~p.hand[seat]):
         return CASH_CLASS + bit_count(p.hand[seat] & suit_out)  # a sure winner: cash it
     top = (<u64>1) << high_index(suit_out)
-    if p.hand[partner] & top:
-        return TO_TOP_CLASS - rank                           # to the partner's top card
+    # the partner's best card beats both opponents' (the leader may hold higher ones: DDS's
+    # "our side can win the trick"); the masks are disjoint, so the one holding the higher
+    # top bit compares greater
+    if (p.hand[partner] & suit_out) > (suit_out & ~p.hand[seat] & ~p.hand[partner]):
+        return TO_TOP_CLASS - rank                           # to the partner's winning card
     if s != p.trump and not (p.hand[partner] & suit_out) and (p.hand[partner] & trumps):
         return PARTNER_RUFF_CLASS - rank                     # the partner ruffs
     if p.hand[lho] & top and p.hand[partner] & ((<u64>1) << high_index(suit_out & ~top)):
