@@ -222,7 +222,7 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
     cdef TTChildKeys child_base
     cdef TTKey child_keys[MAX_MOVES]
     cdef int child_winner[MAX_MOVES]      # the seat taking the trick after each card
-    cdef bint child_lost[MAX_MOVES]       # misère: the table says the child fails the mover
+    cdef bint child_lost[MAX_MOVES]       # trick counts: the table says the child fails the mover
     cdef bint keyed = False
     cdef int killer = -1
 
@@ -408,7 +408,7 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
                     t2 = target - r.dside[child_winner[i]] * (table_points + r.points[cards[i]])
                 if t2 <= 0:
                     continue
-            if Valuation is MisereCount:
+            if Valuation is not PointValue:
                 child_lost[i] = False
             if tt_probe(s.tt, &child_keys[i], &lower, &upper, &stored_best):
                 if (maxer and lower >= t2) or (not maxer and upper < t2):
@@ -416,7 +416,7 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
                     if Valuation is not PointValue:
                         return maxer
                     return (lower if maxer else upper) + target - t2
-                if Valuation is MisereCount:
+                if Valuation is not PointValue:
                     # its bound decides the target the other way: no need to call it (a
                     # sibling's search may change the entry, never make the bound false)
                     child_lost[i] = (maxer and upper < t2) or (not maxer and lower >= t2)
@@ -440,7 +440,7 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
             v = target - gain <= 0
             if Valuation is PointValue:
                 child = gain if v else gain + bound
-        elif Valuation is MisereCount and keyed and child_lost[i]:
+        elif Valuation is not PointValue and keyed and child_lost[i]:
             s.nodes += 1                  # (as the child's table probe would answer)
             v = not maxer
         else:
