@@ -10,8 +10,8 @@ The trick-count ones are ``inline`` here, compiled into the search (a call into 
 extension module goes through a function pointer the C compiler cannot inline; the
 trick-contract search has its own inlining budget, apart from misère's); ``quick_points``
 (Thousand) and ``defenders_short_with_trumps`` (asked only where the trumps do not decide:
-inline, it cost every trick-contract node) stay in ``quicktricks.pyx``. Also the trick's last card where the declarer's
-side needs one trick more (``last_card_reaches``).
+inline, it cost every trick-contract node) stay in ``quicktricks.pyx``. Also the trick's
+last card where the declarer's side needs one trick more (``last_card_reaches``).
 """
 
 from pref_engine.state cimport (Rules, Position, u64, low_index, high_index, bit_count, MAX_SEATS,

@@ -288,14 +288,12 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
                 else:
                     first = low_index(bit_deposit((<u64>1) << (stored_best & 63), out)) \
                         | (stored_best & DECLARE)
-        # Misère: the declarer caught for every remaining trick, or clean (after the table,
-        # as the rank-by-rank rules below: cheaper where the probe answers).
+        # Misère, after the table (cheaper where the probe answers): the declarer caught for
+        # every remaining trick, or clean; then the rules of rankbyrank.pxd.
         if Valuation is MisereCount:
             q = misere_sure(r, p, out)
             if q:
                 return q > 0
-        # Misère: the rules of rankbyrank.pxd, after the table (cheaper where it answers)
-        if Valuation is MisereCount:
             q = misere_by_rank(r, p, out, target)
             if q:
                 return q > 0
