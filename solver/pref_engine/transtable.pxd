@@ -54,7 +54,7 @@ are part of the table's fixed size.
 Probe and store are ``inline`` here so the search compiles them in place.
 """
 
-from pref_engine.state cimport u64, Rules, Position, bit_count, bit_extract, MAX_SEATS
+from pref_engine.state cimport u64, Rules, Position, bit_count, bit_extract, MAX_SEATS, MAX_SUITS
 
 cdef extern from *:
     void prefetch_line "__builtin_prefetch"(const void* addr) nogil
@@ -204,10 +204,12 @@ cdef inline u64 tt_suit_one(int suit) noexcept nogil:
 
 
 cdef inline u64 tt_suit_counts(const Rules* r, u64 out) noexcept nogil:
-    """The cards-per-suit part of ``TTKey.meta`` for the cards ``out``."""
+    """The cards-per-suit part of ``TTKey.meta`` for the cards ``out``. (A loop of the
+    constant ``MAX_SUITS``, which the compiler unrolls: the suits beyond ``Rules.nsuits``
+    have empty masks, ``load_position``.)"""
     cdef u64 meta = 0
     cdef int i
-    for i in range(r.nsuits):
+    for i in range(MAX_SUITS):
         meta |= (<u64>bit_count(out & r.suit_mask[i])) << (2 + 6 * i)
     return meta
 
