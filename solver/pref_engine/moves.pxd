@@ -80,6 +80,9 @@ cdef enum:
     PARTNER_RUFF_CLASS = 90
     FINESSE_CLASS = 75
     LOW_CLASS = 50
+    # low leads: more per card the leader holds in the suit (a little: DDS weighs no length,
+    # and the classes lie a few replies apart; benchmarks/RESULTS.md)
+    LOW_LENGTH = 2
     # misère lead classes (scores of the class's best card)
     CAUGHT_BASE = 300             # declarer: his whole suit is above the defenders'
     WINNER_BASE = 250             # declarer with room for a trick: a sure winner
@@ -325,8 +328,8 @@ cdef inline int partnership_lead_class(const Rules* r, const Position* p, int se
     if p.hand[lho] & top and p.hand[partner] & ((<u64>1) << high_index(suit_out & ~top)):
         return FINESSE_CLASS - rank                          # through the top card to a finesse
     if second_best_run(p, seat, card, suit_out, top):
-        return LOW_CLASS + 4 * bit_count(p.hand[seat] & suit_out) + SECOND_BEST_RUN
-    return (LOW_CLASS + 4 * bit_count(p.hand[seat] & suit_out) - rank
+        return LOW_CLASS + LOW_LENGTH * bit_count(p.hand[seat] & suit_out) + SECOND_BEST_RUN
+    return (LOW_CLASS + LOW_LENGTH * bit_count(p.hand[seat] & suit_out) - rank
             + next_round_bonus(p, seat, partner, suit_out, top))
 
 
