@@ -80,6 +80,12 @@ cdef enum:
     PARTNER_RUFF_CLASS = 90
     FINESSE_CLASS = 75
     LOW_CLASS = 50
+    # low leads: more per card the leader holds in the suit (a little: DDS weighs no length,
+    # and the classes lie a few replies apart; benchmarks/RESULTS.md)
+    LOW_LENGTH = 2
+    # Whist discards (``discard_score``): more per card the hand holds in the suit, a few
+    # ranks' worth (DDS: about 2.5), so a much lower card of a shorter suit goes first
+    DISCARD_LENGTH = 3
     # misère lead classes (scores of the class's best card)
     CAUGHT_BASE = 300             # declarer: his whole suit is above the defenders'
     WINNER_BASE = 250             # declarer with room for a trick: a sure winner
@@ -325,8 +331,8 @@ cdef inline int partnership_lead_class(const Rules* r, const Position* p, int se
     if p.hand[lho] & top and p.hand[partner] & ((<u64>1) << high_index(suit_out & ~top)):
         return FINESSE_CLASS - rank                          # through the top card to a finesse
     if second_best_run(p, seat, card, suit_out, top):
-        return LOW_CLASS + 4 * bit_count(p.hand[seat] & suit_out) + SECOND_BEST_RUN
-    return (LOW_CLASS + 4 * bit_count(p.hand[seat] & suit_out) - rank
+        return LOW_CLASS + LOW_LENGTH * bit_count(p.hand[seat] & suit_out) + SECOND_BEST_RUN
+    return (LOW_CLASS + LOW_LENGTH * bit_count(p.hand[seat] & suit_out) - rank
             + next_round_bonus(p, seat, partner, suit_out, top))
 
 
@@ -435,10 +441,12 @@ cdef inline bint partner_tops_suit(const Rules* r, const Position* p, int seat) 
 
 
 cdef inline int discard_score(const Rules* r, const Position* p, int seat, int card) noexcept nogil:
-    """A discard (plain tricks, four hands): the lowest card of the longest suit first
-    (fewer nodes on Whist deals; Preferans keeps the plain lowest-card order)."""
+    """A discard (plain tricks, four hands): low cards of long suits first, a card more in
+    the suit weighing ``DISCARD_LENGTH`` ranks (fewer nodes on Whist deals; Preferans keeps
+    the plain lowest-card order)."""
     cdef int s = r.suit_of[card]
-    return -1000 + 16 * bit_count(p.hand[seat] & r.suit_mask[s]) - (card - r.suit_base[s])
+    return (-1000 + DISCARD_LENGTH * bit_count(p.hand[seat] & r.suit_mask[s])
+            - (card - r.suit_base[s]))
 
 
 cdef inline int third_hand_score(const Rules* r, const Position* p, int seat, int card,
