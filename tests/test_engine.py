@@ -815,6 +815,82 @@ def test_defenders_short_with_trumps_three_cards():
         assert want > 0, pos
 
 
+def declarer_trump_count(hands, trump: int, declarer: int) -> int:
+    """A trump contract, the lone declarer on lead: his trumps, plus over the plain suits
+    whose top card out he holds his cards of the suit. Below the tricks left, he cannot
+    take every trick (the count behind ``declarer_short_with_trumps`` in
+    ``solver/pref_engine/quicktricks.pyx``, restated)."""
+    mine = hands[declarer]
+    total = bin(mine & PREF_SUITS[trump]).count("1")
+    out = hands[0] | hands[1] | hands[2]
+    for suit, mask in enumerate(PREF_SUITS):
+        cards = out & mask
+        if suit != trump and cards and mine >> (cards.bit_length() - 1) & 1:
+            total += bin(mine & mask).count("1")
+    return total
+
+
+def declarer_short_cases(size: int, margin: int = 0):
+    """Every trump-contract position of ``size`` cards a hand (lone declarer seat 0 on lead,
+    each suit the trump in turn) where the declarer's count is below the tricks left plus
+    ``margin``: ``(position, count, the reference's value)``."""
+    for hands in owner_layouts(size):
+        for trump in range(4):
+            count = declarer_trump_count(hands, trump, 0)
+            if count < size + margin:
+                pos = Position(hands, PREF_SUITS, trump, True, 0, (), (True, False, False), True)
+                yield pos, count, reference_value(pos)
+
+
+def test_declarer_short_with_trumps():
+    """A trump contract, the lone declarer on lead: where his trumps and his holdings of the
+    suits he tops count fewer than the tricks left, he cannot take every trick. The count
+    can rise only where a defender must discard a suit's top card, which the rule's proof
+    rules out: every position of two cards a hand is checked here against the reference
+    (the engine too, also where the count equals the tricks left), those of three in
+    ``test_declarer_short_with_trumps_three_cards`` (slow); then random trump endings of
+    4-7 tricks with the declarer's hand high and on lead, the rule checked on its own and
+    the engine against the reference. (An engine that also let the count equal the tricks
+    left failed it.)"""
+    eng = Engine(tt_size_mb=1)
+    fired = 0
+    for pos, count, want in declarer_short_cases(2, margin=1):
+        if count < 2:
+            assert want < 2, pos
+            fired += 1
+        assert eng.reaches(pos, 2) == (want == 2), pos
+    rng = random.Random("declarer-short-with-trumps")
+    decides = 0
+    for i in range(400):
+        tricks = rng.randint(4, 7)
+        trump = rng.randrange(4)
+        deck = rng.sample(range(32), 3 * tricks)
+        deck.sort(key=lambda c: -(c % 8) - rng.random() * 8)      # the declarer's hand high
+        defenders = deck[tricks:]
+        rng.shuffle(defenders)
+        hands = [bits(deck[:tricks]), bits(defenders[:tricks]), bits(defenders[tricks:])]
+        declarer = rng.randrange(3)
+        hands = tuple(hands[-declarer:] + hands[:-declarer])
+        pos = Position(hands, PREF_SUITS, trump, True, declarer, (),
+                       tuple(s == declarer for s in range(3)), True)
+        want = reference_value(pos)
+        if declarer_trump_count(hands, trump, declarer) < tricks:
+            assert want < tricks, pos
+            decides += want == tricks - 1
+        assert eng.solve(pos) == want, pos
+        if i % 4 == 0:
+            eng.clear()
+    assert fired > 1000 and decides > 5, (fired, decides)
+
+
+@pytest.mark.slow
+def test_declarer_short_with_trumps_three_cards():
+    """Every trump-contract position of three cards a hand where the declarer on lead is
+    counted short, the rule against the reference."""
+    for pos, _count, want in declarer_short_cases(3):
+        assert want < 3, pos
+
+
 def bit_count_above(hand: int, others: list[int]) -> int:
     """The cards of ``hand`` above every card of ``others``."""
     return sum(c > max(others, default=-1) for c in cards_of(hand))
