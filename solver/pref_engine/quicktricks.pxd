@@ -1,18 +1,17 @@
 # cython: language_level=3
 """Sure tricks at the start of a trick: quick tricks of the side on lead (trick
 contracts; in no-trump also length winners, and through the leader's partner, reached by
-a lead to his top card), the trumps either side surely makes whoever leads (trump
-contracts), the side on lead short of every trick left (no-trump; in trump contracts the
-defenders on lead, or the lone declarer), and the misère declarer caught for every trick
-or clean of all.
+a lead to his top card), the trumps either side surely
+makes whoever leads (trump contracts), the side on lead short of every trick left
+(no-trump; in trump contracts the defenders on lead), and the misère declarer caught for
+every trick or clean of all.
 
 The trick-count ones are ``inline`` here, compiled into the search (a call into another
 extension module goes through a function pointer the C compiler cannot inline; the
 trick-contract search has its own inlining budget, apart from misère's); ``quick_points``
-(Thousand), ``defenders_short_with_trumps`` and ``declarer_short_with_trumps`` (asked only
-where the trumps do not decide: inline, they cost every trick-contract node) stay in
-``quicktricks.pyx``. Also the trick's last card where the declarer's side needs one trick
-more (``last_card_reaches``).
+(Thousand) and ``defenders_short_with_trumps`` (asked only where the trumps do not decide:
+inline, it cost every trick-contract node) stay in ``quicktricks.pyx``. Also the trick's
+last card where the declarer's side needs one trick more (``last_card_reaches``).
 """
 
 from pref_engine.state cimport (Rules, Position, u64, low_index, high_index, bit_count, MAX_SEATS,
@@ -20,7 +19,6 @@ from pref_engine.state cimport (Rules, Position, u64, low_index, high_index, bit
 
 cdef int quick_points(const Rules* r, const Position* p) noexcept nogil
 cdef bint defenders_short_with_trumps(const Rules* r, const Position* p, u64 out) noexcept nogil
-cdef bint declarer_short_with_trumps(const Rules* r, const Position* p, u64 out) noexcept nogil
 
 
 cdef inline u64 top_run_cards(u64 hand, u64 suit_out) noexcept nogil:

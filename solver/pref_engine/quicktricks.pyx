@@ -1,8 +1,8 @@
 # cython: language_level=3
 """Quick tricks at the start of a trick (the trick-count ones are ``inline`` in
 ``quicktricks.pxd``, compiled into the search; this module keeps ``quick_points``, the
-card points of Thousand, and ``defenders_short_with_trumps`` and
-``declarer_short_with_trumps``, the trump contracts' side on lead short of every trick).
+card points of Thousand, and ``defenders_short_with_trumps``, the trump contracts'
+defenders on lead short of every trick).
 
 The leader cashes his top trumps, then the top cards of the other suits. A
 plain suit's top cards count only when nobody who could spoil them can ruff:
@@ -131,33 +131,4 @@ cdef bint defenders_short_with_trumps(const Rules* r, const Position* p, u64 out
                 total += n2 - 1
         elif n2 == 0 and second_trumps:
             total += n1 - 1
-    return total < p.tricks_left
-
-
-cdef bint declarer_short_with_trumps(const Rules* r, const Position* p, u64 out) noexcept nogil:
-    """A trump contract with a lone declarer on lead at a trick boundary: True if he surely
-    cannot take every trick left.
-
-    Count his trumps, plus over the plain suits whose top card out he holds, his cards of
-    the suit. The defenders take a trick whenever a card of theirs beats his, and discard
-    a card that is not its suit's top card where they can. Taking every trick, the
-    declarer leads every one: a trick he wins with a trump lowers his trumps; one he wins
-    with a plain card was led in a suit no defender holds a higher card of (nor ruffs),
-    so a suit he tops, and lowers his holding of it. The count rises only where a suit's
-    top card out becomes his without his leading it: a defender discarding a higher card
-    of it. A defender must, only if he holds no card of the suit led (then no trump) and
-    each of his cards is the top card of a suit the declarer holds, one card a suit: those
-    suits and the suit led are more suits than the declarer held cards before his lead,
-    so never."""
-    cdef int declarer = r.lone_declarer
-    cdef u64 mine = p.hand[declarer]
-    cdef u64 suit_out
-    cdef int s
-    cdef int total = bit_count(mine & r.suit_mask[p.trump])
-    for s in range(r.nsuits):
-        if total >= p.tricks_left:
-            return False
-        suit_out = out & r.suit_mask[s]
-        if s != p.trump and suit_out and (mine >> high_index(suit_out)) & 1:
-            total += bit_count(mine & suit_out)
     return total < p.tricks_left

@@ -21,7 +21,7 @@ from pref_engine.transtable cimport (TTKey, TTChildKeys, tt_make_key, tt_probe, 
 from pref_engine.quicktricks cimport (long_quick_tricks, quick_points, misere_sure,
                                       trumps_decide, leader_side_short,
                                       partner_quick_tricks, last_card_reaches,
-                                      defenders_short_with_trumps, declarer_short_with_trumps)
+                                      defenders_short_with_trumps)
 from pref_engine.suretrick cimport misere_trick
 from pref_engine.rankbyrank cimport misere_by_rank
 from pref_engine.moves cimport (order_trick_moves, order_misere_moves, order_moves_declaring,
@@ -338,10 +338,6 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
                         and defenders_short_with_trumps(r, p, out)):
                     # the defenders on lead need every trick left and cannot take them
                     sure_low = target
-                elif (target == p.tricks_left and r.lone_declarer == p.leader
-                        and declarer_short_with_trumps(r, p, out)):
-                    # the declarer on lead needs every trick left and cannot take them
-                    sure_high = target - 1
             elif (no_trump_out and r.lone_declarer >= 0 and sure_low < target <= sure_high
                     and target == (p.tricks_left if r.dside[p.leader] else 1)):
                 # no-trump (or no trump left): the side on lead needs every trick left
