@@ -37,7 +37,7 @@ from pref_engine.state cimport (u64, Rules, Position, bit_count, load_position, 
 import time
 
 from pref_engine.transtable cimport (tt_init, tt_free, tt_clear, tt_set_small, tt_set_shared, BUCKET_BYTES,
-                                  SMALL_MAX_CARDS,
+                                  SMALL_MAX_CARDS, TTKey, tt_store, tt_probe, bucket_of,
                                   GEN_LIMIT)
 from pref_engine.maxn cimport Maxn, MaxnEntry, maxn_init, maxn_free, maxn_clear, maxn_choice
 from pref_engine.partition cimport (rank_table_init, rank_table_free, rank_table_clear, rank_table_new_trump,
@@ -126,6 +126,40 @@ cdef class SharedTable:
 
     def __dealloc__(self):
         tt_free(&self.tt)
+
+    # Test hooks (tests/test_shared_table.py): a key given by its words, its hash chosen.
+    def _store(self, plane0, plane1, meta, hash_value, int depth, int lower, int upper, int best):
+        cdef TTKey key = _test_key(plane0, plane1, meta, hash_value)
+        tt_store(&self.tt, &key, depth, lower, upper, best)
+
+    def _probe(self, plane0, plane1, meta, hash_value):
+        """(lower, upper, best) stored for the key, or None."""
+        cdef TTKey key = _test_key(plane0, plane1, meta, hash_value)
+        cdef int lower, upper, best
+        if tt_probe(&self.tt, &key, &lower, &upper, &best):
+            return lower, upper, best
+        return None
+
+    def _bucket_words(self, hash_value) -> list:
+        """The 8 words of the bucket of a hash."""
+        cdef TTKey key = _test_key(0, 0, 0, hash_value)
+        cdef u64* words = <u64*>bucket_of(&self.tt, &key)
+        return [int(words[i]) for i in range(BUCKET_BYTES // 8)]
+
+    def _set_bucket_words(self, hash_value, words) -> None:
+        cdef TTKey key = _test_key(0, 0, 0, hash_value)
+        cdef u64* target = <u64*>bucket_of(&self.tt, &key)
+        for i in range(BUCKET_BYTES // 8):
+            target[i] = <u64>int(words[i])
+
+
+cdef TTKey _test_key(plane0, plane1, meta, hash_value):
+    cdef TTKey key
+    key.plane0 = <u64>int(plane0)
+    key.plane1 = <u64>int(plane1)
+    key.meta = <u64>int(meta)
+    key.hash = <u64>int(hash_value)
+    return key
 
 
 cdef class Engine:
