@@ -66,7 +66,9 @@ chance in about 2 ** 64, on top of the tear itself (rare) and the 44 bits of met
 generation it must match; otherwise it is a miss, and a miss is always safe. A lost update
 (two threads tightening or replacing in one bucket at once) drops a bound or an entry, never
 makes one false: every entry written holds bounds true of its key. Likewise a presence filter
-bit lost to two threads setting bits of one word at once is only a miss.
+bit lost to two threads setting bits of one word at once is only a miss; a shared store sets
+its bit only where it is clear, so that once the table is full the threads no longer write
+the filter's cache lines (each write would take the line from the other core).
 
 Probe and store are ``inline`` here so the search compiles them in place.
 """
@@ -306,11 +308,11 @@ cdef inline void tt_store(TransTable* tt, const TTKey* key, int depth, int lower
                           int best) noexcept nogil:
     """Store (or tighten) the bounds of ``key``; see the replacement rule."""
     tt.stores += 1
+    if tt.shared:
+        shared_store(tt, key, depth, lower, upper, best)
+        return
     tt.filter[(key.hash & tt.filter_mask) >> 6] |= (<u64>1) << (key.hash & 63)
     if tt.small:
-        if tt.shared:
-            shared_store(tt, key, depth, lower, upper, best)
-            return
         store_small(tt, <TTSmallEntry*>bucket_of(tt, key), key, depth, lower, upper, best)
     else:
         store_wide(tt, <TTEntry*>bucket_of(tt, key), key, depth, lower, upper, best)

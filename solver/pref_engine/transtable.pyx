@@ -164,13 +164,16 @@ cdef bint shared_probe(TransTable* tt, const TTKey* key, int* lower, int* upper,
 
 cdef void shared_store(TransTable* tt, const TTKey* key, int depth, int lower, int upper,
                        int best) noexcept nogil:
-    """``tt_store`` on a shared table (its filter bit set; the replacement rule of
-    ``store_small``)."""
+    """``tt_store`` on a shared table (the replacement rule of ``store_small``)."""
     cdef u64* e = <u64*>bucket_of(tt, key)
     cdef u64 want = (key.meta & SMALL_META) | (<u64>tt.gen) << 36
     cdef u64 mixed = planes_mix(key)
     cdef u64 data
+    cdef u64* word = &tt.filter[(key.hash & tt.filter_mask) >> 6]
+    cdef u64 bit = (<u64>1) << (key.hash & 63)
     cdef int i, lo, up, victim = -1
+    if not word_load(word) & bit:
+        word_store(word, word_load(word) | bit)
     for i in range(SMALL_BUCKET):
         data = word_load(&e[i * WORDS + DATA])
         if ((data >> 36) & (GEN_LIMIT - 1)) != tt.gen:
