@@ -14,11 +14,14 @@ Reductions, all exact:
   permuting them are solved once and weighted by how many they stand for;
 * **a warm transposition table**: splits are handed out in lexicographic order
   in long blocks, so consecutive splits share most cards and most table entries;
-  each block is solved inside the engine without the GIL. With several workers, each
-  takes a contiguous share of the splits (a lane, :class:`pyanalyzer.engines.executor.Lanes`),
-  the same share in every enumeration of a run of them (a discard ranking's classes):
-  its table then holds the positions of its own share (markedly fewer nodes than workers
-  taking the blocks in turn, benchmarks/RESULTS.md).
+  each block is solved inside the engine without the GIL. The threads' engines share one
+  table of ``threads x tt_size_mb`` (:func:`pyanalyzer.engines.registry.make_backends`) and
+  take consecutive blocks from one queue: the entries a split stores serve splits far later
+  in the order, whichever thread solves them (markedly fewer nodes a split than a table
+  each, benchmarks/RESULTS.md). Engines that do not share a table (backends passed in
+  separately, a cluster's workers) take a contiguous share of the splits each instead (a
+  lane, :class:`pyanalyzer.engines.executor.Lanes`), the same share in every enumeration of
+  a run of them (a discard ranking's classes): each table then holds its own share's positions.
 
 Blocks of splits run on several threads (:class:`pyanalyzer.engines.executor.Executor`),
 each with its own engine (the engine releases the GIL while it searches), or on the
@@ -51,7 +54,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from pyanalyzer.engines.executor import Executor, Lanes
-from pyanalyzer.engines.registry import WarmEngine, make_backend
+from pyanalyzer.engines.registry import WarmEngine, make_backends, share_one_table
 from pyanalyzer.model.position import iter_bits
 
 #: ``progress(done, total)`` is called from the calling thread a few times a second.
@@ -447,10 +450,11 @@ def solve_splits(template, unknown_seats: Sequence[int], sizes: Sequence[int], u
     template hand holds the cards already known to be there, often none).
     Unknown cards beyond the sizes are out of play. Returns the tally of values.
 
-    ``tt_size_mb`` is each thread's table: an enumeration fills it, and below
-    about 64 MB a misère needs markedly more nodes per split (benchmarks/RESULTS.md).
-    ``backends`` (one per thread) lets many enumerations share engines and
-    their tables instead of allocating new ones each time.
+    ``tt_size_mb`` is each thread's share of the table (the threads' engines share one of
+    ``threads x tt_size_mb``): an enumeration fills it, and below about 64 MB a thread a
+    misère needs markedly more nodes per split (benchmarks/RESULTS.md).
+    ``backends`` (one per thread, e.g. :func:`pyanalyzer.engines.registry.make_backends`) lets
+    many enumerations share engines and their tables instead of allocating new ones each time.
 
     ``stop_when(histogram)`` is asked after each block of splits: when it
     answers true the enumeration stops early and the tally is marked pruned
@@ -492,8 +496,7 @@ def solve_splits_each(templates: Sequence, unknown_seats: Sequence[int], sizes: 
 
     max_value = max(value_ceiling(template, unknown, sizes) for template in templates)
     if backends is None:
-        backends = [make_backend(engine) if engine != "fast" else make_backend(engine, tt_size_mb)
-                    for _ in range(max(1, threads))]
+        backends = make_backends(engine, max(1, threads), tt_size_mb)
     start_nodes = [backend.nodes for backend in backends]
     stop = threading.Event()
     executor = Executor(states=backends, remote=WarmEngine(engine, tt_size_mb))
@@ -519,6 +522,9 @@ def solve_splits_each(templates: Sequence, unknown_seats: Sequence[int], sizes: 
     def tick() -> None:
         progress(sum(done), total * count)
 
+    if work is None and executor.cluster is None and share_one_table(backends):
+        # every split, in order, from one queue: the engines share one table
+        work = reduce_by_symmetry(all_splits(unknown, sizes), templates, unknown, unknown_seats)
     if work is not None:
         blocks = cut_blocks(work, total, block, executor.workers, smallest)
     else:   # every split: a lane of consecutive ones per worker

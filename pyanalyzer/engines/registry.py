@@ -111,11 +111,12 @@ class FastBackend:
 
     name = "fast"
 
-    def __init__(self, tt_size_mb: int = DEFAULT_TT_MB) -> None:
+    def __init__(self, tt_size_mb: int = DEFAULT_TT_MB, share_with: FastBackend | None = None) -> None:
         from pref_engine import Engine
 
         try:
-            self._engine = Engine(tt_size_mb=tt_size_mb)
+            self._engine = Engine(tt_size_mb=tt_size_mb,
+                                  share_with=None if share_with is None else share_with._engine)
         except MemoryError:
             raise PrefInputError(f"cannot allocate a transposition table of {tt_size_mb:,} MB: not enough "
                                  "memory (lower --tt-mb or --threads)", "--tt-mb") from None
@@ -155,6 +156,11 @@ class FastBackend:
     def table_bytes(self) -> int:
         return self._engine.tt_bytes
 
+    @property
+    def shared_table(self):
+        """The engine's plain table: the same object for backends that share one."""
+        return self._engine.shared_table
+
     def clear(self) -> None:
         self._engine.clear()
 
@@ -182,6 +188,22 @@ def make_backend(name: str = "fast", tt_size_mb: int = DEFAULT_TT_MB):
     if name == "fast":
         return FastBackend(tt_size_mb=tt_size_mb)
     raise ValueError(f"unknown engine {name!r}; choose from {', '.join(ENGINE_NAMES)}")
+
+
+def make_backends(name: str, count: int, tt_size_mb: int = DEFAULT_TT_MB) -> list:
+    """``count`` backends for the threads of one enumeration: fast engines that share one table
+    of ``count x tt_size_mb`` (the memory of a table each; the splits one thread solves use the
+    entries of the other's, see :mod:`pyanalyzer.analysis.splits`)."""
+    if name != "fast" or count <= 1:
+        return [make_backend(name, tt_size_mb) for _ in range(max(1, count))]
+    first = FastBackend(tt_size_mb * count)
+    return [first, *(FastBackend(tt_size_mb, share_with=first) for _ in range(count - 1))]
+
+
+def share_one_table(backends) -> bool:
+    """True if the backends are several fast engines sharing one table (:func:`make_backends`)."""
+    table = getattr(backends[0], "shared_table", None) if len(backends) > 1 else None
+    return table is not None and all(getattr(backend, "shared_table", None) is table for backend in backends)
 
 
 @dataclass(frozen=True)

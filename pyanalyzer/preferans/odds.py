@@ -485,10 +485,10 @@ def rank_discards(twelve: Sequence[Card], declarer: str, lead: str, contract: Co
             return Contract("misere")
         return Contract.parse(f"{level}{denomination}", rules)
 
-    from pyanalyzer.engines.registry import make_backend
+    from pyanalyzer.engines.registry import make_backends
 
     if backends is None:  # shared by every enumeration below
-        backends = [make_backend(engine) for _ in range(threads)]
+        backends = make_backends(engine, threads)
     screened: list[DiscardChoice] = []
     staged = progress is not None and hasattr(progress, "stage")
     if staged:

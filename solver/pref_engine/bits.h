@@ -78,4 +78,15 @@ static inline uint64_t bit_deposit(uint64_t x, uint64_t mask) {
 #endif
 }
 
+/* One 8-byte word of a table that engines in several threads share (transtable.pxd): loaded
+ * and stored whole, never split or re-read by the compiler (an aligned 8-byte access is atomic
+ * on x86-64 and ARM64; a relaxed atomic is a plain move there). */
+#ifdef PREF_MSVC
+static inline uint64_t word_load(const uint64_t* p) { return *(const volatile uint64_t*)p; }
+static inline void word_store(uint64_t* p, uint64_t x) { *(volatile uint64_t*)p = x; }
+#else
+static inline uint64_t word_load(const uint64_t* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+static inline void word_store(uint64_t* p, uint64_t x) { __atomic_store_n(p, x, __ATOMIC_RELAXED); }
+#endif
+
 #endif

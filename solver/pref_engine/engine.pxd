@@ -8,8 +8,17 @@ from pref_engine.maxn cimport MaxnTable
 from pref_engine.partition cimport RankTable
 
 
+cdef class SharedTable:
+    cdef TransTable tt                # the memory, its format and generation (no counts)
+    cdef object rules_tag             # the rules its entries were found under
+    cdef int users                    # engines using it
+    cdef int searching                # of them, those inside a call
+    cdef int waiting                  # of those, the ones waiting to wipe it (``_clear_table``)
+
+
 cdef class Engine:
-    cdef TransTable tt
+    cdef TransTable tt                # this engine's view of its table, and its own counts
+    cdef SharedTable table            # the plain table (its own, or one shared)
     cdef MaxnTable maxn_table         # allocated on first use of self_interested
     cdef RankTable rank_table         # partition search (Whist), allocated on first use
     cdef public object partition      # None: where it pays (partition_fits); True/False: force
@@ -29,4 +38,7 @@ cdef class Engine:
     cdef int _check_maxn_stopped(self) except -1
     cdef void _end(self) noexcept nogil
     cdef int _enter(self) except -1
-    cdef void _clear(self)
+    cdef void _leave(self)
+    cdef void _view_table(self)
+    cdef int _clear_table(self) except -1
+    cdef int _clear(self) except -1

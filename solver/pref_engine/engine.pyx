@@ -20,6 +20,11 @@ Moves are card numbers, or ``card | DECLARE`` for a lead declaring a marriage
 (positions with ``marriages``); values count tricks, or card points where the
 position gives ``card_points``, plus the declarer side's marriages. An Engine
 is not thread-safe, but the search releases the GIL: use one Engine per thread.
+
+Engines in several threads may share one plain table (``share_with``: an enumeration's
+threads, whose splits use each other's entries): lock-free, each entry checked whole as it is
+read (transtable.pxd, "Threads sharing a table"). A shared table holds trick counts of at most
+32 cards (Preferans: its small entries); the engines' other tables stay their own.
 """
 
 from cpython.exc cimport PyErr_CheckSignals
@@ -29,7 +34,11 @@ from pref_engine.state cimport (u64, Rules, Position, bit_count, load_position, 
                            pref_signal_count_t, value_bound, HEURISTICS_PARTNERSHIP,
                            high_index, single_declarer, MAX_SEATS, MAX_CARDS,
                            DECLARE as DECLARE_FLAG)
-from pref_engine.transtable cimport tt_init, tt_free, tt_clear, tt_set_small, BUCKET_BYTES, SMALL_MAX_CARDS
+import time
+
+from pref_engine.transtable cimport (tt_init, tt_free, tt_clear, tt_set_small, tt_set_shared, BUCKET_BYTES,
+                                  SMALL_MAX_CARDS, TTKey, tt_store, tt_probe, bucket_of,
+                                  GEN_LIMIT)
 from pref_engine.maxn cimport Maxn, MaxnEntry, maxn_init, maxn_free, maxn_clear, maxn_choice
 from pref_engine.partition cimport (rank_table_init, rank_table_free, rank_table_clear, rank_table_new_trump,
                                partition_fits, RankEntry, PBUCKET)
@@ -105,6 +114,54 @@ class EngineBusy(RuntimeError):
     """An Engine was asked to search while another search on it is under way."""
 
 
+cdef class SharedTable:
+    """An engine's plain transposition table, which other engines may share: its memory,
+    format and generation, the rules its entries hold for, and who uses it (see Engine)."""
+
+    def __cinit__(self, double size_mb):
+        self.tt.buckets = NULL
+        tt_init(&self.tt, size_mb)
+        self.rules_tag = None
+        self.users = self.searching = self.waiting = 0
+
+    def __dealloc__(self):
+        tt_free(&self.tt)
+
+    # Test hooks (tests/test_shared_table.py): a key given by its words, its hash chosen.
+    def _store(self, plane0, plane1, meta, hash_value, int depth, int lower, int upper, int best):
+        cdef TTKey key = _test_key(plane0, plane1, meta, hash_value)
+        tt_store(&self.tt, &key, depth, lower, upper, best)
+
+    def _probe(self, plane0, plane1, meta, hash_value):
+        """(lower, upper, best) stored for the key, or None."""
+        cdef TTKey key = _test_key(plane0, plane1, meta, hash_value)
+        cdef int lower, upper, best
+        if tt_probe(&self.tt, &key, &lower, &upper, &best):
+            return lower, upper, best
+        return None
+
+    def _bucket_words(self, hash_value) -> list:
+        """The 8 words of the bucket of a hash."""
+        cdef TTKey key = _test_key(0, 0, 0, hash_value)
+        cdef u64* words = <u64*>bucket_of(&self.tt, &key)
+        return [int(words[i]) for i in range(BUCKET_BYTES // 8)]
+
+    def _set_bucket_words(self, hash_value, words) -> None:
+        cdef TTKey key = _test_key(0, 0, 0, hash_value)
+        cdef u64* target = <u64*>bucket_of(&self.tt, &key)
+        for i in range(BUCKET_BYTES // 8):
+            target[i] = <u64>int(words[i])
+
+
+cdef TTKey _test_key(plane0, plane1, meta, hash_value):
+    cdef TTKey key
+    key.plane0 = <u64>int(plane0)
+    key.plane1 = <u64>int(plane1)
+    key.meta = <u64>int(meta)
+    key.hash = <u64>int(hash_value)
+    return key
+
+
 cdef class Engine:
     """Exact double-dummy solver with fixed-size transposition tables.
 
@@ -113,9 +170,17 @@ cdef class Engine:
     first use (``partition``: None uses it where it pays, for Whist; True or
     False forces it); the max^n table of ``self_interested``, on first use.
     ``tt_bytes`` reports what is allocated.
+
+    ``share_with``: use that engine's plain table instead of a new one (``tt_size_mb`` then
+    sizes this engine's other tables only). The engines may search at the same time, one
+    thread each; each counts its own probes and hits. The table switches to small entries
+    (trick counts, at most 32 cards) and stays so while shared: a position it cannot hold
+    raises ValueError. ``clear`` (and a change of rules, which clears) empties the table for
+    every engine sharing it, from each one's next call: a search under way in another engine
+    goes on with the entries it knew, and what it stores then is invisible to the others.
     """
 
-    def __cinit__(self, double tt_size_mb=16.0, partition=None):
+    def __cinit__(self, double tt_size_mb=16.0, partition=None, Engine share_with=None):
         if tt_size_mb <= 0:
             raise ValueError("tt_size_mb must be positive")
         self.tt.buckets = NULL
@@ -127,7 +192,16 @@ cdef class Engine:
         install_signal_hooks()
         self.busy = False
         self.partition = partition
-        tt_init(&self.tt, tt_size_mb)
+        if share_with is None:
+            self.table = SharedTable(tt_size_mb)
+        else:
+            if not share_with.table.tt.shared:
+                if share_with.table.searching:
+                    raise EngineBusy("the table to share is in use by a search")
+                tt_set_shared(&share_with.table.tt)
+            self.table = share_with.table
+        self.table.users += 1
+        self._view_table()
         self.s.tt = &self.tt
         self.s.child_key = NULL
         reset_killers(&self.s)
@@ -137,7 +211,8 @@ cdef class Engine:
         self.last_value = self.last_tricks = -1
 
     def __dealloc__(self):
-        tt_free(&self.tt)
+        if self.table is not None:
+            self.table.users -= 1
         maxn_free(&self.maxn_table)
         rank_table_free(&self.rank_table)
 
@@ -145,7 +220,7 @@ cdef class Engine:
     def tt_bytes(self) -> int:
         """Memory held by the tables, in bytes: the plain table, and the winning-rank
         (Whist) and max^n (all-pass) tables once used; each is at most ``tt_size_mb``."""
-        total = self.tt.nbuckets * BUCKET_BYTES + (self.tt.filter_mask + 1) // 8
+        total = self.table.tt.nbuckets * BUCKET_BYTES + (self.table.tt.filter_mask + 1) // 8
         if self.rank_table.entries != NULL:
             total += (self.rank_table.nbuckets * PBUCKET * sizeof(RankEntry)
                       + (self.rank_table.nbuckets // 64 + 1) * 8)
@@ -155,7 +230,12 @@ cdef class Engine:
 
     @property
     def tt_entries(self) -> int:
-        return int(self.tt.nentries)
+        return int(self.table.tt.nentries)
+
+    @property
+    def shared_table(self) -> SharedTable:
+        """The plain table (the same object for engines that share one)."""
+        return self.table
 
     @property
     def stats(self) -> dict:
@@ -167,12 +247,13 @@ cdef class Engine:
         self.last_nodes = self.last_probes = self.last_hits = 0
 
     def clear(self) -> None:
-        """Empty the transposition table (its generation is bumped, the small filter wiped)."""
+        """Empty the transposition table (its generation is bumped, the small filter wiped);
+        a shared table for every engine sharing it (see the class)."""
         self._enter()
         try:
             self._clear()
         finally:
-            self.busy = False
+            self._leave()
 
     @property
     def searching(self) -> bool:
@@ -185,17 +266,57 @@ cdef class Engine:
         if self.busy:
             raise EngineBusy("this Engine is already searching (in another thread); "
                              "use one Engine per thread")
+        while self.table.waiting:           # another engine waits to wipe the shared table
+            time.sleep(0.001)
         self.busy = True
+        self.table.searching += 1
         # Signals (and stop_searches) from now on stop this call, even before its search begins.
         self.s.interrupts_seen = interrupt_count
         return 0
 
-    cdef void _clear(self):
-        tt_clear(&self.tt)
+    cdef void _leave(self):
+        """The end of a call (``_enter``)."""
+        self.busy = False
+        self.table.searching -= 1
+
+    cdef void _view_table(self):
+        """This engine's view of its table: the shared fields (memory, format, generation)
+        as they are now; a search keeps them to its end."""
+        cdef TransTable* t = &self.table.tt
+        self.tt.buckets = t.buckets
+        self.tt.memory.base = NULL            # (the SharedTable frees it)
+        self.tt.nbuckets = t.nbuckets
+        self.tt.nentries = t.nentries
+        self.tt.small = t.small
+        self.tt.shared = t.shared
+        self.tt.filter = t.filter
+        self.tt.filter_mask = t.filter_mask
+        self.tt.gen = t.gen
+
+    cdef int _clear_table(self) except -1:
+        """Empty the plain table: a new generation for it. When the generations run out the
+        memory is wiped, and first every other engine sharing it must be out of its call (one
+        still searching would store entries of an old generation that a later one could take
+        for its own); engines that wait to wipe it do not count, and none begins a call
+        meanwhile (``_enter``)."""
+        cdef SharedTable table = self.table
+        table.waiting += 1
+        try:
+            while table.tt.gen + 1 == GEN_LIMIT and table.searching > table.waiting:
+                time.sleep(0.001)
+        finally:
+            table.waiting -= 1
+        tt_clear(&table.tt)
+        self._view_table()
+        return 0
+
+    cdef int _clear(self) except -1:
+        self._clear_table()
         reset_killers(&self.s)
         if self.rank_table.entries != NULL:
             rank_table_clear(&self.rank_table)
         self.last_tricks = -1
+        return 0
 
     # -- internals -----------------------------------------------------------
 
@@ -205,15 +326,25 @@ cdef class Engine:
         self._load_talon(pos)
         for i in range(self.s.rules.nsuits):
             ncards += self.s.rules.suit_len[i]
-        tt_set_small(&self.tt, ncards <= SMALL_MAX_CARDS and self.s.rules.plain_value)
+        cdef bint small = ncards <= SMALL_MAX_CARDS and self.s.rules.plain_value
+        cdef SharedTable table = self.table
+        if small != table.tt.small:
+            if table.users > 1:
+                raise ValueError("engines sharing a table solve trick counts of at most "
+                                 f"{SMALL_MAX_CARDS} cards; give this engine its own table")
+            tt_set_small(&table.tt, small)
+        table.tt.stores = 1                   # (may be written from now on: a wipe must clear it)
         marriages = tuple(tuple(int(x) for x in m) for m in getattr(pos, "marriages", ()))
         # (the trump apart from the other rules: Whist's winning-rank table survives a new trump)
         tag = (None if marriages else pos.trump,
                (tuple(int(m) for m in pos.suit_masks), bool(pos.must_trump),
                 tuple(bool(x) for x in pos.declarer_side), bool(pos.maximize), self.s.rules.heuristics,
                 tuple(int(x) for x in getattr(pos, "card_points", ())), marriages))
+        if tag != table.rules_tag:
+            self._clear_table()
+            table.rules_tag = tag
+        self._view_table()
         if tag != self.rules_tag:
-            tt_clear(&self.tt)
             reset_killers(&self.s)
             if self.rank_table.entries != NULL:
                 # A new trump alone keeps the winning-rank entries: their keys name the
@@ -323,7 +454,7 @@ cdef class Engine:
         try:
             return self._solve(pos, first_guess)
         finally:
-            self.busy = False
+            self._leave()
 
     def _solve(self, pos, first_guess=None) -> int:
         self._load(pos)
@@ -346,7 +477,7 @@ cdef class Engine:
         try:
             return self._reaches(pos, target)
         finally:
-            self.busy = False
+            self._leave()
 
     def _reaches(self, pos, int target) -> bool:
         self._load(pos)
@@ -372,7 +503,7 @@ cdef class Engine:
         try:
             return self._solve_batch(pos, seats, known, splits)
         finally:
-            self.busy = False
+            self._leave()
 
     def _solve_batch(self, pos, seats, known, splits) -> list:
         cdef Py_ssize_t n = len(splits), k = len(seats), i, j
@@ -453,7 +584,7 @@ cdef class Engine:
         try:
             return self._card_values(pos)
         finally:
-            self.busy = False
+            self._leave()
 
     def _card_values(self, pos) -> dict:
         self._load(pos)
@@ -484,7 +615,7 @@ cdef class Engine:
         try:
             return self._best_line(pos)
         finally:
-            self.busy = False
+            self._leave()
 
     def _best_line(self, pos) -> list:
         self._load(pos)
@@ -537,7 +668,7 @@ cdef class Engine:
         try:
             return self._self_interested(pos, rostov, taken)
         finally:
-            self.busy = False
+            self._leave()
 
     def _self_interested(self, pos, rostov=False, taken=None) -> tuple:
         self._load(pos)

@@ -51,6 +51,25 @@ buckets, so this saves most of their memory stalls; a full table sets every
 bit and the filter then costs one cached load per probe. The filter's bytes
 are part of the table's fixed size.
 
+Threads sharing a table (``Engine(share_with=...)``, an enumeration's threads): small entries
+only, probed and stored without locks (lockless hashing, as in Hyatt and Mann's chess
+programs; ``shared_probe`` and ``shared_store`` in transtable.pyx, called out of line so that
+a table of one engine keeps its inlined code). A shared table's small entry is two words:
+``data``, the second word of ``TTSmallEntry`` (meta, tricks left and generation, bounds, best
+lead and the used bit), and ``check`` = ``mix(planes) ^ data`` in place of the planes (the
+used bit left out), each loaded and stored whole (``word_load``/``word_store``). A probe
+takes an entry only if ``data`` holds the key's meta and the generation and ``check ^ data``
+is the key's ``mix(planes)``; ``mix`` is a bijection, so for an entry written whole this is
+exactly the key. An entry torn by another thread (one word from each of two writes) passes
+only if ``mix`` of two different planes differ by exactly the XOR of the two data words: one
+chance in about 2 ** 64, on top of the tear itself (rare) and the 44 bits of meta and
+generation it must match; otherwise it is a miss, and a miss is always safe. A lost update
+(two threads tightening or replacing in one bucket at once) drops a bound or an entry, never
+makes one false: every entry written holds bounds true of its key. Likewise a presence filter
+bit lost to two threads setting bits of one word at once is only a miss; a shared store sets
+its bit only where it is clear, so that once the table is full the threads no longer write
+the filter's cache lines (each write would take the line from the other core).
+
 Probe and store are ``inline`` here so the search compiles them in place.
 """
 
@@ -58,6 +77,10 @@ from pref_engine.state cimport u64, Rules, Position, bit_count, bit_extract, MAX
 
 cdef extern from *:
     void prefetch_line "__builtin_prefetch"(const void* addr) nogil
+
+cdef extern from "bits.h" nogil:
+    u64 word_load(const u64* p)
+    void word_store(u64* p, u64 x)
 
 cdef enum:
     BUCKET_BYTES = 64
@@ -111,6 +134,7 @@ cdef struct TransTable:
     u64 nbuckets                  # number of buckets (below 2 ** 32)
     u64 nentries                  # entries in the current format
     bint small                    # small entries in use
+    bint shared                   # small entries checked whole: engines in threads share it
     u64* filter                   # one bit per hash: set when a key with it is stored
     u64 filter_mask               # number of filter bits - 1
     unsigned int gen
@@ -123,6 +147,11 @@ cdef int tt_init(TransTable* tt, double size_mb) except -1
 cdef void tt_free(TransTable* tt) noexcept nogil
 cdef void tt_clear(TransTable* tt) noexcept nogil
 cdef void tt_set_small(TransTable* tt, bint small) noexcept nogil
+cdef void tt_set_shared(TransTable* tt) noexcept nogil
+cdef bint shared_probe(TransTable* tt, const TTKey* key, int* lower, int* upper,
+                       int* best) noexcept nogil
+cdef void shared_store(TransTable* tt, const TTKey* key, int depth, int lower, int upper,
+                       int best) noexcept nogil
 cdef void tt_make_key(const Rules* r, const Position* p, u64 out, TTKey* key) noexcept nogil
 
 
@@ -249,6 +278,8 @@ cdef inline bint tt_probe(TransTable* tt, const TTKey* key, int* lower, int* upp
         prefetch_line(bucket)
         return False
     if tt.small:
+        if tt.shared:
+            return shared_probe(tt, key, lower, upper, best)
         m = <TTSmallEntry*>bucket
         planes = key.plane0 | (key.plane1 << 32)
         meta = <unsigned int>key.meta
@@ -279,6 +310,9 @@ cdef inline void tt_store(TransTable* tt, const TTKey* key, int depth, int lower
                           int best) noexcept nogil:
     """Store (or tighten) the bounds of ``key``; see the replacement rule."""
     tt.stores += 1
+    if tt.shared:
+        shared_store(tt, key, depth, lower, upper, best)
+        return
     tt.filter[(key.hash & tt.filter_mask) >> 6] |= (<u64>1) << (key.hash & 63)
     if tt.small:
         store_small(tt, <TTSmallEntry*>bucket_of(tt, key), key, depth, lower, upper, best)

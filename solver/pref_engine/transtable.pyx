@@ -41,6 +41,7 @@ cdef int tt_init(TransTable* tt, double size_mb) except -1:
     tt.filter_mask = fbits - 1
     tt.nbuckets = nb
     tt.small = False
+    tt.shared = False
     tt.nentries = nb * BUCKET
     tt.gen = 1
     tt.probes = tt.hits = tt.stores = 0
@@ -73,6 +74,7 @@ cdef void tt_set_small(TransTable* tt, bint small) noexcept nogil:
     if small == tt.small:
         return
     tt.small = small
+    tt.shared = False
     tt.nentries = tt.nbuckets * (SMALL_BUCKET if small else BUCKET)
     tt_wipe(tt)
 
@@ -86,3 +88,119 @@ cdef void tt_make_key(const Rules* r, const Position* p, u64 out, TTKey* key) no
         key.meta = absolute_meta(p.leader, p.trump, p.may_declare, out)
     tt_planes(p, out, &key.plane0, &key.plane1)
     tt_hash_key(key)
+
+
+cdef void tt_set_shared(TransTable* tt) noexcept nogil:
+    """Small entries checked whole, for engines in several threads (see transtable.pxd); the
+    table is emptied if it was not so already."""
+    if tt.shared:
+        return
+    tt_set_small(tt, True)
+    tt.shared = True
+    tt_wipe(tt)
+
+
+# A shared table's small entry as two words (transtable.pxd, "Threads sharing a table"):
+# CHECK = mix(planes) ^ (DATA without SMALL_USED); DATA is TTSmallEntry's second word,
+# meta | gen_depth << 32 | bounds << 48 | best << 56 (little-endian).
+cdef enum:
+    CHECK = 0
+    DATA = 1
+    WORDS = 2                     # words an entry
+
+cdef extern from *:
+    """
+    #define PREF_SMALL_META 0xFFFFFFFFULL
+    #define PREF_SMALL_KEY 0xFFF0FFFFFFFFULL
+    #define PREF_SMALL_BOUNDS 0xFF000000000000ULL
+    #define PREF_SMALL_BEST 0x3F00000000000000ULL
+    #define PREF_SMALL_USED 0x8000000000000000ULL
+    """
+    const u64 SMALL_META "PREF_SMALL_META"        # the key's third word (counts, leader)
+    const u64 SMALL_KEY "PREF_SMALL_KEY"          # meta and generation: what a probe compares
+    const u64 SMALL_BOUNDS "PREF_SMALL_BOUNDS"
+    const u64 SMALL_BEST "PREF_SMALL_BEST"
+    const u64 SMALL_USED "PREF_SMALL_USED"        # USED_BIT of best
+
+
+cdef inline u64 planes_mix(const TTKey* key) noexcept nogil:
+    # the planes mixed (a bijection: the check word names the planes exactly)
+    return mix(key.plane0 | (key.plane1 << 32))
+
+
+cdef inline bint same_key(const u64* e, u64 data, u64 want, u64 mixed) noexcept nogil:
+    # the entry ``e`` (its data word read as ``data``) holds the key: meta, generation, planes
+    return (data & SMALL_KEY) == want and word_load(&e[CHECK]) ^ (data & ~SMALL_USED) == mixed
+
+
+cdef inline void write_entry(u64* e, u64 mixed, u64 data) noexcept nogil:
+    word_store(&e[CHECK], mixed ^ (data & ~SMALL_USED))
+    word_store(&e[DATA], data)
+
+
+cdef bint shared_probe(TransTable* tt, const TTKey* key, int* lower, int* upper,
+                       int* best) noexcept nogil:
+    """``tt_probe`` on a shared table (its presence filter passed)."""
+    cdef u64* e = <u64*>bucket_of(tt, key)
+    cdef u64 want = (key.meta & SMALL_META) | (<u64>tt.gen) << 36
+    cdef u64 mixed, data
+    cdef int i
+    mixed = planes_mix(key)
+    for i in range(SMALL_BUCKET):
+        data = word_load(&e[i * WORDS + DATA])
+        if not same_key(&e[i * WORDS], data, want, mixed):
+            continue                      # another key, or an entry torn by a writer: a miss
+        tt.hits += 1
+        lower[0] = (data >> 48) & 15
+        upper[0] = (data >> 52) & 15
+        best[0] = (data >> 56) & BEST_BITS
+        if best[0] == BEST_BITS:
+            best[0] = NO_MOVE
+        if not data & SMALL_USED:
+            word_store(&e[i * WORDS + DATA], data | SMALL_USED)
+        return True
+    return False
+
+
+cdef void shared_store(TransTable* tt, const TTKey* key, int depth, int lower, int upper,
+                       int best) noexcept nogil:
+    """``tt_store`` on a shared table (the replacement rule of ``store_small``)."""
+    cdef u64* e = <u64*>bucket_of(tt, key)
+    cdef u64 want = (key.meta & SMALL_META) | (<u64>tt.gen) << 36
+    cdef u64 mixed = planes_mix(key)
+    cdef u64 data
+    cdef u64* word = &tt.filter[(key.hash & tt.filter_mask) >> 6]
+    cdef u64 bit = (<u64>1) << (key.hash & 63)
+    cdef int i, lo, up, victim = -1
+    if not word_load(word) & bit:
+        word_store(word, word_load(word) | bit)
+    for i in range(SMALL_BUCKET):
+        data = word_load(&e[i * WORDS + DATA])
+        if ((data >> 36) & (GEN_LIMIT - 1)) != tt.gen:
+            if victim < 0:
+                victim = i
+        elif same_key(&e[i * WORDS], data, want, mixed):
+            lo = (data >> 48) & 15
+            up = (data >> 52) & 15
+            if lower > lo:
+                lo = lower
+            if upper < up:
+                up = upper
+            data = (data & ~SMALL_BOUNDS) | (<u64>(lo | (up << 4))) << 48
+            if best != NO_MOVE:
+                data = (data & ~SMALL_BEST) | (<u64>best) << 56
+            write_entry(&e[i * WORDS], mixed, data)
+            return
+    if victim < 0:
+        victim = SMALL_BUCKET - 1
+        while victim >= 0 and (word_load(&e[victim * WORDS + DATA]) & SMALL_USED):
+            victim -= 1
+        if victim < 0:
+            for i in range(SMALL_BUCKET):
+                word_store(&e[i * WORDS + DATA], word_load(&e[i * WORDS + DATA]) & ~SMALL_USED)
+            victim = SMALL_BUCKET - 1
+    for i in range(victim, 0, -1):
+        word_store(&e[i * WORDS + CHECK], word_load(&e[(i - 1) * WORDS + CHECK]))
+        word_store(&e[i * WORDS + DATA], word_load(&e[(i - 1) * WORDS + DATA]))
+    write_entry(e, mixed, want | (<u64>depth) << 32 | (<u64>(lower | (upper << 4))) << 48
+                | (<u64>(BEST_BITS if best == NO_MOVE else best)) << 56)
