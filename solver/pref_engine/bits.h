@@ -78,6 +78,13 @@ static inline uint64_t bit_deposit(uint64_t x, uint64_t mask) {
 #endif
 }
 
+/* A branch the compiler should lay out off the common path (a shared table's test). */
+#if defined(__GNUC__) || defined(__clang__)
+#define pref_unlikely(x) __builtin_expect(!!(x), 0)
+#else
+#define pref_unlikely(x) (x)
+#endif
+
 /* One 8-byte word of a table that engines in several threads share (transtable.pxd): loaded
  * and stored whole, never split or re-read by the compiler (an aligned 8-byte access is atomic
  * on x86-64 and ARM64; a relaxed atomic is a plain move there). */

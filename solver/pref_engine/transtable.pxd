@@ -79,6 +79,7 @@ cdef extern from *:
     void prefetch_line "__builtin_prefetch"(const void* addr) nogil
 
 cdef extern from "bits.h" nogil:
+    bint pref_unlikely(bint x)
     u64 word_load(const u64* p)
     void word_store(u64* p, u64 x)
 
@@ -278,7 +279,7 @@ cdef inline bint tt_probe(TransTable* tt, const TTKey* key, int* lower, int* upp
         prefetch_line(bucket)
         return False
     if tt.small:
-        if tt.shared:
+        if pref_unlikely(tt.shared):
             return shared_probe(tt, key, lower, upper, best)
         m = <TTSmallEntry*>bucket
         planes = key.plane0 | (key.plane1 << 32)
@@ -310,7 +311,7 @@ cdef inline void tt_store(TransTable* tt, const TTKey* key, int depth, int lower
                           int best) noexcept nogil:
     """Store (or tighten) the bounds of ``key``; see the replacement rule."""
     tt.stores += 1
-    if tt.shared:
+    if pref_unlikely(tt.shared):
         shared_store(tt, key, depth, lower, upper, best)
         return
     tt.filter[(key.hash & tt.filter_mask) >> 6] |= (<u64>1) << (key.hash & 63)
