@@ -1114,6 +1114,37 @@ def test_solve_batch_equals_one_solve_per_layout():
         Engine().solve_batch(first, (1, 2), (0, 0), [(1, 2)])
 
 
+def test_solve_batch_first_guesses_across_batches_are_exact():
+    """The batch's first guesses (``splitguess.pxd``: predictors kept across the batches of
+    one enumeration, reset for another length) never change a value: whole enumerations of
+    6-trick endings (misère and trump, values spread over several tricks), each cut into
+    batches, an enumeration of another length in between and one after a ``clear``, against
+    one solve per layout on an engine of its own (the cross-checks tie that to the reference)."""
+    from dataclasses import replace
+
+    from pyanalyzer.analysis.splits import all_splits
+
+    rng = random.Random("batch-guesses")
+    batch_engine = Engine(tt_size_mb=1)
+    spread = set()
+    for i in range(6):
+        pos = random_preferans(rng, 6 if i % 2 == 0 else 4, kind=("misere", "trump")[i % 3 == 2],
+                               mid_trick=False)
+        unknown = pos.hands[1] | pos.hands[2]
+        sizes = (bin(pos.hands[1]).count("1"), bin(pos.hands[2]).count("1"))
+        splits = list(all_splits(unknown, sizes))
+        first = replace(pos, hands=(pos.hands[0],) + splits[0])
+        if i == 4:
+            batch_engine.clear()
+        values = []
+        for start in range(0, len(splits), 250):
+            values += batch_engine.solve_batch(first, (1, 2), (0, 0), splits[start:start + 250])
+        single = Engine(tt_size_mb=1)
+        assert values == [single.solve(replace(pos, hands=(pos.hands[0],) + s)) for s in splits]
+        spread.add(max(values) - min(values))
+    assert max(spread) >= 3
+
+
 def test_solve_batch_from_a_trick_in_progress_equals_the_reference():
     """A batch from a trick in progress (advice's positions after the advised card): the hidden
     seats' cards dealt other ways, each layout's value as one solve and as the reference's."""

@@ -10,6 +10,8 @@ The folder is the algorithm's outline, one module per technique:
   (inline, ``.pxd`` only);
 * ``rankbyrank``: misère, the declarer clean of or caught for every trick left, his cards
   compared with the defenders' rank by rank (inline, ``.pxd`` only);
+* ``splitguess``: MTD(f)'s first guess in an enumeration of splits, from the values of
+  earlier splits that share cards with it (inline, ``.pxd`` only);
 * ``search``: null-window alpha-beta (the main search);
 * ``partition``: the same search with winning-rank (partition) table entries,
   used for Whist;

@@ -6,6 +6,7 @@ from pref_engine.transtable cimport TransTable
 from pref_engine.search cimport Searcher
 from pref_engine.maxn cimport MaxnTable
 from pref_engine.partition cimport RankTable
+from pref_engine.splitguess cimport SplitGuesser
 
 
 cdef class SharedTable:
@@ -30,6 +31,7 @@ cdef class Engine:
     cdef long long last_nodes, last_probes, last_hits
     cdef int last_value, last_tricks
     cdef bint busy                    # a search is under way (see _enter)
+    cdef SplitGuesser* guesser        # solve_batch's first guesses (trick counts), on first use
 
     cdef int _load(self, object pos) except -1
     cdef int _load_talon(self, object pos) except -1

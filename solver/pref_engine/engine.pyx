@@ -46,6 +46,7 @@ from pref_engine.search cimport Searcher, Undo, MAX_TALON, reset_killers
 from pref_engine.root cimport (root_make_move, root_unmake_move, root_reaches, root_value,
                           root_moves, talon_trick_winner)
 from pref_engine.moves cimport MAX_LEAD_MOVES
+from pref_engine.splitguess cimport SplitGuesser, guesser_reset, guesser_guess, guesser_learn
 
 DECLARE = DECLARE_FLAG
 """A move ``card | DECLARE`` leads ``card`` declaring the declaration (marriage) it is in."""
@@ -191,6 +192,7 @@ cdef class Engine:
         self.s.stopped = False
         install_signal_hooks()
         self.busy = False
+        self.guesser = NULL
         self.partition = partition
         if share_with is None:
             self.table = SharedTable(tt_size_mb)
@@ -215,6 +217,7 @@ cdef class Engine:
             self.table.users -= 1
         maxn_free(&self.maxn_table)
         rank_table_free(&self.rank_table)
+        free(self.guesser)
 
     @property
     def tt_bytes(self) -> int:
@@ -515,6 +518,7 @@ cdef class Engine:
         cdef int* out
         cdef Position start
         cdef int guess, value
+        cdef SplitGuesser* guesser
         cdef Py_ssize_t done = 0
         cdef u64 fixed = 0, dealt
         if not 1 <= k <= MAX_SEATS:
@@ -550,6 +554,19 @@ cdef class Engine:
                     dealt |= mask
                     masks[i * k + j] = mask
             guess = self._guess()
+            guesser = NULL
+            if self.s.rules.plain_value:
+                # trick counts: the first guesses of splitguess.pxd (kept across the batches
+                # of one enumeration: the same length, no clear in between)
+                if self.guesser == NULL:
+                    self.guesser = <SplitGuesser*>malloc(sizeof(SplitGuesser))
+                    if self.guesser == NULL:
+                        raise MemoryError()
+                    guesser_reset(self.guesser)
+                elif self.last_tricks != start.tricks_left:
+                    guesser_reset(self.guesser)
+                guesser = self.guesser
+                guesser.last = -1
             with nogil:
                 self._begin()
                 for i in range(n):
@@ -558,10 +575,14 @@ cdef class Engine:
                         self.s.pos.hand[seat_numbers[j]] = _to_internal(masks[i * k + j], self.ext_to_int)
                     if not self.s.rules.unit_tricks:
                         self.s.pos.points_left = points_out(&self.s.rules, &self.s.pos)
+                    if guesser != NULL:
+                        guess = guesser_guess(guesser, &self.s.rules, self.s.pos.hand[seat_numbers[0]], guess)
                     value = root_value(&self.s, guess)
                     if self.s.stopped:
                         break
                     out[i] = value
+                    if guesser != NULL:
+                        guesser_learn(guesser, value)
                     guess = value
                     done += 1
                 self._end()
