@@ -815,7 +815,7 @@ def test_defenders_short_with_trumps_three_cards():
         assert want > 0, pos
 
 
-def defenders_stopper_count(hands, trump: int, declarer: int) -> tuple[int, int, int]:
+def defenders_stopper_count(hands, trump: int | None, declarer: int) -> tuple[int, int, int]:
     """The defenders' count with the declarer's stoppers (the second form of
     ``defenders_short_with_trumps`` in ``solver/pref_engine/quicktricks.pyx``, restated):
     ``(count, elsewhere, spare)``. A stopper: a plain suit where the defenders' top card is
@@ -829,7 +829,7 @@ def defenders_stopper_count(hands, trump: int, declarer: int) -> tuple[int, int,
     left and ``elsewhere <= spare``."""
     first, second = hands[(declarer + 1) % 3], hands[(declarer + 2) % 3]
     mine = hands[declarer]
-    trumps = PREF_SUITS[trump]
+    trumps = PREF_SUITS[trump] if trump is not None else 0
     first_trumps, second_trumps = first & trumps, second & trumps
     count = bin((first | second) & trumps).count("1")
     stoppers = critical = 0
@@ -860,20 +860,22 @@ def defenders_stopper_count(hands, trump: int, declarer: int) -> tuple[int, int,
     return count, count - stoppers, bin(mine).count("1") - 2 * stoppers - critical
 
 
-def declarer_stoppers_hold(hands, trump: int, declarer: int) -> bool:
-    """The stopper form of the defenders' count fires (and the plain one does not)."""
+def declarer_stoppers_hold(hands, trump: int | None, declarer: int) -> bool:
+    """The stopper form of the defenders' count fires (and the plain one does not; in
+    no-trump that is ``leader_side_short``'s count)."""
     tricks = bin(hands[declarer]).count("1")
     count, elsewhere, spare = defenders_stopper_count(hands, trump, declarer)
-    return (defenders_trump_count(hands, trump, declarer) >= tricks and count < tricks
-            and elsewhere <= spare)
+    plain = (defenders_trump_count(hands, trump, declarer) >= tricks if trump is not None
+             else not leader_side_short(hands, (declarer + 1) % 3, declarer))
+    return plain and count < tricks and elsewhere <= spare
 
 
 def stopper_cases(size: int):
-    """Every trump-contract position of ``size`` cards a hand (lone declarer seat 0, each
-    suit the trump in turn, each defender on lead) where the stopper form fires and the plain
+    """Every position of ``size`` cards a hand (lone declarer seat 0, no-trump and each suit
+    the trump in turn, each defender on lead) where the stopper form fires and the plain
     count does not: ``(position, the reference's value)``."""
     for hands in owner_layouts(size):
-        for trump in range(4):
+        for trump in (None, 0, 1, 2, 3):
             if declarer_stoppers_hold(hands, trump, 0):
                 for leader in (1, 2):
                     pos = Position(hands, PREF_SUITS, trump, True, leader, (), (True, False, False), True)
@@ -903,7 +905,7 @@ def stopper_ending(rng: random.Random, tricks: int):
 
 
 def test_defenders_short_with_stoppers():
-    """A trump contract, the defenders on lead: counting a stopper of the declarer's (K9 under
+    """The defenders on lead (trump and no-trump): counting a stopper of the declarer's (K9 under
     the defenders' ace) as one trick, he takes a trick where the count is below the tricks
     left and he has as many spare cards as the defenders' count apart from the stoppers
     (else a squeeze can strip his guard: the first position below, from ``r5``'s splits,
@@ -936,6 +938,8 @@ def test_defenders_short_with_stoppers():
     while checked < 250:
         tricks = rng.randint(4, 6)
         hands, trump = stopper_ending(rng, tricks)
+        if rng.random() < 0.25:
+            trump = None                                                # (a no-trump contract)
         holds = declarer_stoppers_hold(hands, trump, 0)
         if not holds and rng.random() < 0.9:
             continue
@@ -953,9 +957,8 @@ def test_defenders_short_with_stoppers():
 
 @pytest.mark.slow
 def test_defenders_short_with_stoppers_three_cards():
-    """Every trump-contract position of three cards a hand where the stopper form fires and
-    the plain count does not (47,664 with the four trumps and two leaders), the rule against
-    the reference."""
+    """Every position of three cards a hand where the stopper form fires and the plain count
+    does not (no-trump and the four trumps, two leaders), the rule against the reference."""
     for pos, want in stopper_cases(3):
         assert want > 0, pos
 

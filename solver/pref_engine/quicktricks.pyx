@@ -2,7 +2,7 @@
 """Quick tricks at the start of a trick (the trick-count ones are ``inline`` in
 ``quicktricks.pxd``, compiled into the search; this module keeps ``quick_points``, the
 card points of Thousand, and ``defenders_short_with_trumps``, the trump contracts'
-defenders on lead short of every trick).
+defenders on lead short of every trick, with the declarer's stoppers also in no-trump).
 
 The leader cashes his top trumps, then the top cards of the other suits. A
 plain suit's top cards count only when nobody who could spoil them can ruff:
@@ -85,9 +85,9 @@ cdef int quick_points(const Rules* r, const Position* p) noexcept nogil:
 
 
 cdef bint defenders_short_with_trumps(const Rules* r, const Position* p, u64 out) noexcept nogil:
-    """A trump contract with a lone declarer of three seats (four suits at most, the void
-    must trump), the defenders on lead at a trick boundary: True if they surely cannot take
-    every trick left (the declarer takes one).
+    """A trump contract (or, for the stopper form below, no trump out) with a lone declarer
+    of three seats (four suits at most, the void must trump), the defenders on lead at a
+    trick boundary: True if they surely cannot take every trick left (the declarer takes one).
 
     Count the defenders' trumps, plus over the plain suits: where a defender holds the top
     card out, their longest holding; where the declarer does and some defender void in it
@@ -122,7 +122,8 @@ cdef bint defenders_short_with_trumps(const Rules* r, const Position* p, u64 out
     critical, while each trick takes at most one spare card: so with E <= spare he always
     has a spare card to play, the stoppers hold, and the count is the plain one above
     after the top card's trick. So the declarer takes a trick where E + K < tricks left
-    and E <= spare."""
+    and E <= spare. With no trump out (or in no-trump, ``p.trump`` < 0) the count is
+    ``leader_side_short``'s, and the search asks this one where that does not decide."""
     cdef int declarer = r.lone_declarer
     cdef u64 mine, first, second, first_trumps, second_trumps, suit_out, mine_suit
     cdef int s, n1, n2, longest, total, elsewhere
@@ -134,10 +135,12 @@ cdef bint defenders_short_with_trumps(const Rules* r, const Position* p, u64 out
     mine = p.hand[declarer]
     first = p.hand[(declarer + 1) % 3]
     second = p.hand[(declarer + 2) % 3]
-    first_trumps = first & r.suit_mask[p.trump]
-    second_trumps = second & r.suit_mask[p.trump]
+    first_trumps = first & r.suit_mask[p.trump] if p.trump >= 0 else 0
+    second_trumps = second & r.suit_mask[p.trump] if p.trump >= 0 else 0
     total = bit_count(first_trumps | second_trumps)
     for s in range(r.nsuits):
+        if total - stopper_saving >= p.tricks_left:
+            return False                # (each suit adds to the count less the saving)
         suit_out = out & r.suit_mask[s]
         if s == p.trump or not suit_out:
             continue
