@@ -815,6 +815,154 @@ def test_defenders_short_with_trumps_three_cards():
         assert want > 0, pos
 
 
+def defenders_stopper_count(hands, trump: int | None, declarer: int) -> tuple[int, int, int]:
+    """The defenders' count with the declarer's stoppers (the second form of
+    ``defenders_short_with_trumps`` in ``solver/pref_engine/quicktricks.pyx``, restated):
+    ``(count, elsewhere, spare)``. A stopper: a plain suit where the defenders' top card is
+    the only one above the declarer's highest, he holds two cards or more and a defender
+    two or more, and the top card lies with the defender playing before him or his second
+    card is the next card out below his highest. It counts one trick instead of their
+    longest holding, plus that holding less two where a defender holding a trump holds
+    fewer than two of its cards. ``elsewhere``: the count less one a stopper; ``spare``: the
+    declarer's cards less two a stopper and the top card of each suit he tops where the
+    defenders hold a card. The declarer takes a trick where the count is below the tricks
+    left and ``elsewhere <= spare``."""
+    first, second = hands[(declarer + 1) % 3], hands[(declarer + 2) % 3]
+    mine = hands[declarer]
+    trumps = PREF_SUITS[trump] if trump is not None else 0
+    first_trumps, second_trumps = first & trumps, second & trumps
+    count = bin((first | second) & trumps).count("1")
+    stoppers = critical = 0
+    out = hands[0] | hands[1] | hands[2]
+    for suit, mask in enumerate(PREF_SUITS):
+        cards = out & mask
+        if suit == trump or not cards:
+            continue
+        n1, n2 = bin(first & mask).count("1"), bin(second & mask).count("1")
+        top = cards.bit_length() - 1
+        if mine >> top & 1:
+            critical += n1 + n2 > 0
+            if n1 == 0 and first_trumps and n2:
+                count += n2 - 1
+            elif n2 == 0 and second_trumps and n1:
+                count += n1 - 1
+            continue
+        longest = max(n1, n2)
+        own = cards_of(mine & mask)
+        stopper = (longest >= 2 and len(own) >= 2 and bin(cards >> own[-1]).count("1") == 2
+                   and (second >> top & 1 or bin(cards >> own[-2]).count("1") == 3))
+        if not stopper:
+            count += longest
+        else:
+            stoppers += 1
+            short_trump_holder = (first_trumps and n1 < 2) or (second_trumps and n2 < 2)
+            count += 1 + (longest - 2 if short_trump_holder else 0)
+    return count, count - stoppers, bin(mine).count("1") - 2 * stoppers - critical
+
+
+def declarer_stoppers_hold(hands, trump: int | None, declarer: int) -> bool:
+    """The stopper form of the defenders' count fires (and the plain one does not; in
+    no-trump that is ``leader_side_short``'s count)."""
+    tricks = bin(hands[declarer]).count("1")
+    count, elsewhere, spare = defenders_stopper_count(hands, trump, declarer)
+    plain = (defenders_trump_count(hands, trump, declarer) >= tricks if trump is not None
+             else not leader_side_short(hands, (declarer + 1) % 3, declarer))
+    return plain and count < tricks and elsewhere <= spare
+
+
+def stopper_cases(size: int):
+    """Every position of ``size`` cards a hand (lone declarer seat 0, no-trump and each suit
+    the trump in turn, each defender on lead) where the stopper form fires and the plain
+    count does not: ``(position, the reference's value)``."""
+    for hands in owner_layouts(size):
+        for trump in (None, 0, 1, 2, 3):
+            if declarer_stoppers_hold(hands, trump, 0):
+                for leader in (1, 2):
+                    pos = Position(hands, PREF_SUITS, trump, True, leader, (), (True, False, False), True)
+                    yield pos, reference_value(pos)
+
+
+def stopper_ending(rng: random.Random, tricks: int):
+    """A random trump ending (declarer seat 0) with a guarded honour of the declarer's
+    under a defender's top card: ``(hands, trump)``."""
+    while True:
+        trump = rng.randrange(4)
+        suit = rng.choice([s for s in range(4) if s != trump])
+        ranks = sorted(rng.sample(range(8), rng.randint(4, 8)), reverse=True)
+        owners = [rng.choice((1, 2)), 0] + [rng.choice((0, 1, 2, 1, 2)) for _ in ranks[2:]]
+        hands = [[], [], []]
+        for rank, owner in zip(ranks, owners):
+            hands[owner].append(8 * suit + rank)
+        if len(hands[0]) < 2 or any(len(hand) > tricks for hand in hands):
+            continue
+        rest = [c for c in range(32) if c // 8 != suit]
+        rng.shuffle(rest)
+        rest.sort(key=lambda c: (c // 8 == trump) * rng.random() * 2)    # few defender trumps
+        for seat in range(3):
+            while len(hands[seat]) < tricks:
+                hands[seat].append(rest.pop(0) if seat else rest.pop(rng.randrange(len(rest))))
+        return tuple(bits(hand) for hand in hands), trump
+
+
+def test_defenders_short_with_stoppers():
+    """The defenders on lead (trump and no-trump): counting a stopper of the declarer's (K9 under
+    the defenders' ace) as one trick, he takes a trick where the count is below the tricks
+    left and he has as many spare cards as the defenders' count apart from the stoppers
+    (else a squeeze can strip his guard: the first position below, from ``r5``'s splits,
+    where the defenders take all seven). Checked here: those positions, every position of
+    two cards a hand where the stopper form fires, then random endings of 4-6 tricks with a
+    guarded honour under a defender's top card, the rule and the engine against the
+    reference; those of three cards in ``test_defenders_short_with_stoppers_three_cards``
+    (slow). (An engine without the spare-card condition failed it, and so did one that let
+    the count equal the tricks left.)"""
+    eng = Engine(tt_size_mb=1)
+    # Spades trumps, East (seat 2) on lead: diamonds K9 under the ace is a stopper (count 6
+    # < 7 tricks), but hearts, the ace of trumps and the clubs squeeze the declarer.
+    hands = pref_hands("Ts,Kc,Qc,Kd,9d,Th,8h", "9c,7c,Qd,Ah,Qh,Jh,7h", "As,Jc,Tc,8c,Ad,7d,Kh")
+    assert defenders_stopper_count(hands, 0, 0) == (6, 5, 4)
+    assert not declarer_stoppers_hold(hands, 0, 0)
+    pos = Position(hands, PREF_SUITS, 0, True, 2, (), (True, False, False), True)
+    assert reference_value(pos) == 0 == eng.solve(pos)              # (the reference's value)
+    # Hearts Q8 under East's king: one trick, not three (count 4 < 5 tricks, 3 <= 3 spare).
+    hands = pref_hands("7s,8c,7c,Qh,8h", "9c,Td,Jh,Th,9h", "Kc,Tc,Jd,Kh,7h")
+    assert defenders_stopper_count(hands, 0, 0) == (4, 3, 3) and declarer_stoppers_hold(hands, 0, 0)
+    pos = Position(hands, PREF_SUITS, 0, True, 2, (), (True, False, False), True)
+    assert reference_value(pos) == 1 == eng.solve(pos)              # (the reference's value)
+    fired = 0
+    for pos, want in stopper_cases(2):
+        assert want > 0, pos
+        assert eng.reaches(pos, 1), pos
+        fired += 1
+    rng = random.Random("defenders-short-with-stoppers")
+    decides = checked = 0
+    while checked < 250:
+        tricks = rng.randint(4, 6)
+        hands, trump = stopper_ending(rng, tricks)
+        if rng.random() < 0.25:
+            trump = None                                                # (a no-trump contract)
+        holds = declarer_stoppers_hold(hands, trump, 0)
+        if not holds and rng.random() < 0.9:
+            continue
+        checked += 1
+        pos = Position(hands, PREF_SUITS, trump, True, rng.choice((1, 2)), (), (True, False, False), True)
+        want = reference_value(pos)
+        if holds:
+            assert want > 0, pos
+            decides += want == 1
+        assert eng.solve(pos) == want, pos
+        if checked % 4 == 0:
+            eng.clear()
+    assert fired > 50 and decides > 20, (fired, decides)
+
+
+@pytest.mark.slow
+def test_defenders_short_with_stoppers_three_cards():
+    """Every position of three cards a hand where the stopper form fires and the plain count
+    does not (no-trump and the four trumps, two leaders), the rule against the reference."""
+    for pos, want in stopper_cases(3):
+        assert want > 0, pos
+
+
 def bit_count_above(hand: int, others: list[int]) -> int:
     """The cards of ``hand`` above every card of ``others``."""
     return sum(c > max(others, default=-1) for c in cards_of(hand))

@@ -347,6 +347,8 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
                         sure_high = target - 1
                     else:
                         sure_low = target
+                elif not r.dside[p.leader] and defenders_short_with_trumps(r, p, out):
+                    sure_low = target           # (the defenders' count with the stoppers)
             if sure_low >= target or sure_high < target:
                 tt_store(s.tt, &key, p.tricks_left, sure_low, sure_high, NO_MOVE)
                 return sure_low >= target
