@@ -7,10 +7,11 @@ For each declarer hand of the set (``benchmarks/layouts.py``: the declarer, seat
 lead) and contract kind, all C(20,10) = 184,756 splits of the defenders' 20 cards are
 solved by ``pyanalyzer.analysis.splits.solve_splits``, as ``pref contract``/``pref misere``
 run them: suit symmetry reduction, blocks of splits per thread, each thread an engine with
-a 64 MB table (``--tt-mb``), the histograms merged in Python between blocks. Printed per hand: the wall
-time, the splits solved after the symmetry reduction, nodes per solve (exact), and the
-load average when the run ended (the machine may be shared: wall times are only
-comparable at the same load). ``--limit N``: the first N splits only (quick checks).
+its share of one table (``--tt-mb``, solve_splits' default), the histograms merged in Python
+between blocks. Printed per hand: the wall time, the splits solved after the symmetry
+reduction, nodes per solve (exact), and the load average when the run ended (the machine
+may be shared: wall times are only comparable at the same load). ``--limit N``: the first
+N splits only (quick checks).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).parent.parent))
 from layouts import SETS, split_masks  # noqa: E402
 from pyanalyzer.analysis import splits as splits_module  # noqa: E402
 from pyanalyzer.analysis.splits import solve_splits  # noqa: E402
+from pyanalyzer.engines.registry import SPLITS_TT_MB  # noqa: E402
 
 
 def main() -> None:
@@ -38,7 +40,8 @@ def main() -> None:
     parser.add_argument("--hands", help="seeds of the declarer hands (default: the set's five)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--limit", type=int, default=0, help="the first N splits only (0: all)")
-    parser.add_argument("--tt-mb", type=int, default=64, help="each thread's table (solve_splits' default: 64)")
+    parser.add_argument("--tt-mb", type=int, default=SPLITS_TT_MB,
+                        help=f"each thread's share of the table (solve_splits' default: {SPLITS_TT_MB})")
     args = parser.parse_args()
     hands = args.hands.split(",") if args.hands else SETS[args.layout_set]["hands"]
     if args.limit:

@@ -54,7 +54,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from pyanalyzer.engines.executor import Executor, Lanes
-from pyanalyzer.engines.registry import WarmEngine, make_backends, share_one_table
+from pyanalyzer.engines.registry import SPLITS_TT_MB, WarmEngine, make_backends, share_one_table
 from pyanalyzer.model.position import iter_bits
 
 #: ``progress(done, total)`` is called from the calling thread a few times a second.
@@ -439,7 +439,7 @@ def cut_blocks(work: Iterable[tuple[tuple[int, ...], int]], total: int, block: i
 def solve_splits(template, unknown_seats: Sequence[int], sizes: Sequence[int], unknown: int,
                  engine: str = "fast", threads: int = 2, samples: int | None = None,
                  seed: int | None = None, progress: Progress | None = None,
-                 tt_size_mb: int = 64, block: int | None = None,
+                 tt_size_mb: int = SPLITS_TT_MB, block: int | None = None,
                  stop_when: Callable[[list[int]], bool] | None = None,
                  backends: Sequence | None = None,
                  dealt: tuple[Iterable[tuple[tuple[int, ...], int]], int] | None = None) -> Tally:
@@ -451,8 +451,8 @@ def solve_splits(template, unknown_seats: Sequence[int], sizes: Sequence[int], u
     Unknown cards beyond the sizes are out of play. Returns the tally of values.
 
     ``tt_size_mb`` is each thread's share of the table (the threads' engines share one of
-    ``threads x tt_size_mb``): an enumeration fills it, and below about 64 MB a thread a
-    misère needs markedly more nodes per split (benchmarks/RESULTS.md).
+    ``threads x tt_size_mb``): an enumeration fills it, and with less a hard misère needs
+    more nodes per split (benchmarks/RESULTS.md).
     ``backends`` (one per thread, e.g. :func:`pyanalyzer.engines.registry.make_backends`) lets
     many enumerations share engines and their tables instead of allocating new ones each time.
 
@@ -473,7 +473,7 @@ def solve_splits(template, unknown_seats: Sequence[int], sizes: Sequence[int], u
 def solve_splits_each(templates: Sequence, unknown_seats: Sequence[int], sizes: Sequence[int], unknown: int,
                       engine: str = "fast", threads: int = 2, samples: int | None = None,
                       seed: int | None = None, progress: Progress | None = None,
-                      tt_size_mb: int = 64, block: int | None = None,
+                      tt_size_mb: int = SPLITS_TT_MB, block: int | None = None,
                       stop_when: Callable[[list[list[int]]], bool] | None = None,
                       backends: Sequence | None = None,
                       dealt: tuple[Iterable[tuple[tuple[int, ...], int]], int] | None = None) -> list[Tally]:

@@ -23,7 +23,7 @@ from pyanalyzer.cli.support import (
     fail,
 )
 from pyanalyzer.cli.terminal import echo_text
-from pyanalyzer.engines.registry import DEFAULT_TT_MB, check_table_memory, make_backend
+from pyanalyzer.engines.registry import SPLITS_TT_MB, check_table_memory, make_backend
 from pyanalyzer.errors import LayoutError
 from pyanalyzer.model.contract import Contract
 from pyanalyzer.model.layout_io import read_layout
@@ -126,7 +126,7 @@ def _hand_mode(hand_text, discard_text, lead_text, samples, seed, threads, top, 
 
     rules = PREFERANS_RULES
     if engine == "fast":
-        check_table_memory(DEFAULT_TT_MB, threads, advice="lower --threads")
+        check_table_memory(SPLITS_TT_MB, threads, advice="lower --threads")
     else:
         raise LayoutError("--hand solves thousands of layouts, too many for the reference engine (the "
                           "plain minimax, for single small endings): use --engine fast", "--engine")

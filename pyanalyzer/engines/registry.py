@@ -21,6 +21,10 @@ from pyanalyzer.model.position import Position
 ENGINE_NAMES = ("fast", "reference")
 #: The fast engine's transposition table when a command does not say (MB).
 DEFAULT_TT_MB = 64
+#: Each thread's share of an enumeration's one table (MB; :func:`make_backends`). A misère
+#: enumeration of a hard hand (some 2,000 nodes a split) still finds entries to reuse in
+#: 256 MB that 128 MB had lost (benchmarks/RESULTS.md, thirteenth session).
+SPLITS_TT_MB = 128
 
 
 def available_memory_mb() -> int | None:
@@ -190,7 +194,7 @@ def make_backend(name: str = "fast", tt_size_mb: int = DEFAULT_TT_MB):
     raise ValueError(f"unknown engine {name!r}; choose from {', '.join(ENGINE_NAMES)}")
 
 
-def make_backends(name: str, count: int, tt_size_mb: int = DEFAULT_TT_MB) -> list:
+def make_backends(name: str, count: int, tt_size_mb: int = SPLITS_TT_MB) -> list:
     """``count`` backends for the threads of one enumeration: fast engines that share one table
     of ``count x tt_size_mb`` (the memory of a table each; the splits one thread solves use the
     entries of the other's, see :mod:`pyanalyzer.analysis.splits`)."""
