@@ -22,6 +22,7 @@ a wrong value.
 """
 
 from pref_engine.state cimport u64, Rules, MAX_SUITS, bit_count
+from pref_engine.transtable cimport mix
 
 cdef enum:
     GUESS_SLOTS_BITS = 12
@@ -38,16 +39,6 @@ cdef struct SplitGuesser:
     int guess[GUESS_PREDICTORS]                 # this split's guesses
     u64 split_keys[GUESS_PREDICTORS]            # this split's keys
     int last                                    # the last split's value (-1: none yet)
-
-
-cdef inline u64 guess_mix(u64 x) noexcept nogil:
-    """A 64-bit finaliser (splitmix's): a bijection, so distinct keys stay distinct."""
-    x ^= x >> 30
-    x *= <u64>0xbf58476d1ce4e5b9
-    x ^= x >> 27
-    x *= <u64>0x94d049bb133111eb
-    x ^= x >> 31
-    return x
 
 
 cdef inline void guesser_reset(SplitGuesser* g) noexcept nogil:
@@ -72,9 +63,9 @@ cdef inline int guesser_guess(SplitGuesser* g, const Rules* r, u64 hand, int fal
     for i in range(1, GUESS_PREDICTORS):
         s = i - 1
         if s < r.nsuits:
-            key = guess_mix((hand & r.suit_mask[s]) + guess_mix(lengths + 1))
+            key = mix((hand & r.suit_mask[s]) + mix(lengths + 1))
         elif s == MAX_SUITS:
-            key = guess_mix(lengths + 1)
+            key = mix(lengths + 1)
         else:
             key = 0                                     # (no such suit)
         if key == 0:
