@@ -166,3 +166,56 @@ def test_output_closed_by_its_reader_ends_quietly():
         os.close(write_end)
     assert child.returncode == 1
     assert child.stderr == ""
+
+
+# A ``pref`` that sends itself a signal during the interpreter's shutdown, after its output
+# is written and its status decided: at the shutdown's first step (an atexit callback, while
+# the handlers are still Python's), or at its collection of cycles (a finaliser), which comes
+# right after the shutdown resets the handled signals to their default action.
+SIGNALS_ITSELF_AT_SHUTDOWN = """
+import atexit, gc, os, signal, sys
+
+signum = getattr(signal, sys.argv[1])
+
+
+class SignalsWhenCollected:
+    def __del__(self):
+        os.kill(os.getpid(), signum)
+
+
+if sys.argv[2] == "atexit":
+    atexit.register(os.kill, os.getpid(), signum)
+else:
+    late = SignalsWhenCollected()
+    late.cycle = late
+    del late
+    gc.disable()   # (collected by the shutdown, not before)
+
+from pyanalyzer.cli.runner import console_main
+
+sys.argv = ["pref", *sys.argv[3:]]
+console_main()
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("moment", ["atexit", "collection"])
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGINT"])
+def test_a_signal_after_the_result_leaves_it_whole_with_its_status(tmp_path, name, moment):
+    """A signal once the result is written and the status decided changes nothing: no death
+    by the signal (status 143 for SIGTERM), no traceback from the shutdown's code."""
+    import subprocess
+    from pathlib import Path
+
+    import child_process
+
+    script = tmp_path / "signals_itself.py"
+    script.write_text(SIGNALS_ITSELF_AT_SHUTDOWN)
+    layout = Path(__file__).resolve().parent.parent / "layouts" / "kovalevskaya.txt"
+    child = subprocess.run([sys.executable, str(script), name, moment, "misere", str(layout), "--notation", "letters"],
+                           capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                           env=child_process.child_environment(),
+                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert child.returncode == 0, (child.returncode, child.stderr)
+    assert child.stderr == ""
+    assert "caught" in child.stdout and child.stdout.rstrip().splitlines()[-1].startswith("  10. ")
