@@ -219,3 +219,63 @@ def test_a_signal_after_the_result_leaves_it_whole_with_its_status(tmp_path, nam
     assert child.returncode == 0, (child.returncode, child.stderr)
     assert child.stderr == ""
     assert "caught" in child.stdout and child.stdout.rstrip().splitlines()[-1].startswith("  10. ")
+
+
+# A ``pref`` whose stop signal is handled inside a finaliser, just before its enumeration's
+# engines are made: the handler's KeyboardInterrupt cannot propagate from there (Python
+# prints a traceback and goes on).
+SIGNALS_ITSELF_IN_A_FINALISER = """
+import gc, os, signal, sys
+
+signum = getattr(signal, sys.argv[1])
+
+
+class SignalsWhenCollected:
+    def __del__(self):
+        os.kill(os.getpid(), signum)
+
+
+import pyanalyzer.analysis.splits as splits
+
+make_backends = splits.make_backends
+
+
+def signal_then_make_backends(*args, **kwargs):
+    late = SignalsWhenCollected()
+    late.cycle = late
+    del late
+    gc.collect()
+    return make_backends(*args, **kwargs)
+
+
+splits.make_backends = signal_then_make_backends
+
+from pyanalyzer.cli.runner import console_main
+
+sys.argv = ["pref", *sys.argv[2:]]
+console_main()
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGINT"])
+def test_a_stop_handled_inside_a_finaliser_is_not_lost(tmp_path, name):
+    """The stop is kept for the enumeration, which starts interrupted: the empty sample is
+    marked partial, exit 130, and no traceback (not the whole sample, status 0)."""
+    import json
+    import subprocess
+
+    import child_process
+
+    script = tmp_path / "signals_in_a_finaliser.py"
+    script.write_text(SIGNALS_ITSELF_IN_A_FINALISER)
+    child = subprocess.run([sys.executable, str(script), name, "misere", "--hand",
+                            "S=" + published_layouts.hand_codes("kovalevskaya", "S"), "--discard", "Kc,Ac",
+                            "--lead", "E", "--samples", "3000", "--seed", "1", "--threads", "1", "--json"],
+                           capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                           env=child_process.child_environment(),
+                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert child.returncode == 130, (child.returncode, child.stderr)
+    assert child.stderr.splitlines() == ["pref: interrupted: the result above is partial"]
+    data = json.loads(child.stdout)
+    assert data["partial"] is True and data["interrupted"] is True and data["splits"] == 0

@@ -1,18 +1,20 @@
 """The ``pref`` program: runs the click group with one rule for errors and interruptions.
 
 * Option and usage errors (click's): one line ``pref: error: ...``, exit status 2.
-* Ctrl-C or SIGTERM, at any moment (start-up included): no traceback; a command
-  that has a partial result prints it marked partial; then one line
-  ``pref: interrupted: ...`` on standard error and exit status 130.
-
-* Standard output closed early by its reader (``pref ... | head``): no traceback, status 1.
-
+* Ctrl-C or SIGTERM, at any moment once the handlers are in place (the commands' imports
+  included): no traceback; a command that has a partial result prints it marked partial;
+  then one line ``pref: interrupted: ...`` on standard error and exit status 130.
+  A signal whose handler runs inside a finaliser (where its KeyboardInterrupt cannot
+  propagate) is not lost: the next parallel run starts interrupted.
 * A signal that comes once the outcome is decided (the result written, the status known)
   changes nothing: the process ends with that status. (The interpreter's shutdown restores
   the signals' default action: untouched, a SIGTERM in its last milliseconds would kill the
   process, status 143, after a whole result.)
+* Standard output closed early by its reader (``pref ... | head``): no traceback, status 1.
 
-Only ``os``, ``sys`` and ``signal`` are imported before the handlers are in place.
+Only ``os``, ``sys`` and ``signal`` are imported before the handlers are in place: before
+that, in the interpreter's own start-up (some tens of milliseconds), a signal ends the
+process by its default action, before anything is done.
 """
 
 from __future__ import annotations
@@ -152,9 +154,29 @@ def ignore_stop_signals() -> None:
         signal.signal(signum, signal.SIG_IGN)   # (runs a handler already due first: it raises nothing now)
 
 
+def _keep_dropped_stops(previous_hook):
+    """An unraisable-exception hook. A stop signal's handler that runs inside a finaliser or
+    a weakref callback raises its KeyboardInterrupt where it cannot propagate: Python prints a
+    traceback and goes on, the stop lost. Here it is kept for the next parallel run instead,
+    which then starts interrupted (the enumerations, tables, puzzles; a second signal stops
+    any command as usual). Anything else goes to ``previous_hook``."""
+
+    def hook(unraisable) -> None:
+        if issubclass(unraisable.exc_type, KeyboardInterrupt):
+            if not _outcome_decided:
+                from pyanalyzer.engines.executor import stop_next_run
+
+                stop_next_run()
+            return
+        previous_hook(unraisable)
+
+    return hook
+
+
 def console_main() -> None:
     """The ``pref`` console script."""
     global _outcome_decided
+    sys.unraisablehook = _keep_dropped_stops(sys.unraisablehook)
     status = None
     try:
         status = run()
