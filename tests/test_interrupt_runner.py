@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import signal
 import sys
+import threading
 import types
 
 import published_layouts
@@ -79,6 +80,24 @@ def test_sigterm_raises_keyboard_interrupt(monkeypatch):
     runner.install_sigterm_handler()
     with pytest.raises(KeyboardInterrupt):
         installed[signal.SIGTERM](signal.SIGTERM, None)
+
+
+def test_the_stop_signals_are_ignored_at_the_end_unless_a_thread_holds_the_exit(monkeypatch):
+    calls = []
+    monkeypatch.setattr(signal, "signal", lambda signum, handler: calls.append((signum, handler)))
+    monkeypatch.setattr(signal, "pthread_sigmask", lambda how, signals: calls.append(("mask", how, set(signals))))
+    release = threading.Event()
+    holder = threading.Thread(target=release.wait)     # not a daemon: the shutdown waits for it
+    holder.start()
+    try:
+        assert runner.ignore_stop_signals() is False and calls == []
+    finally:
+        release.set()
+        holder.join()
+    assert runner.ignore_stop_signals() is True
+    stop = {signal.SIGINT, signal.SIGTERM}
+    assert calls == [("mask", signal.SIG_BLOCK, stop), (signal.SIGINT, signal.SIG_IGN),
+                     (signal.SIGTERM, signal.SIG_IGN)]
 
 
 class Clock:

@@ -141,17 +141,18 @@ def _threads_hold_the_exit() -> bool:
     return any(thread is not main and not thread.daemon and thread.is_alive() for thread in threading.enumerate())
 
 
-def ignore_stop_signals() -> None:
+def ignore_stop_signals() -> bool:
     """Ctrl-C and SIGTERM ignored to the process's end (its outcome decided). Blocked first in
-    this thread, so that none is noted between the two steps. Left alone while a thread the
-    shutdown waits for still runs: a signal must still be able to end that wait."""
+    this thread, so that none is noted between the two steps. Left alone (False) while a
+    thread the shutdown waits for still runs: a signal must still be able to end that wait."""
     if _threads_hold_the_exit():
-        return
+        return False
     stop = [getattr(signal, name) for name in ("SIGINT", "SIGTERM") if hasattr(signal, name)]
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_BLOCK, stop)
     for signum in stop:
         signal.signal(signum, signal.SIG_IGN)   # (runs a handler already due first: it raises nothing now)
+    return True
 
 
 def _keep_dropped_stops(previous_hook):
@@ -187,5 +188,6 @@ def console_main() -> None:
             _note("pref: interrupted: stopped before any result was complete")
             status = INTERRUPTED
     _outcome_decided = True
-    ignore_stop_signals()
+    if not ignore_stop_signals():   # a thread holds the exit: a signal may still end the wait
+        _outcome_decided = False
     sys.exit(status)
