@@ -240,9 +240,9 @@ def test_a_signal_after_the_result_leaves_it_whole_with_its_status(tmp_path, nam
     assert "caught" in child.stdout and child.stdout.rstrip().splitlines()[-1].startswith("  10. ")
 
 
-# A ``pref`` whose stop signal is handled inside a finaliser, just before its enumeration's
-# engines are made: the handler's KeyboardInterrupt cannot propagate from there (Python
-# prints a traceback and goes on).
+# A ``pref`` whose stop signal is handled inside a finaliser, just before its enumeration
+# begins (as it counts the splits): the handler's KeyboardInterrupt cannot propagate from
+# there (Python prints a traceback and goes on).
 SIGNALS_ITSELF_IN_A_FINALISER = """
 import gc, os, signal, sys
 
@@ -256,18 +256,18 @@ class SignalsWhenCollected:
 
 import pyanalyzer.analysis.splits as splits
 
-make_backends = splits.make_backends
+count_splits = splits.count_splits
 
 
-def signal_then_make_backends(*args, **kwargs):
+def signal_then_count_splits(*args, **kwargs):
     late = SignalsWhenCollected()
     late.cycle = late
     del late
     gc.collect()
-    return make_backends(*args, **kwargs)
+    return count_splits(*args, **kwargs)
 
 
-splits.make_backends = signal_then_make_backends
+splits.count_splits = signal_then_count_splits
 
 from pyanalyzer.cli.runner import console_main
 
@@ -279,8 +279,10 @@ console_main()
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 @pytest.mark.parametrize("name", ["SIGTERM", "SIGINT"])
 def test_a_stop_handled_inside_a_finaliser_is_not_lost(tmp_path, name):
-    """The stop is kept for the enumeration, which starts interrupted: the empty sample is
-    marked partial, exit 130, and no traceback (not the whole sample, status 0)."""
+    """The stop is kept for the enumeration, which starts interrupted: the empty enumeration
+    is marked partial, exit 130, and no traceback (not the whole enumeration, status 0).
+    (A Thousand declarer's view: misère and contract ``--hand`` hold the signals for their
+    runs, so that there the handler never runs in a finaliser.)"""
     import json
     import subprocess
 
@@ -288,9 +290,8 @@ def test_a_stop_handled_inside_a_finaliser_is_not_lost(tmp_path, name):
 
     script = tmp_path / "signals_in_a_finaliser.py"
     script.write_text(SIGNALS_ITSELF_IN_A_FINALISER)
-    child = subprocess.run([sys.executable, str(script), name, "misere", "--hand",
-                            "S=" + published_layouts.hand_codes("kovalevskaya", "S"), "--discard", "Kc,Ac",
-                            "--lead", "E", "--samples", "3000", "--seed", "1", "--threads", "1", "--json"],
+    child = subprocess.run([sys.executable, str(script), name, "thousand", "--hand", "S=As,Ts,Ah,Kh,Qh,Ac,Kc,9d",
+                            "--gave", "W:9s,E:Jd", "--bid", "120", "--threads", "1", "--json"],
                            capture_output=True, text=True, timeout=120, cwd=tmp_path,
                            env=child_process.child_environment(),
                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
@@ -298,3 +299,30 @@ def test_a_stop_handled_inside_a_finaliser_is_not_lost(tmp_path, name):
     assert child.stderr.splitlines() == ["pref: interrupted: the result above is partial"]
     data = json.loads(child.stdout)
     assert data["partial"] is True and data["interrupted"] is True and data["splits"] == 0
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
+@pytest.mark.parametrize("command", [
+    ["misere", "--hand", "S=" + published_layouts.hand_codes("kovalevskaya", "S"), "--discard", "Kc,Ac",
+     "--lead", "E"],
+    ["contract", "--hand", "S=" + published_layouts.hand_codes("kovalevskaya", "S"), "--discard", "Kc,Ac",
+     "--contract", "6s", "--lead", "E"],
+])
+def test_a_signal_between_the_last_run_and_the_print_keeps_the_finished_result(capsys, monkeypatch, command):
+    """SIGTERM sent (from this thread) while the finished sample's result is being formatted:
+    the result is printed whole and the status is 0, not "stopped before any result was
+    complete" with nothing printed."""
+    import threading as threads
+
+    from pyanalyzer.preferans.odds import TrickOdds
+
+    format_result = TrickOdds.format
+
+    def signalled_then_formatted(self, *args, **kwargs):
+        signal.pthread_kill(threads.main_thread().ident, signal.SIGTERM)
+        return format_result(self, *args, **kwargs)
+
+    monkeypatch.setattr(TrickOdds, "format", signalled_then_formatted)
+    status, out, err = run([*command, "--samples", "200", "--seed", "1", "--threads", "1"], capsys)
+    assert (status, err) == (0, "")
+    assert "200 " in out and "interrupted" not in out and "PARTIAL" not in out

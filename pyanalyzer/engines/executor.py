@@ -203,6 +203,29 @@ def _take_pending_stop() -> bool:
     return pending
 
 
+@contextmanager
+def stop_signals_taken_by_runs() -> Iterator[None]:
+    """Ctrl-C and SIGTERM (those a run takes) blocked in this thread for the whole block,
+    between and after its runs too: one that comes outside a run is taken by the next run
+    (its first wait: interrupted), one after the last run by nobody, the work being done.
+    For a command whose work is all in runs (an enumeration) and its printing: a signal in
+    the milliseconds between the last run and the print can no longer throw the finished
+    result away. An engine search of this thread outside a run would not be stopped:
+    never around one."""
+    signals = _stop_signals() if _can_take_signals() else set()
+    if not signals:
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, signals)
+    try:
+        yield
+    finally:
+        try:
+            _take_signal(signals)   # after the last run: the work is done and written
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 def stop_running_searches() -> None:
     """Stop the engine searches under way in this process (as the engine's own Ctrl-C hook does)."""
     try:
