@@ -365,6 +365,26 @@ def test_a_keyboard_interrupt_from_a_tick_or_a_worker_interrupts_the_run(monkeyp
     assert list(run) == [0, 1] and run.interrupted
 
 
+@pytest.mark.parametrize("processes", [False, True])
+def test_a_stop_kept_for_the_next_run_interrupts_that_run_only(processes, monkeypatch):
+    """``stop_next_run`` (a Ctrl-C whose KeyboardInterrupt was dropped): the next run starts
+    interrupted and runs no unit; the run after it is whole."""
+    monkeypatch.setattr(executor_module, "_stop_pending", False)   # (and so after the test)
+    ran = []
+
+    def record(state, unit: int) -> int:
+        ran.append(unit)
+        return unit
+
+    executor_module.stop_next_run()
+    with Executor(2, processes=processes).map(record, range(5)) as run:
+        assert list(run) == []
+    assert run.interrupted and ran == []
+    with Executor(2).map(record, range(5)) as run:
+        assert list(run) == [0, 1, 2, 3, 4]
+    assert not run.interrupted
+
+
 def test_an_error_in_a_tick_is_raised_once_the_workers_are_done():
     stop = threading.Event()
 

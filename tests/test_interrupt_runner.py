@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import signal
 import sys
+import threading
 import types
 
 import published_layouts
@@ -79,6 +80,24 @@ def test_sigterm_raises_keyboard_interrupt(monkeypatch):
     runner.install_sigterm_handler()
     with pytest.raises(KeyboardInterrupt):
         installed[signal.SIGTERM](signal.SIGTERM, None)
+
+
+def test_the_stop_signals_are_ignored_at_the_end_unless_a_thread_holds_the_exit(monkeypatch):
+    calls = []
+    monkeypatch.setattr(signal, "signal", lambda signum, handler: calls.append((signum, handler)))
+    monkeypatch.setattr(signal, "pthread_sigmask", lambda how, signals: calls.append(("mask", how, set(signals))))
+    release = threading.Event()
+    holder = threading.Thread(target=release.wait)     # not a daemon: the shutdown waits for it
+    holder.start()
+    try:
+        assert runner.ignore_stop_signals() is False and calls == []
+    finally:
+        release.set()
+        holder.join()
+    assert runner.ignore_stop_signals() is True
+    stop = {signal.SIGINT, signal.SIGTERM}
+    assert calls == [("mask", signal.SIG_BLOCK, stop), (signal.SIGINT, signal.SIG_IGN),
+                     (signal.SIGTERM, signal.SIG_IGN)]
 
 
 class Clock:
@@ -166,3 +185,144 @@ def test_output_closed_by_its_reader_ends_quietly():
         os.close(write_end)
     assert child.returncode == 1
     assert child.stderr == ""
+
+
+# A ``pref`` that sends itself a signal during the interpreter's shutdown, after its output
+# is written and its status decided: at the shutdown's first step (an atexit callback, while
+# the handlers are still Python's), or at its collection of cycles (a finaliser), which comes
+# right after the shutdown resets the handled signals to their default action.
+SIGNALS_ITSELF_AT_SHUTDOWN = """
+import atexit, gc, os, signal, sys
+
+signum = getattr(signal, sys.argv[1])
+
+
+class SignalsWhenCollected:
+    def __del__(self):
+        os.kill(os.getpid(), signum)
+
+
+if sys.argv[2] == "atexit":
+    atexit.register(os.kill, os.getpid(), signum)
+else:
+    late = SignalsWhenCollected()
+    late.cycle = late
+    del late
+    gc.disable()   # (collected by the shutdown, not before)
+
+from pyanalyzer.cli.runner import console_main
+
+sys.argv = ["pref", *sys.argv[3:]]
+console_main()
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("moment", ["atexit", "collection"])
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGINT"])
+def test_a_signal_after_the_result_leaves_it_whole_with_its_status(tmp_path, name, moment):
+    """A signal once the result is written and the status decided changes nothing: no death
+    by the signal (status 143 for SIGTERM), no traceback from the shutdown's code."""
+    import subprocess
+    from pathlib import Path
+
+    import child_process
+
+    script = tmp_path / "signals_itself.py"
+    script.write_text(SIGNALS_ITSELF_AT_SHUTDOWN)
+    layout = Path(__file__).resolve().parent.parent / "layouts" / "kovalevskaya.txt"
+    child = subprocess.run([sys.executable, str(script), name, moment, "misere", str(layout), "--notation", "letters"],
+                           capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                           env=child_process.child_environment(),
+                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert child.returncode == 0, (child.returncode, child.stderr)
+    assert child.stderr == ""
+    assert "caught" in child.stdout and child.stdout.rstrip().splitlines()[-1].startswith("  10. ")
+
+
+# A ``pref`` whose stop signal is handled inside a finaliser, just before its enumeration
+# begins (as it counts the splits): the handler's KeyboardInterrupt cannot propagate from
+# there (Python prints a traceback and goes on).
+SIGNALS_ITSELF_IN_A_FINALISER = """
+import gc, os, signal, sys
+
+signum = getattr(signal, sys.argv[1])
+
+
+class SignalsWhenCollected:
+    def __del__(self):
+        os.kill(os.getpid(), signum)
+
+
+import pyanalyzer.analysis.splits as splits
+
+count_splits = splits.count_splits
+
+
+def signal_then_count_splits(*args, **kwargs):
+    late = SignalsWhenCollected()
+    late.cycle = late
+    del late
+    gc.collect()
+    return count_splits(*args, **kwargs)
+
+
+splits.count_splits = signal_then_count_splits
+
+from pyanalyzer.cli.runner import console_main
+
+sys.argv = ["pref", *sys.argv[2:]]
+console_main()
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGINT"])
+def test_a_stop_handled_inside_a_finaliser_is_not_lost(tmp_path, name):
+    """The stop is kept for the enumeration, which starts interrupted: the empty enumeration
+    is marked partial, exit 130, and no traceback (not the whole enumeration, status 0).
+    (A Thousand declarer's view: misère and contract ``--hand`` hold the signals for their
+    runs, so that there the handler never runs in a finaliser.)"""
+    import json
+    import subprocess
+
+    import child_process
+
+    script = tmp_path / "signals_in_a_finaliser.py"
+    script.write_text(SIGNALS_ITSELF_IN_A_FINALISER)
+    child = subprocess.run([sys.executable, str(script), name, "thousand", "--hand", "S=As,Ts,Ah,Kh,Qh,Ac,Kc,9d",
+                            "--gave", "W:9s,E:Jd", "--bid", "120", "--threads", "1", "--json"],
+                           capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                           env=child_process.child_environment(),
+                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert child.returncode == 130, (child.returncode, child.stderr)
+    assert child.stderr.splitlines() == ["pref: interrupted: the result above is partial"]
+    data = json.loads(child.stdout)
+    assert data["partial"] is True and data["interrupted"] is True and data["splits"] == 0
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
+@pytest.mark.parametrize("command", [
+    ["misere", "--hand", "S=" + published_layouts.hand_codes("kovalevskaya", "S"), "--discard", "Kc,Ac",
+     "--lead", "E"],
+    ["contract", "--hand", "S=" + published_layouts.hand_codes("kovalevskaya", "S"), "--discard", "Kc,Ac",
+     "--contract", "6s", "--lead", "E"],
+])
+def test_a_signal_between_the_last_run_and_the_print_keeps_the_finished_result(capsys, monkeypatch, command):
+    """SIGTERM sent (from this thread) while the finished sample's result is being formatted:
+    the result is printed whole and the status is 0, not "stopped before any result was
+    complete" with nothing printed."""
+    import threading as threads
+
+    from pyanalyzer.preferans.odds import TrickOdds
+
+    format_result = TrickOdds.format
+
+    def signalled_then_formatted(self, *args, **kwargs):
+        signal.pthread_kill(threads.main_thread().ident, signal.SIGTERM)
+        return format_result(self, *args, **kwargs)
+
+    monkeypatch.setattr(TrickOdds, "format", signalled_then_formatted)
+    status, out, err = run([*command, "--samples", "200", "--seed", "1", "--threads", "1"], capsys)
+    assert (status, err) == (0, "")
+    assert "200 " in out and "interrupted" not in out and "PARTIAL" not in out

@@ -22,6 +22,7 @@ from pyanalyzer.cli.support import (
     command_errors,
     exit_if_interrupted,
     fail,
+    runs_take_the_stop_signals_with_hand,
 )
 from pyanalyzer.cli.terminal import echo_text
 from pyanalyzer.engines.registry import DEFAULT_TT_MB, SPLITS_TT_MB, check_table_memory, make_backend
@@ -82,6 +83,7 @@ def _emit(result, as_json: bool, notation: str) -> None:
 @NOTATION_OPTION
 @picture_options
 @SCHEDULER_OPTION
+@runs_take_the_stop_signals_with_hand
 def contract_command(layout, hand_text, discard_text, contract_text, lead_text, declarer_text, known_text,
                      samples, seed, threads, plot_path, as_json, by_information, threshold, open_texts,
                      exact_limit, engine, notation, svg_path, html_path, scheduler) -> None:

@@ -21,6 +21,7 @@ from pyanalyzer.cli.support import (
     command_errors,
     exit_if_interrupted,
     fail,
+    runs_take_the_stop_signals_with_hand,
 )
 from pyanalyzer.cli.terminal import echo_text
 from pyanalyzer.engines.registry import SPLITS_TT_MB, check_table_memory, make_backend
@@ -55,6 +56,7 @@ from pyanalyzer.render.diagram import diagram
 @NOTATION_OPTION
 @picture_options
 @SCHEDULER_OPTION
+@runs_take_the_stop_signals_with_hand
 def misere_command(layout, talon_text, hand_text, discard_text, lead_text, samples, seed, threads, top,
                    plot_path, as_json, show_cards, no_line, engine, notation, svg_path, html_path,
                    scheduler) -> None:

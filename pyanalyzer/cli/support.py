@@ -7,6 +7,7 @@ error and exit status 130 (:func:`exit_interrupted`).
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
 from collections.abc import Iterator
@@ -72,6 +73,25 @@ def command_errors(progress: ProgressLine | None = None) -> Iterator[None]:
     finally:
         if progress:
             progress.close()
+
+
+def runs_take_the_stop_signals_with_hand(command):
+    """For a command whose ``--hand`` mode works only in parallel runs (enumerations, samples):
+    in that mode, Ctrl-C and SIGTERM are taken by the runs alone, up to the end of the printing
+    (:func:`pyanalyzer.engines.executor.stop_signals_taken_by_runs`), so that one arriving after
+    the last run does not throw the finished result away. (Its other modes search in this
+    thread, which must stay stoppable.)"""
+
+    @functools.wraps(command)
+    def in_hand_mode_held(*args, **kwargs):
+        if kwargs.get("hand_text") is None:
+            return command(*args, **kwargs)
+        from pyanalyzer.engines.executor import stop_signals_taken_by_runs
+
+        with stop_signals_taken_by_runs():
+            return command(*args, **kwargs)
+
+    return in_hand_mode_held
 
 
 class BoundedInt(click.IntRange):

@@ -41,6 +41,8 @@ The contract, the same for every backend:
   KeyboardInterrupt in the waiting thread starts the stop and further ones are absorbed.
   Control never returns while a worker thread still runs: an engine belongs to the one
   search running on it, and a worker still searching would corrupt the next run on it.
+  A stop whose KeyboardInterrupt was dropped (raised in a finaliser) is kept by
+  :func:`stop_next_run`: the next run starts interrupted.
 * **Errors.** A worker's exception (or the factory's, or ``units``') stops the run and is
   raised in the calling thread once every worker has returned. A KeyboardInterrupt from a
   worker (a search stopped by the signal) is part of the interruption, not an error.
@@ -181,6 +183,47 @@ def _take_signal(signals: set) -> bool:
     while signal.sigtimedwait(signals, 0) is not None:
         taken = True
     return taken
+
+
+#: A stop asked where its KeyboardInterrupt could not be raised (see :func:`stop_next_run`).
+_stop_pending = False
+
+
+def stop_next_run() -> None:
+    """A Ctrl-C or SIGTERM whose KeyboardInterrupt was dropped (its handler ran inside a
+    finaliser or a weakref callback, where an exception cannot propagate): the next run
+    starts interrupted, so that the stop is not lost (the ``pref`` program calls this)."""
+    global _stop_pending
+    _stop_pending = True
+
+
+def _take_pending_stop() -> bool:
+    global _stop_pending
+    pending, _stop_pending = _stop_pending, False
+    return pending
+
+
+@contextmanager
+def stop_signals_taken_by_runs() -> Iterator[None]:
+    """Ctrl-C and SIGTERM (those a run takes) blocked in this thread for the whole block,
+    between and after its runs too: one that comes outside a run is taken by the next run
+    (its first wait: interrupted), one after the last run by nobody, the work being done.
+    For a command whose work is all in runs (an enumeration) and its printing: a signal in
+    the milliseconds between the last run and the print can no longer throw the finished
+    result away. An engine search of this thread outside a run would not be stopped:
+    never around one."""
+    signals = _stop_signals() if _can_take_signals() else set()
+    if not signals:
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, signals)
+    try:
+        yield
+    finally:
+        try:
+            _take_signal(signals)   # after the last run: the work is done and written
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def stop_running_searches() -> None:
@@ -391,6 +434,9 @@ class Run:
     def _start(self) -> None:
         if not self._started:
             self._started = True
+            if _take_pending_stop():   # no unit starts
+                self.interrupted = True
+                self.stop_event.set()
             self._next_tick = time.monotonic() + self._interval
             self._pool.start(self._work, self._units, self._streams, self.stop_event)
 
