@@ -486,6 +486,28 @@ def declarer_escapes_one(hands, leader: int, declarer: int) -> bool:
                 and any(not suit_cards(partner, suit) for suit in forcing))
 
 
+def declarer_escapes_two(hands, leader: int, declarer: int) -> bool:
+    """The engine's rule for a test of all the tricks left but one restated
+    (``misere_escapes_two``): the declarer on lead, and some defender holds escape suits
+    (``declarer_escapes_one``) in three suits, or in two of which one stays an escape
+    without his highest card of it."""
+    if leader != declarer:
+        return False
+    for seat in range(3):
+        if seat == declarer:
+            continue
+        escapes = kept = 0
+        for suit in range(4):
+            own = [c for c in cards_of(hands[declarer]) if c // 8 == suit]
+            theirs = sorted(c for c in cards_of(hands[seat]) if c // 8 == suit)
+            if own and theirs and not ranks_stay_under(theirs, own):
+                escapes += 1
+                kept += not ranks_stay_under(theirs[:-1], own)
+        if escapes >= 3 or (escapes == 2 and kept >= 1):
+            return True
+    return False
+
+
 def test_misere_escape_from_all_tricks_rule_edges():
     """Misère tests of every trick left (``misere_escapes_one``, ``rankbyrank.pxd``): to take
     them all the declarer must keep the lead once he has it, so with him on lead *caught*
@@ -526,6 +548,48 @@ def test_misere_escape_from_all_tricks_rule_edges():
         assert eng.reaches(pos, tricks) == (want == tricks), pos
         assert eng.solve(pos) == want, pos
     assert beyond_one_trick > 40 and defender_led > 100, (beyond_one_trick, defender_led)
+
+
+def test_misere_escape_two_tricks_rule_edges():
+    """Misère tests of all the tricks left but one with the declarer on lead
+    (``misere_escapes_two``, ``rankbyrank.pxd``): a defender's escape suits in three suits, or
+    in two with one that his discard cannot remove, give the declarer two escapes. Deals of
+    4-5 tricks in three suits, his hand drawn at random or high, him on lead; the rule on its
+    own against the reference's values, and the engine's test of all the tricks but one and
+    its value against the reference. The rule must fire often, and at the boundary (the value
+    exactly all the tricks but two) too."""
+    eng = Engine(tt_size_mb=1)
+    # W's escape suits, clubs and hearts, each lost when he discards his highest card of it
+    # (the queens): not two sure escapes, and the reference's value is 5 of 6.
+    hands = pref_hands("Kc,8d,Kd,Ad,Jh,Ah", "7c,9c,Qc,Ac,9d,Qh", "Tc,7d,Td,Qd,Th,Kh")
+    pos = Position(hands, PREF_SUITS, None, True, 0, (), (True, False, False), False)
+    assert not declarer_escapes_two(hands, 0, 0)
+    assert reference_value(pos) == 5 == eng.solve(pos)
+    rng = random.Random("misere-escape-two")
+    fired = boundary = 0
+    for i in range(3000):
+        tricks = rng.randint(4, 5)
+        suits = rng.sample(range(4), 3)
+        deck = rng.sample([s * 8 + r for s in suits for r in range(8)], 3 * tricks)
+        if i % 2:
+            deck.sort(key=lambda c: -(c % 8) + rng.random() * (4 + i % 7))    # his cards high
+        defenders = deck[tricks:]
+        rng.shuffle(defenders)
+        hands = [bits(deck[:tricks]), bits(defenders[:tricks]), bits(defenders[tricks:])]
+        declarer = rng.randrange(3)
+        hands = hands[-declarer:] + hands[:-declarer]
+        pos = Position(tuple(hands), PREF_SUITS, None, True, declarer, (),
+                       tuple(s == declarer for s in range(3)), False)
+        want = reference_value(pos)
+        if declarer_escapes_two(hands, declarer, declarer):
+            assert want <= tricks - 2, pos
+            fired += 1
+            boundary += want == tricks - 2
+        if i % 4 == 0:
+            eng.clear()
+        assert eng.reaches(pos, tricks - 1) == (want >= tricks - 1), pos
+        assert eng.solve(pos) == want, pos
+    assert fired > 300 and boundary > 30, (fired, boundary)
 
 
 def sure_trump_tricks(hands, trumps: int, side: list[bool]) -> int:

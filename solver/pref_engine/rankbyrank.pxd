@@ -191,3 +191,38 @@ cdef inline bint misere_escapes_one(const Rules* r, const Position* p) noexcept 
     # one escape suit of the partner's, which his discard on a forcing suit he is void in fixes
     return not ((forcing & partner_voids) and not (partner_escapes & (partner_escapes - 1))
                 and partner_escapes == discard_fixes)
+
+
+cdef inline bint misere_escapes_two(const Rules* r, const Position* p) noexcept nogil:
+    """At a trick's start (one declarer seat, no trumps, three seats), the declarer on lead and
+    not *caught*: True if he surely takes at most all the tricks left but two.
+
+    Some defender holds escape suits (``misere_escapes_one``) in three suits, or in two of
+    which one stays an escape when he discards his highest card of it. The declarer leads
+    the other from the bottom: he escapes a trick within the round that holds the violation,
+    and the defender follows suit throughout, so keeps his other escape suits. Then a
+    defender is on lead and he needs every trick left: that defender's escape suit, or two
+    of the partner's, or one the partner's discard cannot remove, give him another escape
+    (``misere_escapes_one``).
+    """
+    cdef int declarer = r.lone_declarer
+    cdef int i, s, escapes, kept
+    cdef u64 own, suit_own, h
+    if p.trump >= 0 or declarer < 0 or r.nseats != 3 or p.leader != declarer:
+        return False
+    own = p.hand[declarer]
+    for i in range(r.nseats):
+        if i == declarer:
+            continue
+        escapes = 0
+        kept = 0
+        for s in range(r.nsuits):
+            suit_own = own & r.suit_mask[s]
+            h = p.hand[i] & r.suit_mask[s]
+            if suit_own and h and not stays_under(h, suit_own):
+                escapes += 1
+                if not stays_under(h & ~((<u64>1) << high_index(h)), suit_own):
+                    kept += 1
+        if escapes >= 3 or (escapes == 2 and kept >= 1):
+            return True
+    return False

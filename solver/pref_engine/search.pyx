@@ -23,7 +23,7 @@ from pref_engine.quicktricks cimport (long_quick_tricks, quick_points, misere_su
                                       partner_quick_tricks, last_card_reaches,
                                       defenders_short_with_trumps)
 from pref_engine.suretrick cimport misere_trick
-from pref_engine.rankbyrank cimport misere_by_rank, misere_escapes_one
+from pref_engine.rankbyrank cimport misere_by_rank, misere_escapes_one, misere_escapes_two
 from pref_engine.moves cimport (order_trick_moves, order_misere_moves, order_moves_declaring,
                                MAX_MOVES, MAX_LEAD_MOVES)
 
@@ -299,6 +299,8 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
                 return q > 0
             # a test of every trick left: he escapes one (after *caught* failed above)
             if target == p.tricks_left and misere_escapes_one(r, p):
+                return False
+            if target == p.tricks_left - 1 and misere_escapes_two(r, p):
                 return False
         # Step 4. Quick tricks of the side on lead (trick contracts counting tricks; where
         # no trump is left, length winners too, and the leader's and his partner's, reached
