@@ -297,10 +297,10 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
             q = misere_by_rank(r, p, out, target)
             if q:
                 return q > 0
-            # a test of every trick left: he escapes one (after *caught* failed above)
-            if target == p.tricks_left and misere_escapes_one(r, p):
-                return False
-            if target == p.tricks_left - 1 and misere_escapes_two(r, p):
+            # a test of every trick left: he escapes one; of all but one, two (after *caught*
+            # failed above)
+            if target >= p.tricks_left - 1 and (misere_escapes_one(r, p) if target == p.tricks_left
+                                                else misere_escapes_two(r, p)):
                 return False
         # Step 4. Quick tricks of the side on lead (trick contracts counting tricks; where
         # no trump is left, length winners too, and the leader's and his partner's, reached
