@@ -134,9 +134,9 @@ cdef inline int misere_by_rank(const Rules* r, const Position* p, u64 out, int t
 
 
 cdef inline bint misere_escapes_one(const Rules* r, const Position* p) noexcept nogil:
-    """At a trick's start (one declarer seat, no trumps, three seats) where ``misere_by_rank``
-    found him not *caught*: True if the declarer surely takes fewer than all the tricks left;
-    False where this rule cannot tell.
+    """At a trick's start (one declarer seat, no trumps, three seats) with a defender on lead:
+    True if the declarer surely takes fewer than all the tricks left; False where this rule
+    cannot tell (and with him on lead: there the search asks ``misere_by_rank``).
 
     To take every trick he must keep the lead once he has it, and with him on lead *caught*
     is exact: where some defender's cards of a suit he holds do not lie under his rank by
@@ -163,7 +163,7 @@ cdef inline bint misere_escapes_one(const Rules* r, const Position* p) noexcept 
     if p.trump >= 0 or declarer < 0 or r.nseats != 3:
         return False
     if p.leader == declarer:
-        return True                       # (not caught, by the caller's ``misere_by_rank``)
+        return False
     own = p.hand[declarer]
     partner = 3 - declarer - p.leader
     for s in range(r.nsuits):
