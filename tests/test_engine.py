@@ -447,6 +447,151 @@ def test_misere_rank_by_rank_rules_edges():
     assert new_clean > 30 and new_caught > 30 and after_lead > 60, (new_clean, new_caught, after_lead)
 
 
+def declarer_escapes_one(hands, leader: int, declarer: int) -> bool:
+    """The engine's rule for a test of every trick left restated (``misere_escapes_one`` in
+    ``rankbyrank.pxd``): on lead the declarer escapes a trick unless caught by rank; with a
+    defender on lead, unless the leader holds no *escape suit* (a suit of the declarer's in
+    which the seat's cards do not stay under his rank by rank), has a *forcing* suit (a card
+    under all of the declarer's in it, the partner void or holding one under them too), and
+    the partner holds no escape suit, or holds one alone, is void in one of the forcing
+    suits, and loses the escape by discarding his highest card of it."""
+    partner = 3 - declarer - leader
+
+    def suit_cards(seat: int, suit: int) -> list[int]:
+        return [c for c in cards_of(hands[seat]) if c // 8 == suit]
+
+    def escapes(seat: int, drop_top: bool = False) -> set[int]:
+        found = set()
+        for suit in range(4):
+            own, theirs = suit_cards(declarer, suit), sorted(suit_cards(seat, suit))
+            if drop_top:
+                theirs = theirs[:-1]
+            if own and theirs and not ranks_stay_under(theirs, own):
+                found.add(suit)
+        return found
+
+    if leader == declarer:
+        return bool(escapes((declarer + 1) % 3) or escapes((declarer + 2) % 3))
+    if escapes(leader):
+        return True
+    forcing = [suit for suit in range(4) if suit_cards(declarer, suit) and suit_cards(leader, suit)
+               and min(suit_cards(leader, suit)) < min(suit_cards(declarer, suit))
+               and (not suit_cards(partner, suit) or min(suit_cards(partner, suit)) < min(suit_cards(declarer, suit)))]
+    if not forcing:
+        return True
+    partner_escapes = escapes(partner)
+    if not partner_escapes:
+        return False
+    return not (len(partner_escapes) == 1 and not escapes(partner, drop_top=True)
+                and any(not suit_cards(partner, suit) for suit in forcing))
+
+
+def declarer_escapes_two(hands, leader: int, declarer: int) -> bool:
+    """The engine's rule for a test of all the tricks left but one restated
+    (``misere_escapes_two``): the declarer on lead, and some defender holds escape suits
+    (``declarer_escapes_one``) in three suits, or in two of which one stays an escape
+    without his highest card of it."""
+    if leader != declarer:
+        return False
+    for seat in range(3):
+        if seat == declarer:
+            continue
+        escapes = kept = 0
+        for suit in range(4):
+            own = [c for c in cards_of(hands[declarer]) if c // 8 == suit]
+            theirs = sorted(c for c in cards_of(hands[seat]) if c // 8 == suit)
+            if own and theirs and not ranks_stay_under(theirs, own):
+                escapes += 1
+                kept += not ranks_stay_under(theirs[:-1], own)
+        if escapes >= 3 or (escapes == 2 and kept >= 1):
+            return True
+    return False
+
+
+def test_misere_escape_from_all_tricks_rule_edges():
+    """Misère tests of every trick left (``misere_escapes_one``, ``rankbyrank.pxd``): to take
+    them all the declarer must keep the lead once he has it, so with him on lead *caught*
+    decides (he escapes exactly when some defender's cards of a suit of his are not under
+    his rank by rank), and with a defender on lead the leader must force him in a suit after
+    which he is caught. The deals are drawn with his hand high (he takes most tricks), two or
+    three suits and adjacent ranks, every seat on lead; the rule is checked on its own
+    against the reference's values (exact with him on lead), and the engine's one
+    null-window test of every trick left against the reference. The rule must decide often
+    where the one-trick rule (he cannot lose the trick now starting) and *caught* do not."""
+    rng = random.Random("misere-escape-one")
+    eng = Engine(tt_size_mb=1)
+    beyond_one_trick = defender_led = 0          # decided where the one-trick rule is not
+    for i in range(2400):
+        tricks = rng.randint(3, 5)
+        suits = rng.sample(range(4), 2 + i % 2)
+        deck = rng.sample([s * 8 + r for s in suits for r in range(8)], 3 * tricks)
+        deck.sort(key=lambda c: -(c % 8) + rng.random() * (3 + i % 5))     # his cards high
+        defenders = deck[tricks:]
+        rng.shuffle(defenders)
+        hands = [bits(deck[:tricks]), bits(defenders[:tricks]), bits(defenders[tricks:])]
+        declarer = rng.randrange(3)
+        hands = hands[-declarer:] + hands[:-declarer]             # the declarer sits at his seat
+        leader = declarer if i % 3 == 0 else rng.randrange(3)
+        pos = Position(tuple(hands), PREF_SUITS, None, True, leader, (),
+                       tuple(s == declarer for s in range(3)), False)
+        want = reference_value(pos)
+        escapes = declarer_escapes_one(hands, leader, declarer)
+        if escapes:
+            assert want < tricks, pos
+            if declarer_takes_trick(hands, leader, declarer):
+                beyond_one_trick += leader == declarer
+                defender_led += leader != declarer
+        elif leader == declarer:
+            assert want == tricks, pos
+        if i % 4 == 0:
+            eng.clear()
+        assert eng.reaches(pos, tricks) == (want == tricks), pos
+        assert eng.solve(pos) == want, pos
+    assert beyond_one_trick > 40 and defender_led > 100, (beyond_one_trick, defender_led)
+
+
+def test_misere_escape_two_tricks_rule_edges():
+    """Misère tests of all the tricks left but one with the declarer on lead
+    (``misere_escapes_two``, ``rankbyrank.pxd``): a defender's escape suits in three suits, or
+    in two with one that his discard cannot remove, give the declarer two escapes. Deals of
+    4-5 tricks in three suits, his hand drawn at random or high, him on lead; the rule on its
+    own against the reference's values, and the engine's test of all the tricks but one and
+    its value against the reference. The rule must fire often, and at the boundary (the value
+    exactly all the tricks but two) too."""
+    eng = Engine(tt_size_mb=1)
+    # W's escape suits, clubs and hearts, each lost when he discards his highest card of it
+    # (the queens): not two sure escapes, and the reference's value is 5 of 6.
+    hands = pref_hands("Kc,8d,Kd,Ad,Jh,Ah", "7c,9c,Qc,Ac,9d,Qh", "Tc,7d,Td,Qd,Th,Kh")
+    pos = Position(hands, PREF_SUITS, None, True, 0, (), (True, False, False), False)
+    assert not declarer_escapes_two(hands, 0, 0)
+    assert reference_value(pos) == 5 == eng.solve(pos)
+    rng = random.Random("misere-escape-two")
+    fired = boundary = 0
+    for i in range(3000):
+        tricks = rng.randint(4, 5)
+        suits = rng.sample(range(4), 3)
+        deck = rng.sample([s * 8 + r for s in suits for r in range(8)], 3 * tricks)
+        if i % 2:
+            deck.sort(key=lambda c: -(c % 8) + rng.random() * (4 + i % 7))    # his cards high
+        defenders = deck[tricks:]
+        rng.shuffle(defenders)
+        hands = [bits(deck[:tricks]), bits(defenders[:tricks]), bits(defenders[tricks:])]
+        declarer = rng.randrange(3)
+        hands = hands[-declarer:] + hands[:-declarer]
+        pos = Position(tuple(hands), PREF_SUITS, None, True, declarer, (),
+                       tuple(s == declarer for s in range(3)), False)
+        want = reference_value(pos)
+        if declarer_escapes_two(hands, declarer, declarer):
+            assert want <= tricks - 2, pos
+            fired += 1
+            boundary += want == tricks - 2
+        if i % 4 == 0:
+            eng.clear()
+        assert eng.reaches(pos, tricks - 1) == (want >= tricks - 1), pos
+        assert eng.solve(pos) == want, pos
+    assert fired > 300 and boundary > 30, (fired, boundary)
+
+
 def sure_trump_tricks(hands, trumps: int, side: list[bool]) -> int:
     """Tricks the seats marked in ``side`` surely take with their trumps (the count behind
     ``trumps_take`` in ``solver/pref_engine/quicktricks.pxd``, restated): one seat's ``i``

@@ -131,3 +131,98 @@ cdef inline int misere_by_rank(const Rules* r, const Position* p, u64 out, int t
         if unclean == 1 and unclean_rest_clean and (unclean_rest_exit or deep_exits):
             return -1
     return 0
+
+
+cdef inline bint misere_escapes_one(const Rules* r, const Position* p) noexcept nogil:
+    """At a trick's start (one declarer seat, no trumps, three seats) with a defender on lead:
+    True if the declarer surely takes fewer than all the tricks left; False where this rule
+    cannot tell (and with him on lead: there the search asks ``misere_by_rank``).
+
+    To take every trick he must keep the lead once he has it, and with him on lead *caught*
+    is exact: where some defender's cards of a suit he holds do not lie under his rank by
+    rank (an *escape suit*: the ``j``-th lowest above his ``j``-th lowest), he leads that suit
+    from the bottom; the defender ducks his first ``j - 1`` cards with cards under them and
+    then, holding the suit with none under the ``j``-th, must overtake.
+
+    A defender on lead must make him take this trick, so leads a card under all his cards of
+    a *forcing* suit (as in ``suretrick.misere_trick``: the partner void in it or holding a
+    card under them too); then he is on lead and must be caught. An escape suit of the
+    leader's stays one: outside the led suit the leader keeps his cards; in it he plays one
+    under all the declarer's, and the declarer his highest (the ``j``-th violation moves to
+    the ``j - 1``-th). So does one of the partner's: outside the led suit he keeps his cards
+    unless, void in it, he discards; in it he plays under the declarer's card (the declarer
+    plays his lowest when the partner plays after him, else his highest). The partner's
+    discard removes one escape suit at most, and only where the violation is at his highest
+    card of it alone (any other card leaving moves it up, not away).
+    """
+    cdef int declarer = r.lone_declarer
+    cdef int partner, s
+    cdef u64 own, suit_own, lead_s, part_s
+    cdef unsigned int forcing = 0, partner_escapes = 0, discard_fixes = 0, partner_voids = 0
+    cdef unsigned int bit
+    if p.trump >= 0 or declarer < 0 or r.nseats != 3:
+        return False
+    if p.leader == declarer:
+        return False
+    own = p.hand[declarer]
+    partner = 3 - declarer - p.leader
+    for s in range(r.nsuits):
+        bit = 1u << s
+        suit_own = own & r.suit_mask[s]
+        lead_s = p.hand[p.leader] & r.suit_mask[s]
+        part_s = p.hand[partner] & r.suit_mask[s]
+        if not part_s:
+            partner_voids |= bit
+        if not suit_own:
+            continue
+        if lead_s and not stays_under(lead_s, suit_own):
+            return True
+        if part_s and not stays_under(part_s, suit_own):
+            partner_escapes |= bit
+            if stays_under(part_s & ~((<u64>1) << high_index(part_s)), suit_own):
+                discard_fixes |= bit
+        if (lead_s and low_index(lead_s) < low_index(suit_own)
+                and (not part_s or low_index(part_s) < low_index(suit_own))):
+            forcing |= bit
+    if not forcing:
+        return True               # (the one-trick rule's case: he loses this trick)
+    if not partner_escapes:
+        return False
+    # one escape suit of the partner's, which his discard on a forcing suit he is void in fixes
+    return not ((forcing & partner_voids) and not (partner_escapes & (partner_escapes - 1))
+                and partner_escapes == discard_fixes)
+
+
+cdef inline bint misere_escapes_two(const Rules* r, const Position* p) noexcept nogil:
+    """At a trick's start (one declarer seat, no trumps, three seats), the declarer on lead and
+    not *caught*: True if he surely takes at most all the tricks left but two.
+
+    Some defender holds escape suits (``misere_escapes_one``) in three suits, or in two of
+    which one stays an escape when he discards his highest card of it. The declarer leads
+    the other from the bottom: he escapes a trick within the round that holds the violation,
+    and the defender follows suit throughout, so keeps his other escape suits. Then a
+    defender is on lead and he needs every trick left: that defender's escape suit, or two
+    of the partner's, or one the partner's discard cannot remove, give him another escape
+    (``misere_escapes_one``).
+    """
+    cdef int declarer = r.lone_declarer
+    cdef int i, s, escapes, kept
+    cdef u64 own, suit_own, h
+    if p.trump >= 0 or declarer < 0 or r.nseats != 3 or p.leader != declarer:
+        return False
+    own = p.hand[declarer]
+    for i in range(r.nseats):
+        if i == declarer:
+            continue
+        escapes = 0
+        kept = 0
+        for s in range(r.nsuits):
+            suit_own = own & r.suit_mask[s]
+            h = p.hand[i] & r.suit_mask[s]
+            if suit_own and h and not stays_under(h, suit_own):
+                escapes += 1
+                if not stays_under(h & ~((<u64>1) << high_index(h)), suit_own):
+                    kept += 1
+        if escapes >= 3 or (escapes == 2 and kept >= 1):
+            return True
+    return False

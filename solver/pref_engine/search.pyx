@@ -23,7 +23,7 @@ from pref_engine.quicktricks cimport (long_quick_tricks, quick_points, misere_su
                                       partner_quick_tricks, last_card_reaches,
                                       defenders_short_with_trumps)
 from pref_engine.suretrick cimport misere_trick
-from pref_engine.rankbyrank cimport misere_by_rank
+from pref_engine.rankbyrank cimport misere_by_rank, misere_escapes_one, misere_escapes_two
 from pref_engine.moves cimport (order_trick_moves, order_misere_moves, order_moves_declaring,
                                MAX_MOVES, MAX_LEAD_MOVES)
 
@@ -266,6 +266,10 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
                     return True
                 if q < 0 and target == p.tricks_left:
                     return False
+                # a defender on lead, and the declarer surely escapes a trick later
+                if (target == p.tricks_left and p.leader != r.lone_declarer
+                        and misere_escapes_one(r, p)):
+                    return False
         # Step 3. Transposition table lookup (trick boundaries only); the key may
         # come from the caller (step 6).
         if s.child_key != NULL:
@@ -297,6 +301,12 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
             q = misere_by_rank(r, p, out, target)
             if q:
                 return q > 0
+            # the declarer on lead and not caught (above): he escapes a trick, so fails a test
+            # of every trick left (``misere_escapes_one``); two, for all but one where
+            # ``misere_escapes_two`` says so
+            if (target >= p.tricks_left - 1 and p.leader == r.lone_declarer and p.trump < 0
+                    and (target == p.tricks_left or misere_escapes_two(r, p))):
+                return False
         # Step 4. Quick tricks of the side on lead (trick contracts counting tricks; where
         # no trump is left, length winners too, and the leader's and his partner's, reached
         # by a lead); in
