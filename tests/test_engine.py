@@ -1438,6 +1438,35 @@ def test_solve_batch_first_guesses_across_batches_are_exact():
     assert max(spread) >= 3
 
 
+def test_solve_batch_misere_root_is_exact():
+    """A misère batch's root (root.pyx ``misere_root_reaches``: the search's root steps, the
+    leads ordered by the enumeration's lead history) gives every layout's value: whole
+    enumerations of 5- and 6-trick misère endings (the declarer's hand fixed or dealt, he
+    or a defender on lead), solved twice on one engine (the second time in reverse order,
+    where the roots' stored bounds answer), against one solve per layout on an engine of
+    its own (the cross-checks tie that to the reference)."""
+    from dataclasses import replace
+
+    from pyanalyzer.analysis.splits import all_splits
+
+    rng = random.Random("misere-root")
+    batch_engine = Engine(tt_size_mb=1)
+    leaders, spread = set(), set()
+    for i in range(6):
+        pos = random_preferans(rng, 5 + i % 2, kind="misere", mid_trick=False)
+        unknown = pos.hands[1] | pos.hands[2]
+        sizes = (bin(pos.hands[1]).count("1"), bin(pos.hands[2]).count("1"))
+        splits = list(all_splits(unknown, sizes))
+        first = replace(pos, hands=(pos.hands[0],) + splits[0])
+        single = Engine(tt_size_mb=1)
+        expected = [single.solve(replace(pos, hands=(pos.hands[0],) + s)) for s in splits]
+        assert batch_engine.solve_batch(first, (1, 2), (0, 0), splits) == expected
+        assert batch_engine.solve_batch(first, (1, 2), (0, 0), splits[::-1]) == expected[::-1]
+        leaders.add(pos.declarer_side[pos.leader])
+        spread.add(max(expected) - min(expected))
+    assert leaders == {True, False} and max(spread) >= 2
+
+
 def test_solve_batch_from_a_trick_in_progress_equals_the_reference():
     """A batch from a trick in progress (advice's positions after the advised card): the hidden
     seats' cards dealt other ways, each layout's value as one solve and as the reference's."""

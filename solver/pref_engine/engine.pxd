@@ -7,6 +7,7 @@ from pref_engine.search cimport Searcher
 from pref_engine.maxn cimport MaxnTable
 from pref_engine.partition cimport RankTable
 from pref_engine.splitguess cimport SplitGuesser
+from pref_engine.root cimport LeadHistory
 
 
 cdef class SharedTable:
@@ -32,6 +33,7 @@ cdef class Engine:
     cdef int last_value, last_tricks
     cdef bint busy                    # a search is under way (see _enter)
     cdef SplitGuesser* guesser        # solve_batch's first guesses (trick counts), on first use
+    cdef LeadHistory* lead_history    # solve_batch's root leads (misère), with the guesser
 
     cdef int _load(self, object pos) except -1
     cdef int _load_talon(self, object pos) except -1

@@ -44,7 +44,7 @@ from pref_engine.partition cimport (rank_table_init, rank_table_free, rank_table
                                partition_fits, RankEntry, PBUCKET)
 from pref_engine.search cimport Searcher, Undo, MAX_TALON, reset_killers
 from pref_engine.root cimport (root_make_move, root_unmake_move, root_reaches, root_value,
-                          root_moves, talon_trick_winner)
+                          root_moves, talon_trick_winner, LeadHistory, lead_history_reset)
 from pref_engine.moves cimport MAX_LEAD_MOVES
 from pref_engine.splitguess cimport SplitGuesser, guesser_reset, guesser_guess, guesser_learn
 
@@ -193,6 +193,7 @@ cdef class Engine:
         install_signal_hooks()
         self.busy = False
         self.guesser = NULL
+        self.lead_history = NULL
         self.partition = partition
         if share_with is None:
             self.table = SharedTable(tt_size_mb)
@@ -218,6 +219,7 @@ cdef class Engine:
         maxn_free(&self.maxn_table)
         rank_table_free(&self.rank_table)
         free(self.guesser)
+        free(self.lead_history)
 
     @property
     def tt_bytes(self) -> int:
@@ -465,7 +467,7 @@ cdef class Engine:
         cdef int value
         with nogil:
             self._begin()
-            value = root_value(&self.s, guess)
+            value = root_value(&self.s, guess, NULL)
             self._end()
         self._check_stopped()
         self.last_value = value
@@ -519,6 +521,7 @@ cdef class Engine:
         cdef Position start
         cdef int guess, value
         cdef SplitGuesser* guesser
+        cdef LeadHistory* history
         cdef Py_ssize_t done = 0
         cdef u64 fixed = 0, dealt
         if not 1 <= k <= MAX_SEATS:
@@ -555,18 +558,28 @@ cdef class Engine:
                     masks[i * k + j] = mask
             guess = self._guess()
             guesser = NULL
+            history = NULL
             if self.s.rules.plain_value:
-                # trick counts: the first guesses of splitguess.pxd (kept across the batches
-                # of one enumeration: the same length, no clear in between)
+                # trick counts: the first guesses of splitguess.pxd and the root's lead
+                # history (root.pyx, misère), kept across the batches of one enumeration
+                # (the same length, no clear in between)
                 if self.guesser == NULL:
                     self.guesser = <SplitGuesser*>malloc(sizeof(SplitGuesser))
-                    if self.guesser == NULL:
+                    self.lead_history = <LeadHistory*>malloc(sizeof(LeadHistory))
+                    if self.guesser == NULL or self.lead_history == NULL:
+                        free(self.guesser)
+                        free(self.lead_history)
+                        self.guesser = NULL
+                        self.lead_history = NULL
                         raise MemoryError()
                     guesser_reset(self.guesser)
+                    lead_history_reset(self.lead_history)
                 elif self.last_tricks != start.tricks_left:
                     guesser_reset(self.guesser)
+                    lead_history_reset(self.lead_history)
                 guesser = self.guesser
                 guesser.last = -1
+                history = self.lead_history
             with nogil:
                 self._begin()
                 for i in range(n):
@@ -577,7 +590,7 @@ cdef class Engine:
                         self.s.pos.points_left = points_out(&self.s.rules, &self.s.pos)
                     if guesser != NULL:
                         guess = guesser_guess(guesser, &self.s.rules, self.s.pos.hand[seat_numbers[0]], guess)
-                    value = root_value(&self.s, guess)
+                    value = root_value(&self.s, guess, history)
                     if self.s.stopped:
                         break
                     out[i] = value
@@ -621,7 +634,7 @@ cdef class Engine:
             move = moves[i]
             with nogil:
                 gain = root_make_move(&self.s, move, &u)
-                value = gain + root_value(&self.s, guess - gain)
+                value = gain + root_value(&self.s, guess - gain, NULL)
                 root_unmake_move(&self.s, seat, move, &u)
             self._check_stopped()
             guess = value
@@ -648,7 +661,7 @@ cdef class Engine:
         line = []
         self._begin()
         with nogil:
-            target = root_value(&self.s, guess)
+            target = root_value(&self.s, guess, NULL)
         self._check_stopped()
         while self.s.pos.tricks_left > 0:
             seat = seat_to_move(&self.s.rules, &self.s.pos)

@@ -15,13 +15,27 @@ plain ones).
 until the bounds meet, moving the target one trick at a time where the value
 is a trick count, else halving the interval between the proven bounds
 (card points: the values span hundreds; each test there returns a bound).
+
+In a misère enumeration (``solve_batch``: one root per split, the same root
+leads in each) the root is searched here (``misere_root_reaches``): the
+search's root steps, with the leads ordered by what the earlier splits'
+tests learnt of each lead card (``LeadHistory``): how often it held the
+test where tried, and what it cost.
 """
 
+from libc.string cimport memset
+
 from pref_engine.state cimport (u64, Rules, Position, MAX_SEATS, seat_to_move, cards_out, legal_moves,
-                           run_bottoms, low_index, bit_count, value_bound, declarable, DECLARE)
-from pref_engine.search cimport make_move, unmake_move, reaches, points_bound
+                           run_bottoms, low_index, bit_count, bit_deposit, value_bound, declarable,
+                           DECLARE)
+from pref_engine.search cimport (make_move, unmake_move, make_trick_move, unmake_trick_move, reaches,
+                            points_bound, stop_requested)
 from pref_engine.partition cimport RankTable, partition_reaches
-from pref_engine.moves cimport insert_by_score, MAX_MOVES
+from pref_engine.moves cimport insert_by_score, order_misere_moves, MAX_MOVES
+from pref_engine.transtable cimport TTKey, tt_make_key, tt_probe, tt_store, NO_MOVE
+from pref_engine.suretrick cimport misere_trick
+from pref_engine.quicktricks cimport misere_sure
+from pref_engine.rankbyrank cimport misere_by_rank
 
 
 cdef inline int current_talon(const Searcher* s) noexcept nogil:
@@ -208,10 +222,110 @@ cdef bint root_reaches(Searcher* s, int target) noexcept nogil:
     return reaches(s, target)
 
 
-cdef int root_value(Searcher* s, int guess) noexcept nogil:
+cdef void lead_history_reset(LeadHistory* h) noexcept nogil:
+    memset(h, 0, sizeof(LeadHistory))
+
+
+cdef inline double lead_merit(const LeadHistory* h, int card) noexcept nogil:
+    """A lead's chance to cut the test off over the nodes it costs, from its history (a
+    prior of one cut-off in two tries at 100 nodes where it has little): trying the leads
+    in falling merit minimises the expected nodes until one cuts off."""
+    return ((h.held[card] + 1.0) * (h.tried[card] + 1.0)
+            / ((h.tried[card] + 2.0) * (h.nodes[card] + 100.0)))
+
+
+cdef bint misere_root_reaches(Searcher* s, int target, LeadHistory* history) noexcept nogil:
+    """``reaches`` at the root of a misère counting tricks, at a trick's start with more than
+    one trick left: the search's root steps (its rules, the table's probe and store), its
+    leads tried in falling ``lead_merit`` (ties: the misère order), the table's move first.
+    A test that a lead cuts off adds to ``history``: every lead it tried and its nodes, the
+    lead that cut off."""
+    cdef Rules* r = &s.rules
+    cdef Position* p = &s.pos
+    cdef u64 out = cards_out(r, p)
+    cdef u64 moves
+    cdef TTKey key
+    cdef Undo u
+    cdef int cards[MAX_MOVES]
+    cdef long long nodes[MAX_MOVES]
+    cdef int lower, upper, stored_best, q, n, i, j, start, seat, card, gain
+    cdef int first = -1, best = -1
+    cdef bint result, v, maxer
+    s.nodes += 1
+    if target <= 0:
+        return True
+    if target > p.tricks_left:
+        return False
+    if stop_requested(s):
+        return False
+    if target == 1 or target == p.tricks_left:
+        q = misere_trick(r, p)
+        if q > 0 and target == 1:
+            return True
+        if q < 0 and target == p.tricks_left:
+            return False
+    tt_make_key(r, p, out, &key)
+    if tt_probe(s.tt, &key, &lower, &upper, &stored_best):
+        if lower >= target:
+            return True
+        if upper < target:
+            return False
+        if stored_best != NO_MOVE:
+            first = low_index(bit_deposit((<u64>1) << stored_best, out))
+    q = misere_sure(r, p, out)
+    if q:
+        return q > 0
+    q = misere_by_rank(r, p, out, target)
+    if q:
+        return q > 0
+    seat = seat_to_move(r, p)
+    moves = legal_moves(r, p, seat) & run_bottoms(p.hand[seat], out, r.run_stops)
+    n = order_misere_moves(r, p, seat, moves, first, out, cards, target)
+    start = 1 if n and cards[0] == first else 0
+    for i in range(start + 1, n):          # (insertion sort: stable)
+        card = cards[i]
+        j = i
+        while j > start and lead_merit(history, card) > lead_merit(history, cards[j - 1]):
+            cards[j] = cards[j - 1]
+            j -= 1
+        cards[j] = card
+    maxer = r.maxer[seat]
+    result = not maxer
+    for i in range(n):
+        card = cards[i]
+        nodes[i] = s.nodes
+        gain = make_trick_move(s, card, &u)
+        if target - gain <= 0 or target - gain > p.tricks_left:
+            s.nodes += 1                  # (decided by the tricks left, as the call would be)
+            v = target - gain <= 0
+        else:
+            v = reaches(s, target - gain)
+        unmake_trick_move(s, seat, card, &u)
+        nodes[i] = s.nodes - nodes[i]
+        if v == maxer:
+            result = v
+            best = card
+            break
+    if s.stopped:                         # (its answers are void)
+        return result
+    if best < 0:
+        best = NO_MOVE
+    else:
+        history.held[best] += 1
+        for j in range(i + 1):
+            history.tried[cards[j]] += 1
+            history.nodes[cards[j]] += nodes[j]
+        best = bit_count(out & (((<u64>1) << best) - 1))
+    tt_store(s.tt, &key, p.tricks_left, target if result else 0,
+             p.tricks_left if result else target - 1, best)
+    return result
+
+
+cdef int root_value(Searcher* s, int guess, LeadHistory* history) noexcept nogil:
     """Exact value by null-window tests, the first at ``guess``: MTD(f) one trick at a time
     for trick counts (the guess is rarely more than a trick off); for card points each test
-    returns a bound (fail-soft) and the next one bisects the interval still open."""
+    returns a bound (fail-soft) and the next one bisects the interval still open.
+    ``history``: an enumeration's root lead history (misère), else NULL."""
     cdef int lo = 0
     cdef int hi = value_bound(&s.rules, &s.pos)
     cdef int t = guess
@@ -231,12 +345,20 @@ cdef int root_value(Searcher* s, int guess) noexcept nogil:
                 hi = v if v > lo else lo
             t = (lo + hi + 1) // 2
         return lo
+    cdef bint misere_root = (history != NULL and not s.rules.plain_tricks and s.ntalon == 0
+                             and s.rank_table == NULL and s.pos.nplayed == 0
+                             and s.pos.tricks_left > 1)
+    cdef bint reached
     while lo < hi:
         if t <= lo:
             t = lo + 1
         if t > hi:
             t = hi
-        if root_reaches(s, t):
+        if misere_root:
+            reached = misere_root_reaches(s, t, history)
+        else:
+            reached = root_reaches(s, t)
+        if reached:
             lo = t
             t = t + 1
         else:
