@@ -33,9 +33,7 @@ from pref_engine.search cimport (make_move, unmake_move, make_trick_move, unmake
 from pref_engine.partition cimport RankTable, partition_reaches
 from pref_engine.moves cimport insert_by_score, order_misere_moves, MAX_MOVES
 from pref_engine.transtable cimport TTKey, tt_make_key, tt_probe, tt_store, NO_MOVE
-from pref_engine.suretrick cimport misere_trick
-from pref_engine.quicktricks cimport misere_sure
-from pref_engine.rankbyrank cimport misere_by_rank
+from pref_engine.miseresteps cimport misere_before_table, misere_after_table
 
 
 cdef inline int current_talon(const Searcher* s) noexcept nogil:
@@ -258,12 +256,9 @@ cdef bint misere_root_reaches(Searcher* s, int target, LeadHistory* history) noe
         return False
     if stop_requested(s):
         return False
-    if target == 1 or target == p.tricks_left:
-        q = misere_trick(r, p)
-        if q > 0 and target == 1:
-            return True
-        if q < 0 and target == p.tricks_left:
-            return False
+    q = misere_before_table(r, p, target)
+    if q:
+        return q > 0
     tt_make_key(r, p, out, &key)
     if tt_probe(s.tt, &key, &lower, &upper, &stored_best):
         if lower >= target:
@@ -272,10 +267,7 @@ cdef bint misere_root_reaches(Searcher* s, int target, LeadHistory* history) noe
             return False
         if stored_best != NO_MOVE:
             first = low_index(bit_deposit((<u64>1) << stored_best, out))
-    q = misere_sure(r, p, out)
-    if q:
-        return q > 0
-    q = misere_by_rank(r, p, out, target)
+    q = misere_after_table(r, p, out, target)
     if q:
         return q > 0
     seat = seat_to_move(r, p)

@@ -18,12 +18,11 @@ from pref_engine.state cimport (Rules, Position, MAX_SEATS, seat_to_move, cards_
 from pref_engine.transtable cimport (TTKey, TTChildKeys, tt_make_key, tt_probe, tt_store,
                                 tt_prefetch, tt_child_keys_begin, tt_child_key_relative,
                                 tt_child_key_absolute, NO_MOVE)
-from pref_engine.quicktricks cimport (long_quick_tricks, quick_points, misere_sure,
+from pref_engine.quicktricks cimport (long_quick_tricks, quick_points,
                                       trumps_decide, leader_side_short,
                                       partner_quick_tricks, last_card_reaches,
                                       defenders_short_with_trumps)
-from pref_engine.suretrick cimport misere_trick
-from pref_engine.rankbyrank cimport misere_by_rank, misere_escapes_one, misere_escapes_two
+from pref_engine.miseresteps cimport misere_before_table, misere_after_table
 from pref_engine.moves cimport (order_trick_moves, order_misere_moves, order_moves_declaring,
                                MAX_MOVES, MAX_LEAD_MOVES)
 
@@ -260,16 +259,9 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
         # the declarer's (target 1 reached), or one he can lose (all the tricks left out of
         # reach); before the table, cheaper than its probe.
         if Valuation is MisereCount:
-            if target == 1 or target == p.tricks_left:
-                q = misere_trick(r, p)
-                if q > 0 and target == 1:
-                    return True
-                if q < 0 and target == p.tricks_left:
-                    return False
-                # a defender on lead, and the declarer surely escapes a trick later
-                if (target == p.tricks_left and p.leader != r.lone_declarer
-                        and misere_escapes_one(r, p)):
-                    return False
+            q = misere_before_table(r, p, target)
+            if q:
+                return q > 0
         # Step 3. Transposition table lookup (trick boundaries only); the key may
         # come from the caller (step 6).
         if s.child_key != NULL:
@@ -295,18 +287,9 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
         # Misère, after the table (cheaper where the probe answers): the declarer caught for
         # every remaining trick, or clean; then the rules of rankbyrank.pxd.
         if Valuation is MisereCount:
-            q = misere_sure(r, p, out)
+            q = misere_after_table(r, p, out, target)
             if q:
                 return q > 0
-            q = misere_by_rank(r, p, out, target)
-            if q:
-                return q > 0
-            # the declarer on lead and not caught (above): he escapes a trick, so fails a test
-            # of every trick left (``misere_escapes_one``); two, for all but one where
-            # ``misere_escapes_two`` says so
-            if (target >= p.tricks_left - 1 and p.leader == r.lone_declarer and p.trump < 0
-                    and (target == p.tricks_left or misere_escapes_two(r, p))):
-                return False
         # Step 4. Quick tricks of the side on lead (trick contracts counting tricks; where
         # no trump is left, length winners too, and the leader's and his partner's, reached
         # by a lead); in
