@@ -256,9 +256,8 @@ cdef bint misere_root_reaches(Searcher* s, int target, LeadHistory* history) noe
         return False
     if stop_requested(s):
         return False
-    q = misere_before_table(r, p, target)
-    if q:
-        return q > 0
+    if misere_before_table(r, p, target, &v):
+        return v
     tt_make_key(r, p, out, &key)
     if tt_probe(s.tt, &key, &lower, &upper, &stored_best):
         if lower >= target:
@@ -267,9 +266,8 @@ cdef bint misere_root_reaches(Searcher* s, int target, LeadHistory* history) noe
             return False
         if stored_best != NO_MOVE:
             first = low_index(bit_deposit((<u64>1) << stored_best, out))
-    q = misere_after_table(r, p, out, target)
-    if q:
-        return q > 0
+    if misere_after_table(r, p, out, target, &v):
+        return v
     seat = seat_to_move(r, p)
     moves = legal_moves(r, p, seat) & run_bottoms(p.hand[seat], out, r.run_stops)
     n = order_misere_moves(r, p, seat, moves, first, out, cards, target)

@@ -259,9 +259,8 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
         # the declarer's (target 1 reached), or one he can lose (all the tricks left out of
         # reach); before the table, cheaper than its probe.
         if Valuation is MisereCount:
-            q = misere_before_table(r, p, target)
-            if q:
-                return q > 0
+            if misere_before_table(r, p, target, &v):
+                return v
         # Step 3. Transposition table lookup (trick boundaries only); the key may
         # come from the caller (step 6).
         if s.child_key != NULL:
@@ -287,9 +286,8 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
         # Misère, after the table (cheaper where the probe answers): the declarer caught for
         # every remaining trick, or clean; then the rules of rankbyrank.pxd.
         if Valuation is MisereCount:
-            q = misere_after_table(r, p, out, target)
-            if q:
-                return q > 0
+            if misere_after_table(r, p, out, target, &v):
+                return v
         # Step 4. Quick tricks of the side on lead (trick contracts counting tricks; where
         # no trump is left, length winners too, and the leader's and his partner's, reached
         # by a lead); in
