@@ -116,6 +116,14 @@ def test_100_random_endings_match_dds():
     assert check(deals, make_backend("fast")) == []
 
 
+def test_endings_with_a_tiny_table_match_dds():
+    """A winning-rank table of 5 buckets: every bucket fills, so entries overflow to the
+    more specific levels' buckets (``rank_store``) and the last level's are replaced; the
+    entries found there must answer as any other."""
+    deals = endings(seed=14, count=24, sizes=(7, 8, 9, 10))
+    assert check(deals, make_backend("fast", tt_size_mb=0.01)) == []
+
+
 @pytest.mark.slow
 def test_2000_random_endings_match_dds():
     deals = endings(seed=2000, count=2000, sizes=(5, 6, 7, 8, 9, 10, 11))
