@@ -124,6 +124,13 @@ def test_endings_with_a_tiny_table_match_dds():
     assert check(deals, make_backend("fast", tt_size_mb=0.01)) == []
 
 
+def test_60_endings_of_9_to_11_cards_match_dds():
+    """Endings long enough for the entries above a quick-trick cut-off (the leader's runs cut
+    to the fewest that reach the target, ``fewest_runs``) to answer other positions."""
+    deals = endings(seed=1415, count=60, sizes=(9, 10, 11))
+    assert check(deals, make_backend("fast")) == []
+
+
 @pytest.mark.slow
 def test_2000_random_endings_match_dds():
     deals = endings(seed=2000, count=2000, sizes=(5, 6, 7, 8, 9, 10, 11))

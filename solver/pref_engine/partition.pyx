@@ -732,6 +732,22 @@ cdef inline int second_hand_tricks(const Rules* r, const Position* p, int seat,
     return q
 
 
+cdef inline u64 fewest_runs(const Rules* r, const Position* p, u64 rel, int need) noexcept nogil:
+    """The leader's quick tricks ``rel`` cut to the trump run and the plain-suit runs, in suit
+    order, that reach ``need`` tricks by their cards alone (``rel`` itself if they do not: the
+    length winners counted too). A suit's run counts by the shape and the trump run alone
+    (who can ruff it), so a position with the same shape and the same owners of the cards
+    kept takes as many tricks by cashing those runs (DDS's quick tricks likewise stop at the
+    cut-off): the entries stored above the cut-off need fewer deciding cards."""
+    cdef u64 kept = rel & r.suit_mask[p.trump] if p.trump >= 0 else 0
+    cdef int suit
+    for suit in range(r.nsuits):
+        if bit_count(kept) >= need:
+            return kept
+        kept |= rel & r.suit_mask[suit]
+    return rel
+
+
 cdef inline int leader_tricks_decide(const Rules* r, const Position* p, int q,
                                      int target) noexcept nogil:
     """The side on lead surely takes ``q`` tricks: 1 if the declarer's side surely
@@ -755,6 +771,8 @@ cdef inline int leader_side_tricks(const Rules* r, const Position* p, u64 out, i
     qrel = side_quick_tricks(r, p, &quick, &q)
     decided = leader_tricks_decide(r, p, q, target)
     if decided:
+        if qrel == quick.rel:
+            qrel = fewest_runs(r, p, qrel, target if r.dside[p.leader] else p.tricks_left - target + 1)
         rel[0] = qrel
         return decided
     # The two hands' runs together: cash, cross, cash (with trumps out only where the
