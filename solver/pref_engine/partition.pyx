@@ -454,8 +454,10 @@ cdef inline void count_quick_tricks(const Rules* r, const Position* p, u64 out, 
     k.prel = quick_tricks_long(r, p, out, (p.leader + 2) & 3, &k.qp, &k.psuits)
 
 
-cdef inline u64 side_quick_tricks(const Rules* r, const Position* p, const Quick* k, int* count) noexcept nogil:
-    """Quick tricks of the side on lead: the leader's own, or his partner's after an entry.
+cdef inline u64 side_quick_tricks(const Rules* r, const Position* p, const Quick* k, int* count,
+                                  int* entry) noexcept nogil:
+    """Quick tricks of the side on lead: the leader's own, or his partner's after an entry
+    (its suit in ``entry``, left as it is for the leader's own).
 
     The partner's count stands if the leader can reach him first: a suit the
     partner counts, in which the leader holds a card (the partner's top card
@@ -479,6 +481,7 @@ cdef inline u64 side_quick_tricks(const Rules* r, const Position* p, const Quick
                     safe = False
         if safe:
             count[0] = k.qp
+            entry[0] = suit
             return k.prel
     return k.rel
 
@@ -732,15 +735,20 @@ cdef inline int second_hand_tricks(const Rules* r, const Position* p, int seat,
     return q
 
 
-cdef inline u64 fewest_runs(const Rules* r, const Position* p, u64 rel, int need) noexcept nogil:
-    """The leader's quick tricks ``rel`` cut to the trump run and the plain-suit runs, in suit
-    order, that reach ``need`` tricks by their cards alone (``rel`` itself if they do not: the
-    length winners counted too). A suit's run counts by the shape and the trump run alone
-    (who can ruff it), so a position with the same shape and the same owners of the cards
-    kept takes as many tricks by cashing those runs (DDS's quick tricks likewise stop at the
-    cut-off): the entries stored above the cut-off need fewer deciding cards."""
+cdef inline u64 fewest_runs(const Rules* r, const Position* p, u64 rel, int need,
+                            int entry) noexcept nogil:
+    """The quick tricks ``rel`` of the leader, or of his partner reached through the suit
+    ``entry`` (-1: the leader's own), cut to the trump run, the entry suit's run and the
+    plain-suit runs, in suit order, that reach ``need`` tricks by their cards alone (``rel``
+    itself if they do not: the length winners counted too). A suit's run counts by the
+    shape and the trump run alone (who can ruff it), and the entry by the shape and its own
+    run, so a position with the same shape and the same owners of the cards kept takes as
+    many tricks by cashing those runs (DDS's quick tricks likewise stop at the cut-off): the
+    entries stored above the cut-off need fewer deciding cards."""
     cdef u64 kept = rel & r.suit_mask[p.trump] if p.trump >= 0 else 0
     cdef int suit
+    if entry >= 0:
+        kept |= rel & r.suit_mask[entry]
     for suit in range(r.nsuits):
         if bit_count(kept) >= need:
             return kept
@@ -765,14 +773,15 @@ cdef inline int leader_side_tricks(const Rules* r, const Position* p, u64 out, i
     each later one relies on more cards."""
     cdef Quick quick
     cdef u64 qrel
-    cdef int q, decided
+    cdef int q, decided, entry
     # The leader's quick tricks, or his partner's after an entry.
     count_quick_tricks(r, p, out, &quick)
-    qrel = side_quick_tricks(r, p, &quick, &q)
+    entry = -1
+    qrel = side_quick_tricks(r, p, &quick, &q, &entry)
     decided = leader_tricks_decide(r, p, q, target)
     if decided:
-        if qrel == quick.rel:
-            qrel = fewest_runs(r, p, qrel, target if r.dside[p.leader] else p.tricks_left - target + 1)
+        qrel = fewest_runs(r, p, qrel,
+                           target if r.dside[p.leader] else p.tricks_left - target + 1, entry)
         rel[0] = qrel
         return decided
     # The two hands' runs together: cash, cross, cash (with trumps out only where the
