@@ -116,6 +116,44 @@ def test_100_random_endings_match_dds():
     assert check(deals, make_backend("fast")) == []
 
 
+def test_endings_with_a_tiny_table_match_dds():
+    """A winning-rank table of 5 buckets: every bucket fills, so entries overflow to the
+    more specific levels' buckets (``rank_store``) and the last level's are replaced; the
+    entries found there must answer as any other."""
+    deals = endings(seed=14, count=24, sizes=(7, 8, 9, 10))
+    assert check(deals, make_backend("fast", tt_size_mb=0.01)) == []
+
+
+def test_60_endings_of_9_to_11_cards_match_dds():
+    """Endings long enough for the entries above a quick-trick cut-off (the leader's runs cut
+    to the fewest that reach the target, ``fewest_runs``) to answer other positions."""
+    deals = endings(seed=1415, count=60, sizes=(9, 10, 11))
+    assert check(deals, make_backend("fast")) == []
+
+
+# Endings where a partner's quick-trick cut-off must keep the run of the suit that reaches
+# him (``fewest_runs``'s entry): a build that leaves it out gets each of them wrong (found
+# among 6,178 random endings, seed 2025).
+ENTRY_RUN_ENDINGS = [
+    "N:T.T4.JT74. A9.97.53.T QJ62.5..87 8.Q.A2.642",
+    "N:AJ76.72.T74.6 93.T6.QJ93.Q7 Q42.A85..J942 KT5.KJ.A62.A3",
+    "N:54.82.T.Q8654 J987.75.J95.7 Q2.Q.K8642.J3 6.T43.AQ7.AT2",
+]
+
+
+# An ending where a quick-trick cut-off must keep the trump run (a build that cuts to the
+# plain runs alone gets it wrong: found among 5,089 random endings, seed 2026).
+TRUMP_RUN_ENDING = "N:AT976.K.T5.K86 K4.AT75.Q3.J74 Q8.Q86.KJ87.Q5 52.J3.9642.932"
+
+
+def test_endings_whose_quick_tricks_need_the_entry_run_match_dds():
+    assert check([Deal.from_pbn(p) for p in ENTRY_RUN_ENDINGS], make_backend("fast")) == []
+
+
+def test_ending_whose_quick_tricks_need_the_trump_run_matches_dds():
+    assert check([Deal.from_pbn(TRUMP_RUN_ENDING)], make_backend("fast")) == []
+
+
 @pytest.mark.slow
 def test_2000_random_endings_match_dds():
     deals = endings(seed=2000, count=2000, sizes=(5, 6, 7, 8, 9, 10, 11))

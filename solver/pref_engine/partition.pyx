@@ -74,8 +74,11 @@ depend on the cards of some suit sits with the shape alone, one that needs the
 top three of every suit in a bucket of its own. A probe scans the (filled)
 bucket of each level. One bit per bucket says whether it was ever filled, so
 probes of empty buckets cost no memory load; a bucket fills from its first
-entry on, so a scan stops at the first unused slot. Replacement: a free slot,
-else the entry with the fewest tricks left and, among those (a bucket's
+entry on, so a scan stops at the first unused slot. Replacement: a free slot;
+else a free slot of the position's bucket at the next, more specific level (the
+shape's bucket at level 0 fills first: the entry then answers only positions with
+the same owners of the top cards, but it stays); else, at the last level, the
+entry with the fewest tricks left and, among those (a bucket's
 entries mostly share the shape), the most deciding cards (the least general);
 a store takes the first free slot the probe saw, without looking for an entry
 of the same key to tighten (its bucket has mostly left the cache by then); an
@@ -341,32 +344,43 @@ cdef inline void rank_store(RankTable* t, const RankKey* k, const Rules* r, cons
     """Store the bounds of ``k``'s position with the deciding cards ``rel``. No search for
     an entry with the same key (to tighten it): by the time of the store the bucket has
     mostly left the cache, and a duplicate is harmless (a probe checks every entry that
-    matches). The new entry goes to the bucket's first free slot, found from the probe's
-    count of used ones (entries are only ever added, so slots below a used one are used),
-    else replaces a victim."""
+    matches). The new entry goes to the first free slot of the bucket of its level, found
+    from the probe's count of used ones (entries are only ever added, so slots below a used
+    one are used); if that bucket is full, to the position's bucket at the next, more
+    specific level (a probe scans every level, and an entry found there is checked card by
+    card as anywhere: it only answers fewer positions); only a full bucket at the last level
+    replaces a victim."""
     cdef u64 top = top_cards_from(r, rel, out)
     cdef int level = entry_level(r, p, out, top)
-    cdef u64 b = k.bucket[level]
-    cdef RankEntry* e = t.entries + b * PBUCKET
+    cdef u64 b
+    cdef RankEntry* e
     cdef RankEntry* victim = NULL
     cdef u64 mask = bit_extract(top, out)
-    cdef int i = k.nvalid[level]
-    if not bucket_filled(t, b):
-        # first store in this bucket since the table was emptied: wipe what it held
-        for i in range(PBUCKET):
-            e[i].plane0 = 0
-        t.filled[b >> 6] |= (<u64>1) << (b & 63)
-        i = 0
-    while i < PBUCKET and (e[i].plane0 >> 56) == t.gen:
-        i += 1                        # (stores of the subtree since the probe)
-    if i < PBUCKET:
-        victim = &e[i]
-    else:
+    cdef int i
+    while True:
+        b = k.bucket[level]
+        e = t.entries + b * PBUCKET
+        i = k.nvalid[level]
+        if not bucket_filled(t, b):
+            # first store in this bucket since the table was emptied: wipe what it held
+            for i in range(PBUCKET):
+                e[i].plane0 = 0
+            t.filled[b >> 6] |= (<u64>1) << (b & 63)
+            i = 0
+        while i < PBUCKET and (e[i].plane0 >> 56) == t.gen:
+            i += 1                    # (stores of the subtree since the probe)
+        if i < PBUCKET:
+            victim = &e[i]
+            break
+        if level + 1 < NLEVELS:
+            level += 1                # full: the more specific bucket
+            continue
         # the entry with the fewest tricks left (cheapest to recompute)
         victim = &e[0]
         for i in range(1, PBUCKET):
             if victim_score(&e[i]) < victim_score(victim):
                 victim = &e[i]
+        break
     victim.key = k.word
     victim.mask = mask | (<u64>lower << 56) | (<u64>upper << 60)
     victim.plane0 = (k.plane0 & mask) | (<u64>t.gen << 56)
@@ -440,8 +454,10 @@ cdef inline void count_quick_tricks(const Rules* r, const Position* p, u64 out, 
     k.prel = quick_tricks_long(r, p, out, (p.leader + 2) & 3, &k.qp, &k.psuits)
 
 
-cdef inline u64 side_quick_tricks(const Rules* r, const Position* p, const Quick* k, int* count) noexcept nogil:
-    """Quick tricks of the side on lead: the leader's own, or his partner's after an entry.
+cdef inline u64 side_quick_tricks(const Rules* r, const Position* p, const Quick* k, int* count,
+                                  int* entry) noexcept nogil:
+    """Quick tricks of the side on lead: the leader's own, or his partner's after an entry
+    (its suit in ``entry``, left as it is for the leader's own).
 
     The partner's count stands if the leader can reach him first: a suit the
     partner counts, in which the leader holds a card (the partner's top card
@@ -465,6 +481,7 @@ cdef inline u64 side_quick_tricks(const Rules* r, const Position* p, const Quick
                     safe = False
         if safe:
             count[0] = k.qp
+            entry[0] = suit
             return k.prel
     return k.rel
 
@@ -718,6 +735,27 @@ cdef inline int second_hand_tricks(const Rules* r, const Position* p, int seat,
     return q
 
 
+cdef inline u64 fewest_runs(const Rules* r, const Position* p, u64 rel, int need,
+                            int entry) noexcept nogil:
+    """The quick tricks ``rel`` of the leader, or of his partner reached through the suit
+    ``entry`` (-1: the leader's own), cut to the trump run, the entry suit's run and the
+    plain-suit runs, in suit order, that reach ``need`` tricks by their cards alone (``rel``
+    itself if they do not: the length winners counted too). A suit's run counts by the
+    shape and the trump run alone (who can ruff it), and the entry by the shape and its own
+    run, so a position with the same shape and the same owners of the cards kept takes as
+    many tricks by cashing those runs (DDS's quick tricks likewise stop at the cut-off): the
+    entries stored above the cut-off need fewer deciding cards."""
+    cdef u64 kept = rel & r.suit_mask[p.trump] if p.trump >= 0 else 0
+    cdef int suit
+    if entry >= 0:
+        kept |= rel & r.suit_mask[entry]
+    for suit in range(r.nsuits):
+        if bit_count(kept) >= need:
+            return kept
+        kept |= rel & r.suit_mask[suit]
+    return rel
+
+
 cdef inline int leader_tricks_decide(const Rules* r, const Position* p, int q,
                                      int target) noexcept nogil:
     """The side on lead surely takes ``q`` tricks: 1 if the declarer's side surely
@@ -735,12 +773,15 @@ cdef inline int leader_side_tricks(const Rules* r, const Position* p, u64 out, i
     each later one relies on more cards."""
     cdef Quick quick
     cdef u64 qrel
-    cdef int q, decided
+    cdef int q, decided, entry
     # The leader's quick tricks, or his partner's after an entry.
     count_quick_tricks(r, p, out, &quick)
-    qrel = side_quick_tricks(r, p, &quick, &q)
+    entry = -1
+    qrel = side_quick_tricks(r, p, &quick, &q, &entry)
     decided = leader_tricks_decide(r, p, q, target)
     if decided:
+        qrel = fewest_runs(r, p, qrel,
+                           target if r.dside[p.leader] else p.tricks_left - target + 1, entry)
         rel[0] = qrel
         return decided
     # The two hands' runs together: cash, cross, cash (with trumps out only where the
