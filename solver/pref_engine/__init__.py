@@ -10,12 +10,15 @@ The folder is the algorithm's outline, one module per technique:
   (inline, ``.pxd`` only);
 * ``rankbyrank``: misère, the declarer clean of or caught for every trick left, his cards
   compared with the defenders' rank by rank (inline, ``.pxd`` only);
+* ``miseresteps``: misère, those rules in the order a trick's start asks them, shared by the
+  search and an enumeration's root (inline, ``.pxd`` only);
 * ``splitguess``: MTD(f)'s first guess in an enumeration of splits, from the values of
   earlier splits that share cards with it (inline, ``.pxd`` only);
 * ``search``: null-window alpha-beta (the main search);
 * ``partition``: the same search with winning-rank (partition) table entries,
   used for Whist;
-* ``root``: the MTD(f) driver, and the all-pass talon-led tricks played
+* ``root``: the MTD(f) driver (in a misère enumeration, the root's leads in the order of
+  their history over the earlier splits), and the all-pass talon-led tricks played
   before the main search;
 * ``maxn``: all-pass, every seat for himself (max^n, the self-interested line);
 * ``engine``: the ``Engine`` object; ``EngineBusy``, raised when one Engine is asked for two
