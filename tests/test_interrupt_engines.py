@@ -319,3 +319,71 @@ def test_a_stopped_search_counts_its_nodes():
             break
     assert stopped_nodes > 0
     assert backend.nodes >= stopped_nodes
+
+
+class SignalAtLastBatch:
+    """A fast backend that solves its ``last``-th batch, then sends SIGINT to the main thread
+    and waits until the run has taken it: a Ctrl-C in the enumeration's last moments."""
+
+    def __init__(self, stopped: threading.Event, last: int) -> None:
+        self.inner = make_backend("fast")
+        self.stopped = stopped
+        self.last = last
+        self.calls = 0
+        self.name = "fast"
+
+    @property
+    def nodes(self) -> int:
+        return self.inner.nodes
+
+    def solve_batch(self, position, seats, known, splits):
+        values = self.inner.solve_batch(position, seats, known, splits)
+        self.calls += 1
+        if self.calls == self.last:
+            signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+            assert self.stopped.wait(60), "the enumeration never took the Ctrl-C"
+        return values
+
+    def solve(self, position):
+        return self.inner.solve(position)
+
+
+def test_a_ctrl_c_after_the_last_block_is_solved_leaves_the_enumeration_exact(monkeypatch):
+    """Every split was solved although the Ctrl-C came during the last block: the tally is
+    exact (not "interrupted after N of N"), and the stop is kept for the next enumeration."""
+    import pyanalyzer.engines.executor as executor
+
+    monkeypatch.setattr(executor, "_stop_pending", False)   # (and so after the test)
+    stopped = threading.Event()
+    original = executor.stop_running_searches
+    monkeypatch.setattr(executor, "stop_running_searches", lambda: (original(), stopped.set()))
+    template, defenders, unknown = misere_enumeration()
+    # West and East hold eight known cards each; the last four unknown ones are split 2-2.
+    cards = [1 << bit for bit in range(64) if unknown >> bit & 1]
+    hands = list(template.hands)
+    hands[defenders[0]] |= sum(cards[:8])
+    hands[defenders[1]] |= sum(cards[8:16])
+    from dataclasses import replace
+
+    template = replace(template, hands=tuple(hands))
+    rest = sum(cards[16:])
+    whole = solve_splits(template, defenders, (2, 2), rest, block=1, backends=[make_backend("fast")])
+    assert whole.exact and whole.total == 6
+    counting = SignalAtLastBatch(stopped, last=10 ** 9)
+    solve_splits(template, defenders, (2, 2), rest, block=1, backends=[counting])
+    batches = counting.calls
+
+    tally = solve_splits(template, defenders, (2, 2), rest, block=1,
+                         backends=[SignalAtLastBatch(stopped, last=batches)])
+    assert stopped.is_set()
+    assert tally.exact and not tally.partial and not tally.interrupted
+    assert tally.histogram == whole.histogram and tally.splits == 6
+    after = solve_splits(template, defenders, (2, 2), rest, block=1, backends=[make_backend("fast")])
+    assert after.interrupted and after.partial and after.splits == 0
+    again = solve_splits(template, defenders, (2, 2), rest, block=1, backends=[make_backend("fast")])
+    assert again.exact and again.histogram == whole.histogram
+
+    stopped.clear()   # the same Ctrl-C one batch earlier cuts the last block: bounds only
+    tally = solve_splits(template, defenders, (2, 2), rest, block=1,
+                         backends=[SignalAtLastBatch(stopped, last=batches - 1)])
+    assert tally.interrupted and tally.partial and 0 < tally.splits < 6
