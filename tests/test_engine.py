@@ -592,6 +592,73 @@ def test_misere_escape_two_tricks_rule_edges():
     assert fired > 300 and boundary > 30, (fired, boundary)
 
 
+def declarer_escapes_two_led_to(hands, leader: int, declarer: int) -> bool:
+    """The engine's rule for a test of all the tricks left but one with a defender on lead
+    restated (``misere_escapes_two_led_to``): some defender holds two *kept* escape suits
+    (each stays one without his highest card of it, ``declarer_escapes_two``), and the
+    declarer holds a card outside two of them or the leader holds none."""
+    if leader == declarer:
+        return False
+
+    def suit_cards(seat: int, suit: int) -> list[int]:
+        return sorted(c for c in cards_of(hands[seat]) if c // 8 == suit)
+
+    for seat in range(3):
+        if seat == declarer:
+            continue
+        kept = {suit for suit in range(4) if suit_cards(declarer, suit) and suit_cards(seat, suit)
+                and not ranks_stay_under(suit_cards(seat, suit)[:-1], suit_cards(declarer, suit))}
+        for pair in itertools.combinations(sorted(kept), 2):
+            outside = [suit for suit in range(4) if suit not in pair]
+            if (any(suit_cards(declarer, suit) for suit in outside)
+                    or not any(suit_cards(leader, suit) for suit in outside)):
+                return True
+    return False
+
+
+def test_misere_escape_two_tricks_defender_led_rule_edges():
+    """Misère tests of all the tricks left but one with a defender on lead
+    (``misere_escapes_two_led_to``, ``rankbyrank.pxd``): a defender's two kept escape suits
+    give the declarer two escapes, whether he takes the trick now starting (then he is on
+    lead with both still escape suits, one kept) or loses it (then a defender leads and he
+    needs every trick left). Deals of 4-6 tricks in three or four suits, his hand drawn at
+    random or low, a defender on lead; the rule on its own against the reference's values,
+    and the engine's test of all the tricks but one and its value against the reference
+    (from an empty table: the rule decides at the root). The rule must fire
+    often, at the boundary (the value exactly all the tricks but two) too, and where the
+    declarer holds no card outside the two suits (the leader's suits then decide)."""
+    eng = Engine(tt_size_mb=1)
+    rng = random.Random("misere-escape-two-defender-led")
+    fired = boundary = two_suited = 0
+    for i in range(3000):
+        tricks = rng.randint(4, 6)
+        suits = rng.sample(range(4), 3 + (i % 3 == 0))
+        deck = rng.sample([s * 8 + r for s in suits for r in range(8)], 3 * tricks)
+        if i % 2:
+            deck.sort(key=lambda c: (c % 8) + rng.random() * (4 + i % 5))    # his cards low
+        defenders = deck[tricks:]
+        rng.shuffle(defenders)
+        hands = [bits(deck[:tricks]), bits(defenders[:tricks]), bits(defenders[tricks:])]
+        declarer = rng.randrange(3)
+        hands = hands[-declarer:] + hands[:-declarer]
+        leader = (declarer + 1 + i // 2 % 2) % 3
+        pos = Position(tuple(hands), PREF_SUITS, None, True, leader, (),
+                       tuple(s == declarer for s in range(3)), False)
+        fires = declarer_escapes_two_led_to(hands, leader, declarer)
+        if not fires and i % 4:
+            continue                      # (most of the reference's time where it fires)
+        want = reference_value(pos)
+        if fires:
+            assert want <= tricks - 2, pos
+            fired += 1
+            boundary += want == tricks - 2
+            two_suited += len({c // 8 for c in cards_of(hands[declarer])}) == 2
+        eng.clear()
+        assert eng.reaches(pos, tricks - 1) == (want >= tricks - 1), pos
+        assert eng.solve(pos) == want, pos
+    assert fired > 600 and boundary > 15 and two_suited > 6, (fired, boundary, two_suited)
+
+
 def sure_trump_tricks(hands, trumps: int, side: list[bool]) -> int:
     """Tricks the seats marked in ``side`` surely take with their trumps (the count behind
     ``trumps_take`` in ``solver/pref_engine/quicktricks.pxd``, restated): one seat's ``i``
