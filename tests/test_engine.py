@@ -592,6 +592,77 @@ def test_misere_escape_two_tricks_rule_edges():
     assert fired > 300 and boundary > 30, (fired, boundary)
 
 
+def kept_escape_suits(hands, seat: int, declarer: int, drop_top: bool = True) -> set[int]:
+    """The suits of the declarer's in which ``seat``'s cards, without his highest one
+    (``drop_top``), do not stay under the declarer's rank by rank: *kept* escape suits
+    (``misere_escapes_two``); all his escape suits with ``drop_top`` false."""
+    found = set()
+    for suit in range(4):
+        own = [c for c in cards_of(hands[declarer]) if c // 8 == suit]
+        theirs = sorted(c for c in cards_of(hands[seat]) if c // 8 == suit)
+        if own and theirs and not ranks_stay_under(theirs[:-1] if drop_top else theirs, own):
+            found.add(suit)
+    return found
+
+
+def declarer_escapes_two_led_to(hands, leader: int, declarer: int) -> bool:
+    """The engine's rule for a test of all the tricks left but one with a defender on lead
+    restated (``misere_escapes_two_led_to``): some defender holds two kept escape suits."""
+    return leader != declarer and any(len(kept_escape_suits(hands, seat, declarer)) >= 2
+                                      for seat in range(3) if seat != declarer)
+
+
+def test_misere_escape_two_tricks_defender_led_rule_edges():
+    """Misère tests of all the tricks left but one with a defender on lead
+    (``misere_escapes_two_led_to``, ``rankbyrank.pxd``): a defender's two kept escape suits
+    give the declarer two escapes, whether he takes the trick now starting (then he is on
+    lead with both still escape suits, one kept) or loses it (then a defender leads and he
+    needs every trick left). Deals of 4-6 tricks in three or four suits, his hand drawn at
+    random or low, a defender on lead; the rule on its own against the reference's values,
+    and the engine's test of all the tricks but one and its value against the reference
+    (from an empty table: the rule decides at the root) where the rule fires, where a
+    defender holds one kept escape suit or two escape suits (the rule nearly fires), and in
+    a quarter of the rest. The rule must fire often, at the boundary (the value exactly all
+    the tricks but two) too, and where the declarer holds no suit but the two and the
+    leader holds another (he may have to discard from them)."""
+    eng = Engine(tt_size_mb=1)
+    rng = random.Random("misere-escape-two-defender-led")
+    fired = boundary = discards = 0
+    for i in range(3000):
+        tricks = rng.randint(4, 6)
+        suits = rng.sample(range(4), 3 + (i % 3 == 0))
+        deck = rng.sample([s * 8 + r for s in suits for r in range(8)], 3 * tricks)
+        if i % 2:
+            deck.sort(key=lambda c: (c % 8) + rng.random() * (4 + i % 5))    # his cards low
+        defenders = deck[tricks:]
+        rng.shuffle(defenders)
+        hands = [bits(deck[:tricks]), bits(defenders[:tricks]), bits(defenders[tricks:])]
+        declarer = rng.randrange(3)
+        hands = hands[-declarer:] + hands[:-declarer]
+        leader = (declarer + 1 + i // 2 % 2) % 3
+        pos = Position(tuple(hands), PREF_SUITS, None, True, leader, (),
+                       tuple(s == declarer for s in range(3)), False)
+        fires = declarer_escapes_two_led_to(hands, leader, declarer)
+        near = any(kept_escape_suits(hands, seat, declarer)
+                   or len(kept_escape_suits(hands, seat, declarer, drop_top=False)) >= 2
+                   for seat in range(3) if seat != declarer)
+        if not near and i % 4:
+            continue                      # (the reference's time where the rule may matter)
+        want = reference_value(pos)
+        if fires:
+            assert want <= tricks - 2, pos
+            fired += 1
+            boundary += want == tricks - 2
+            own_suits = {c // 8 for c in cards_of(hands[declarer])}
+            discards += any(own_suits <= kept_escape_suits(hands, seat, declarer)
+                            and any(c // 8 not in own_suits for c in cards_of(hands[leader]))
+                            for seat in range(3) if seat != declarer)
+        eng.clear()
+        assert eng.reaches(pos, tricks - 1) == (want >= tricks - 1), pos
+        assert eng.solve(pos) == want, pos
+    assert fired > 600 and boundary > 15 and discards > 5, (fired, boundary, discards)
+
+
 def sure_trump_tricks(hands, trumps: int, side: list[bool]) -> int:
     """Tricks the seats marked in ``side`` surely take with their trumps (the count behind
     ``trumps_take`` in ``solver/pref_engine/quicktricks.pxd``, restated): one seat's ``i``

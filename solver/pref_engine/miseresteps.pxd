@@ -13,7 +13,8 @@ into the search.
 from pref_engine.state cimport Rules, Position, u64
 from pref_engine.suretrick cimport misere_trick
 from pref_engine.quicktricks cimport misere_sure
-from pref_engine.rankbyrank cimport misere_by_rank, misere_escapes_one, misere_escapes_two
+from pref_engine.rankbyrank cimport (misere_by_rank, misere_escapes_one, misere_escapes_two,
+                                     misere_escapes_two_led_to)
 
 
 cdef inline bint misere_before_table(const Rules* r, const Position* p, int target, bint* reached) noexcept nogil:
@@ -51,6 +52,9 @@ cdef inline bint misere_after_table(const Rules* r, const Position* p, u64 out, 
         return True
     if (target >= p.tricks_left - 1 and p.leader == r.lone_declarer and p.trump < 0
             and (target == p.tricks_left or misere_escapes_two(r, p))):
+        reached[0] = False
+        return True
+    if target == p.tricks_left - 1 and misere_escapes_two_led_to(r, p):
         reached[0] = False
         return True
     return False

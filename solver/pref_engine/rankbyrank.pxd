@@ -226,3 +226,54 @@ cdef inline bint misere_escapes_two(const Rules* r, const Position* p) noexcept 
         if escapes >= 3 or (escapes == 2 and kept >= 1):
             return True
     return False
+
+
+cdef inline bint misere_escapes_two_led_to(const Rules* r, const Position* p) noexcept nogil:
+    """At a trick's start (one declarer seat, no trumps, three seats) with a defender on lead:
+    True if the declarer surely takes at most all the tricks left but two.
+
+    Some defender holds two *kept* escape suits ``A`` and ``B`` (``misere_escapes_two``: an
+    escape suit of his that stays one without his highest card of it, so without any one
+    card of it; he holds two cards of it or more). The declarer plays his highest card of
+    the led suit where he holds it, else discards a card outside ``A`` and ``B`` where he
+    holds one.
+
+    * Led outside ``A`` and ``B``, he follows: the defender plays one card, so both stay
+      escape suits, and one of them untouched stays kept.
+    * Led in ``A``: the defender follows, ``B`` is untouched; if the declarer takes the
+      trick, his card is above the defender's and ``A`` stays an escape suit: a violation
+      at the defender's ``j``-th card, ``j`` below his count (kept), lies under the declarer's
+      highest card played, so below the declarer's count; the card leaving the defender's
+      at or under it moves it down a place over the declarer's cards under it, one above it
+      leaves it where it is.
+    * He is void in the led suit (and loses the trick): holding a suit outside ``A`` and
+      ``B`` he keeps both escape suits. Else, if the defender follows, ``A`` or ``B`` is
+      untouched and stays kept; if the defender discards too, the other defender led and
+      wins the trick, and the defender keeps an escape suit and cards of ``A`` and ``B``,
+      the only suits the declarer holds.
+
+    Taking the trick, the declarer is on lead needing all the tricks left but one, with
+    two escape suits of one defender of which one is kept: ``misere_escapes_two`` fails that.
+    Losing it, he needs every trick left with a defender on lead, which
+    ``misere_escapes_one`` fails: the defender on lead holds an escape suit, or his partner
+    holds two, or a kept one, or one while void in none of the declarer's suits.
+    """
+    cdef int declarer = r.lone_declarer
+    cdef int i, s
+    cdef u64 own, suit_own, h
+    cdef bint kept
+    if p.trump >= 0 or declarer < 0 or r.nseats != 3 or p.leader == declarer:
+        return False
+    own = p.hand[declarer]
+    for i in range(3):
+        if i == declarer:
+            continue
+        kept = False
+        for s in range(r.nsuits):
+            suit_own = own & r.suit_mask[s]
+            h = p.hand[i] & r.suit_mask[s]
+            if suit_own and h and not stays_under(h & ~((<u64>1) << high_index(h)), suit_own):
+                if kept:
+                    return True
+                kept = True
+    return False
