@@ -1538,6 +1538,38 @@ def test_solve_batch_misere_root_is_exact():
     assert leaders == {True, False} and max(spread) >= 2
 
 
+def test_solve_batch_misere_declarer_lead_history_is_exact():
+    """A misère batch orders the declarer's leads below the root by their history over the
+    splits (search.pyx ``order_by_lead_history``, kept across the batches of one enumeration):
+    whole enumerations of 6- and 7-trick endings with the declarer's hand fixed (his lead
+    cards the same in every split), in batches, then again in reverse on the same engine,
+    against one solve per layout on an engine of its own."""
+    from dataclasses import replace
+
+    from pyanalyzer.analysis.splits import all_splits
+
+    rng = random.Random("misere-declarer-leads")
+    batch_engine = Engine(tt_size_mb=1)
+    single = Engine(tt_size_mb=1)
+    spread, leaders = set(), set()
+    for tricks in (6, 6, 6, 7):
+        pos = random_preferans(rng, tricks, kind="misere", mid_trick=False)
+        while not pos.declarer_side[0]:
+            pos = random_preferans(rng, tricks, kind="misere", mid_trick=False)
+        unknown = pos.hands[1] | pos.hands[2]
+        splits = list(all_splits(unknown, (tricks, tricks)))
+        first = replace(pos, hands=(pos.hands[0],) + splits[0])
+        expected = [single.solve(replace(pos, hands=(pos.hands[0],) + s)) for s in splits]
+        values = []
+        for b in range(0, len(splits), 300):
+            values += batch_engine.solve_batch(first, (1, 2), (0, 0), splits[b:b + 300])
+        assert values == expected
+        assert batch_engine.solve_batch(first, (1, 2), (0, 0), splits[::-1]) == expected[::-1]
+        spread.add(max(expected) - min(expected))
+        leaders.add(pos.leader == 0)
+    assert max(spread) >= 3 and leaders == {True, False}
+
+
 def test_solve_batch_from_a_trick_in_progress_equals_the_reference():
     """A batch from a trick in progress (advice's positions after the advised card): the hidden
     seats' cards dealt other ways, each layout's value as one solve and as the reference's."""

@@ -207,6 +207,7 @@ cdef class Engine:
         self._view_table()
         self.s.tt = &self.tt
         self.s.child_key = NULL
+        self.s.declarer_leads = NULL
         reset_killers(&self.s)
         self.tt_size_mb = tt_size_mb
         self.rules_tag = None
@@ -580,6 +581,8 @@ cdef class Engine:
                 guesser = self.guesser
                 guesser.last = -1
                 history = self.lead_history
+                if not self.s.rules.plain_tricks:
+                    self.s.declarer_leads = &history.declarer_leads
             with nogil:
                 self._begin()
                 for i in range(n):
@@ -608,6 +611,7 @@ cdef class Engine:
                 self.last_tricks = start.tricks_left
             return [out[i] for i in range(done)]
         finally:
+            self.s.declarer_leads = NULL
             free(masks)
             free(out)
 

@@ -3,7 +3,7 @@
 tricks that may come before the main search (see root.pyx)."""
 
 from pref_engine.state cimport u64
-from pref_engine.search cimport Searcher, Undo
+from pref_engine.search cimport Searcher, Undo, DeclarerLeadHistory
 
 cdef int root_moves(Searcher* s, int seat, int* moves) noexcept nogil
 cdef int root_make_move(Searcher* s, int move, Undo* u) noexcept nogil
@@ -21,6 +21,7 @@ cdef struct LeadHistory:
     long long tried[64]
     long long held[64]
     long long nodes[64]
+    DeclarerLeadHistory declarer_leads   # his leads below the root (``search.pyx``)
 
 
 cdef void lead_history_reset(LeadHistory* h) noexcept nogil

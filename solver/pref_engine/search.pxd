@@ -41,6 +41,17 @@ cdef inline void killers_record(Killers* k, int slot, int card) noexcept nogil:
         k.lead[slot][0] = card
 
 
+cdef struct DeclarerLeadHistory:
+    # Misère enumerations (``solve_batch``): the declarer's leads below the root, per target
+    # (``spare``: 0 where he must lose every trick left, 1 where he may take some), tricks left
+    # and lead card, over the trick starts of the splits so far where a lead of his cut off:
+    # the tests that tried it, those it cut off, the nodes under it (the root's own leads:
+    # ``root.pxd``'s LeadHistory).
+    int tried[2][MAX_TRICKS][64]
+    int held[2][MAX_TRICKS][64]
+    float nodes[2][MAX_TRICKS][64]
+
+
 cdef struct Searcher:
     Rules rules
     Position pos
@@ -49,6 +60,9 @@ cdef struct Searcher:
     const TTKey* child_key        # the key of the next position, if the caller made it
     # Trick contracts: killer leads per tricks left and side on lead (``reset_killers``).
     Killers killers
+    # Misère enumerations: the declarer's lead history over the splits (NULL: none, the
+    # misère order alone: every other search)
+    DeclarerLeadHistory* declarer_leads
     # All-pass with an open talon (root.pyx): talon-led tricks still to play
     # before the main search; they are never stored in the table.
     int ntalon

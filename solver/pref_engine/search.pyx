@@ -29,6 +29,36 @@ from pref_engine.moves cimport (order_trick_moves, order_misere_moves, order_mov
 
 cdef enum:
     TT_MIN_TRICKS = 1              # (the last trick is played out directly)
+    # Misère enumerations: the declarer's leads ordered by their history over the splits
+    # (``DeclarerLeadHistory``) where this many tricks are left or more, each lead's nodes
+    # counted with a prior of ``LEAD_PRIOR_NODES``
+    LEAD_HISTORY_MIN_TRICKS = 3
+    LEAD_PRIOR_NODES = 5
+
+
+cdef inline float lead_merit(const DeclarerLeadHistory* h, int spare, int tricks, int card) noexcept nogil:
+    """A declarer's lead's chance to cut off over the nodes it costs, from its history (as the
+    root's ``lead_merit``, with a smaller prior: the subtrees below the root are smaller)."""
+    return ((h.held[spare][tricks][card] + 1.0) * (h.tried[spare][tricks][card] + 1.0)
+            / ((h.tried[spare][tricks][card] + 2.0) * (h.nodes[spare][tricks][card] + LEAD_PRIOR_NODES)))
+
+
+cdef inline void order_by_lead_history(const DeclarerLeadHistory* h, int spare, int tricks,
+                                       int* cards, int n, int start) noexcept nogil:
+    """Sort ``cards[start:n]`` by falling ``lead_merit`` (stable: ties keep the misère order)."""
+    cdef float merit[MAX_LEAD_MOVES]
+    cdef float m
+    cdef int i, j, card
+    for i in range(start, n):
+        card = cards[i]
+        m = lead_merit(h, spare, tricks, card)
+        j = i
+        while j > start and m > merit[j - 1]:
+            cards[j] = cards[j - 1]
+            merit[j] = merit[j - 1]
+            j -= 1
+        cards[j] = card
+        merit[j] = m
 
 
 # The search is compiled three times (a fused type picks the version): for trick counts
@@ -418,6 +448,15 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
     # succeeds; the cutting child's bound when one cuts.
     result = not maxer
     found = -1 if maxer else 1 << 30
+    if Valuation is MisereCount:
+        # an enumeration, the declarer on lead: his leads are searched by
+        # ``declarer_leads_learnt`` (ordered and learnt by the history over the splits)
+        if (p.nplayed == 0 and s.declarer_leads != NULL and r.dside[seat] and n > 1
+                and p.tricks_left >= LEAD_HISTORY_MIN_TRICKS):
+            best = search_declarer_leads(s, target, out, cards, n, 1 if cards[0] == first else 0)
+            if best >= 0:
+                result = maxer
+            n = 0                         # (searched: the loop below has nothing to do)
     for i in range(n):
         card = cards[i]
         gain = do_move(s, card, &u, value)
@@ -477,3 +516,44 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
     if Valuation is not PointValue:
         return result
     return found
+
+
+cdef int declarer_leads_learnt(Searcher* s, int target, u64 out, int* cards, int n,
+                               int start) noexcept nogil:
+    """Step 7 of a misère search in an enumeration (``Searcher.declarer_leads`` set), the
+    declarer on lead: his leads ``cards[:n]`` (the misère order, ``cards[:start]`` the table's
+    move) tried in falling ``lead_merit`` from ``start``; returns the lead that holds him
+    under ``target``, or -1 if none does. Where one does, the history learns from the leads
+    tried: each one's nodes, the one that held. (Out of the search's body: it runs in
+    enumerations only, and inlined it costs every search registers.)"""
+    cdef DeclarerLeadHistory* h = s.declarer_leads
+    cdef Position* p = &s.pos
+    cdef int spare = target > 1
+    cdef int tricks = p.tricks_left
+    cdef int seat = seat_to_move(&s.rules, p)
+    cdef long long nodes[MAX_LEAD_MOVES]
+    cdef int i, j, card, best = -1
+    cdef bint v
+    cdef Undo u
+    order_by_lead_history(h, spare, tricks, cards, n, start)
+    for i in range(n):
+        card = cards[i]
+        nodes[i] = s.nodes
+        do_move(s, card, &u, <MisereCount*>NULL)          # (a lead ends no trick)
+        v = search(s, target, <MisereCount*>NULL, out)
+        undo_move(s, seat, card, &u, <MisereCount*>NULL)
+        nodes[i] = s.nodes - nodes[i]
+        if not v:
+            best = card
+            break
+    if best >= 0 and not s.stopped:
+        h.held[spare][tricks][best] += 1
+        for j in range(i + 1):
+            h.tried[spare][tricks][cards[j]] += 1
+            h.nodes[spare][tricks][cards[j]] += nodes[j]
+    return best
+
+
+# Called through a pointer, so that gcc keeps it out of the search's body.
+ctypedef int (*DeclarerLeadsSearch)(Searcher*, int, u64, int*, int, int) noexcept nogil
+cdef DeclarerLeadsSearch search_declarer_leads = declarer_leads_learnt
