@@ -11,8 +11,9 @@ of the speed. The heuristics depend on what the seat wants from the trick:
   first, whatever its class; the declarer weighs the defenders' replies against the
   classes); as follower, win as cheaply as possible unless the partner already
   holds the trick when the seat is last
-  (Preferans: or holds it against every opponent still to play; and a card that
-  wins now but a later opponent can beat comes after the ones nobody can beat);
+  (Preferans: or holds it against every opponent still to play, or the partner is last
+  and beats the card winning it; and a card that wins now but a later opponent can beat
+  comes after the ones nobody can beat);
   otherwise play low (four hands: second hand beats the lead as cheaply as
   possible, low only when the partner holds the trick or nothing beats the lead;
   third hand plays the lowest card that beats the trick and the fourth hand's
@@ -566,12 +567,34 @@ cdef inline int append_cards(int* cards, int n, u64 group) noexcept nogil:
     return n
 
 
+cdef inline bint last_partner_beats(const Rules* r, const Position* p, int seat) noexcept nogil:
+    """The seat after ``seat`` is the last to play to the trick and his partner, and one of
+    his cards beats the card winning it (a higher card of the suit led; void in it, a trump
+    over a plain card or over a lower trump): the trick is theirs whatever ``seat`` plays."""
+    cdef int led = r.suit_of[p.played[0]]
+    cdef int ws = r.suit_of[p.win_card]
+    cdef int next_seat = seat + 1 if seat + 1 < r.nseats else 0
+    cdef u64 h = p.hand[next_seat]
+    cdef u64 follow = h & r.suit_mask[led]
+    if p.nplayed != r.nseats - 2 or r.dside[next_seat] != r.dside[seat]:
+        return False
+    if follow:
+        return ws == led and high_index(follow) > p.win_card
+    if p.trump < 0:
+        return False
+    h &= r.suit_mask[p.trump]
+    if not h:
+        return False
+    return ws != p.trump or high_index(h) > p.win_card
+
+
 cdef inline int order_solo_follows(const Rules* r, const Position* p, int seat, u64 moves,
                                    int first, int* cards) noexcept nogil:
     """``order_trick_moves`` for a follower in Preferans' trick contracts (``HEURISTICS_SOLO``,
     plain tricks), by groups of cards, each lowest first: where the partner holds the trick
     (the seat is last, or no opponent still to play can beat the partner's card:
-    ``later_beats``) all the cards as one group; else the cards that win the trick and no
+    ``later_beats``), or takes it last (``last_partner_beats``: a defender second to play
+    keeps his high cards), all the cards as one group; else the cards that win the trick and no
     later opponent can beat, then the ones that win it for now, then the rest (discards
     too). ``first`` (or -1) goes ahead of all."""
     cdef int n = 0
@@ -584,6 +607,8 @@ cdef inline int order_solo_follows(const Rules* r, const Position* p, int seat, 
         cards[0] = first
         n = 1
         moves &= ~((<u64>1) << first)
+    if r.dside[p.win_seat] != r.dside[seat] and last_partner_beats(r, p, seat):
+        return append_cards(cards, n, moves)      # the partner takes it: low first
     if not (r.dside[p.win_seat] == r.dside[seat]
             and (last or not later_beats(r, p, seat, p.win_card))):
         rest = moves
