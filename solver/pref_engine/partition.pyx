@@ -675,10 +675,12 @@ cdef inline int run_top(const Rules* r, u64 hand, u64 out, int card) noexcept no
     return high_index(mine)
 
 
-cdef inline int second_hand_tricks(const Rules* r, const Position* p, int seat,
+cdef inline int second_hand_tricks(const Rules* r, const Position* p, int seat, int need,
                                    u64* rel) noexcept nogil:
     """Tricks the second hand's side surely takes, the trick being played included (0 if
-    it may lose it), and in ``rel`` the cards the count relied on.
+    it may lose it), counted until they reach ``need``, and in ``rel`` the cards the count
+    relied on (as DDS's count, it stops there: the tricks counted are cashed in turn by
+    the hand that wins this one, so the cards of the later ones do not decide).
 
     The trick is the side's if one of its hands holds a card of the suit led above the
     lead and above every card the third hand holds in it, and the third hand cannot ruff
@@ -714,7 +716,7 @@ cdef inline int second_hand_tricks(const Rules* r, const Position* p, int seat,
     else:
         return 0
     q = 1
-    if p.trump >= 0:
+    if p.trump >= 0 or q >= need:
         return q
     winner = seat if (p.hand[seat] >> best) & 1 else partner
     held = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]
@@ -723,6 +725,8 @@ cdef inline int second_hand_tricks(const Rules* r, const Position* p, int seat,
         q += 1                                    # the two best of the suit
         rel[0] |= (<u64>1) << high_index(rest)
     for s2 in range(r.nsuits):
+        if q >= need:
+            break
         if s2 == suit or not p.hand[winner] & r.suit_mask[s2]:
             continue
         others = held & r.suit_mask[s2] & ~p.hand[winner]
@@ -875,8 +879,8 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
     # Step 4. Second hand: the tricks his side surely takes from here.
     seat = seat_to_move(r, p)
     if p.nplayed == 1:
-        q = second_hand_tricks(r, p, seat, &qrel)
-        if q and q >= (target if r.dside[seat] else p.tricks_left - target + 1):
+        q = target if r.dside[seat] else p.tricks_left - target + 1
+        if second_hand_tricks(r, p, seat, q, &qrel) >= q:
             s.rel = qrel
             return r.dside[seat] != 0
 
