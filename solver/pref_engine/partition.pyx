@@ -487,7 +487,7 @@ cdef inline u64 side_quick_tricks(const Rules* r, const Position* p, const Quick
 
 
 cdef inline u64 cross_quick_tricks(const Rules* r, const Position* p, u64 out, const Quick* k,
-                                   int* count) noexcept nogil:
+                                   int* count, int* entry) noexcept nogil:
     """Cash, cross, cash (no trumps out, or the leader's top trumps, cashed first, as many
     as each opponent's trumps): the leader cashes his top runs, then leads a
     suit whose top run is his partner's and in which he holds a card, and the partner
@@ -496,7 +496,7 @@ cdef inline u64 cross_quick_tricks(const Rules* r, const Position* p, u64 out, c
     most the tricks left (else he keeps enough to take all: the top of the entry suit and
     of each counted suit's run, then its length winners). Length winners count as in
     ``quick_tricks_long`` (other hands' holdings only shrink while the leader cashes).
-    0 where there is no entry."""
+    0 where there is no entry; the entry suit in ``entry``."""
     cdef int lead = p.leader
     cdef int partner = (lead + 2) & 3
     cdef int suit, both, seat, n
@@ -518,6 +518,7 @@ cdef inline u64 cross_quick_tricks(const Rules* r, const Position* p, u64 out, c
         if (k.psuits >> suit) & 1 and p.hand[lead] & r.suit_mask[suit]:
             both = k.q + k.qp
             count[0] = both if both < p.tricks_left else p.tricks_left
+            entry[0] = suit
             return k.rel | k.prel
     return 0
 
@@ -674,10 +675,12 @@ cdef inline int run_top(const Rules* r, u64 hand, u64 out, int card) noexcept no
     return high_index(mine)
 
 
-cdef inline int second_hand_tricks(const Rules* r, const Position* p, int seat,
+cdef inline int second_hand_tricks(const Rules* r, const Position* p, int seat, int need,
                                    u64* rel) noexcept nogil:
     """Tricks the second hand's side surely takes, the trick being played included (0 if
-    it may lose it), and in ``rel`` the cards the count relied on.
+    it may lose it), counted until they reach ``need``, and in ``rel`` the cards the count
+    relied on (as DDS's count, it stops there: the tricks counted are cashed in turn by
+    the hand that wins this one, so the cards of the later ones do not decide).
 
     The trick is the side's if one of its hands holds a card of the suit led above the
     lead and above every card the third hand holds in it, and the third hand cannot ruff
@@ -713,7 +716,7 @@ cdef inline int second_hand_tricks(const Rules* r, const Position* p, int seat,
     else:
         return 0
     q = 1
-    if p.trump >= 0:
+    if p.trump >= 0 or q >= need:
         return q
     winner = seat if (p.hand[seat] >> best) & 1 else partner
     held = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]
@@ -722,6 +725,8 @@ cdef inline int second_hand_tricks(const Rules* r, const Position* p, int seat,
         q += 1                                    # the two best of the suit
         rel[0] |= (<u64>1) << high_index(rest)
     for s2 in range(r.nsuits):
+        if q >= need:
+            break
         if s2 == suit or not p.hand[winner] & r.suit_mask[s2]:
             continue
         others = held & r.suit_mask[s2] & ~p.hand[winner]
@@ -738,22 +743,34 @@ cdef inline int second_hand_tricks(const Rules* r, const Position* p, int seat,
 cdef inline u64 fewest_runs(const Rules* r, const Position* p, u64 rel, int need,
                             int entry) noexcept nogil:
     """The quick tricks ``rel`` of the leader, or of his partner reached through the suit
-    ``entry`` (-1: the leader's own), cut to the trump run, the entry suit's run and the
-    plain-suit runs, in suit order, that reach ``need`` tricks by their cards alone (``rel``
-    itself if they do not: the length winners counted too). A suit's run counts by the
-    shape and the trump run alone (who can ruff it), and the entry by the shape and its own
-    run, so a position with the same shape and the same owners of the cards kept takes as
-    many tricks by cashing those runs (DDS's quick tricks likewise stop at the cut-off): the
+    ``entry`` (-1: the leader's own), or of both (cash, cross through ``entry``, cash), cut
+    to the cards that reach ``need`` tricks alone: the trump run whole, the top card of the
+    entry suit, then the top cards of the plain-suit runs, in suit order, as many as still
+    needed (``rel`` itself if the runs do not reach ``need``: the length winners counted
+    too; or if more cards than the tricks left remain, where the partner could not keep
+    his winners while the leader cashes his). Cashed from the top, a plain suit's cards
+    win by the shape and the trump run alone (who can ruff them: an opponent who follows
+    to the whole run follows to its top cards), and the entry by the shape and its top
+    card, so a position with the same shape and the same owners of the cards kept takes
+    as many tricks by cashing them (DDS's quick tricks likewise stop at the cut-off): the
     entries stored above the cut-off need fewer deciding cards."""
     cdef u64 kept = rel & r.suit_mask[p.trump] if p.trump >= 0 else 0
-    cdef int suit
-    if entry >= 0:
-        kept |= rel & r.suit_mask[entry]
+    cdef u64 run
+    cdef int suit, room, n
+    if entry >= 0 and rel & r.suit_mask[entry]:
+        kept |= (<u64>1) << high_index(rel & r.suit_mask[entry])
+    room = need - bit_count(kept)             # tricks still to find
     for suit in range(r.nsuits):
-        if bit_count(kept) >= need:
-            return kept
-        kept |= rel & r.suit_mask[suit]
-    return rel
+        if room <= 0:
+            break
+        run = rel & r.suit_mask[suit] & ~kept
+        n = bit_count(run)
+        while n > room:
+            run &= run - 1                    # (its lowest card: the top ones stay)
+            n -= 1
+        kept |= run
+        room -= n
+    return kept if room <= 0 and need - room <= p.tricks_left else rel
 
 
 cdef inline int leader_tricks_decide(const Rules* r, const Position* p, int q,
@@ -773,35 +790,31 @@ cdef inline int leader_side_tricks(const Rules* r, const Position* p, u64 out, i
     each later one relies on more cards."""
     cdef Quick quick
     cdef u64 qrel
-    cdef int q, decided, entry
+    cdef int q, decided, entry, side
     # The leader's quick tricks, or his partner's after an entry.
     count_quick_tricks(r, p, out, &quick)
     entry = -1
     qrel = side_quick_tricks(r, p, &quick, &q, &entry)
     decided = leader_tricks_decide(r, p, q, target)
+    if not decided:
+        # The two hands' runs together: cash, cross, cash (with trumps out only where the
+        # leader's top trumps draw the opponents': checked inside).
+        qrel = cross_quick_tricks(r, p, out, &quick, &q, &entry)
+        decided = leader_tricks_decide(r, p, q, target)
     if decided:
-        qrel = fewest_runs(r, p, qrel,
-                           target if r.dside[p.leader] else p.tricks_left - target + 1, entry)
-        rel[0] = qrel
-        return decided
-    # The two hands' runs together: cash, cross, cash (with trumps out only where the
-    # leader's top trumps draw the opponents': checked inside).
-    qrel = cross_quick_tricks(r, p, out, &quick, &q)
-    decided = leader_tricks_decide(r, p, q, target)
-    if decided:
-        rel[0] = qrel
+        rel[0] = fewest_runs(r, p, qrel,
+                             target if r.dside[p.leader] else p.tricks_left - target + 1, entry)
         return decided
     if p.trump >= 0:
         # Sure trump tricks: a trump above all the other side's trumps wins the trick it
         # is played to, and one hand plays one card a trick.
-        q = sure_trump_tricks(r, p, out, 1, &qrel)
-        if q >= target:
-            rel[0] = qrel
-            return 1
-        q = sure_trump_tricks(r, p, out, 0, &qrel)
-        if p.tricks_left - q < target:
-            rel[0] = qrel
-            return -1
+        # (one call site for both sides: the code stays small enough for the move order
+        # to be inlined)
+        for side in range(1, -1, -1):
+            q = sure_trump_tricks(r, p, out, side, &qrel)
+            if (q >= target) if side else (p.tricks_left - q < target):
+                rel[0] = qrel
+                return 1 if side else -1
     # Later tricks: the side not on lead surely takes one or two (counted only where that
     # decides the target: the side on lead needs (nearly) all the tricks).
     if (target >= p.tricks_left - 1) if r.dside[p.leader] else (target <= 2):
@@ -866,8 +879,8 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
     # Step 4. Second hand: the tricks his side surely takes from here.
     seat = seat_to_move(r, p)
     if p.nplayed == 1:
-        q = second_hand_tricks(r, p, seat, &qrel)
-        if q and q >= (target if r.dside[seat] else p.tricks_left - target + 1):
+        q = target if r.dside[seat] else p.tricks_left - target + 1
+        if second_hand_tricks(r, p, seat, q, &qrel) >= q:
             s.rel = qrel
             return r.dside[seat] != 0
 
