@@ -693,6 +693,17 @@ cdef inline int order_trick_moves(const Rules* r, const Position* p, int seat, u
     """Fill ``cards`` with ``moves`` best first, in trick contracts (``Rules.plain_tricks``);
     ``first`` (or -1) goes ahead of all. ``killer``, ``killer2`` (or -1): leads whose
     scores gain ``KILLER_BONUS`` and ``KILLER2_BONUS`` (no-trump: the ``_NT`` ones)."""
+    if p.nplayed and r.heuristics == HEURISTICS_SOLO and moves & (moves - 1):
+        return order_solo_follows(r, p, seat, moves, first, cards)
+    return order_scored_moves(r, p, seat, moves, first, out, cards, killer, killer2)
+
+
+cdef inline int order_scored_moves(const Rules* r, const Position* p, int seat, u64 moves,
+                                   int first, u64 out, int* cards, int killer,
+                                   int killer2) noexcept nogil:
+    """``order_trick_moves`` by the cards' scores: every lead, and the follows of the
+    partnership heuristics. Whist's partition search calls it directly, so that its inlined
+    copy leaves Preferans' solo follows out (it is at the compiler's inlining limit)."""
     cdef int scores[MAX_MOVES]
     cdef int n = 0
     cdef int c, sc, i
@@ -709,8 +720,6 @@ cdef inline int order_trick_moves(const Rules* r, const Position* p, int seat, u
                 mine |= p.hand[i]
             else:
                 theirs |= p.hand[i]
-    elif r.heuristics == HEURISTICS_SOLO:
-        return order_solo_follows(r, p, seat, moves, first, cards)
     while moves:
         c = low_index(moves)
         moves &= moves - 1
