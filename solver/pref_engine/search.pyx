@@ -394,6 +394,8 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
     else:
         n = order_moves_declaring(r, p, seat, moves, first, out, cards, target)
     maxer = r.maxer[seat]
+    if Valuation is MisereCount:
+        result = not maxer                # (step 7's, here: the declarer's learnt leads set it)
 
     # Step 6. The last card of a trick leads to table positions: make their keys
     # (without playing the cards) and prefetch their buckets, so the memory loads
@@ -441,22 +443,24 @@ cdef int search(Searcher* s, int target, Valuation* value, u64 out) noexcept nog
                     # its bound decides the target the other way: no need to call it (a
                     # sibling's search may change the entry, never make the bound false)
                     child_lost[i] = (maxer and upper < t2) or (not maxer and lower >= t2)
-
-    # Step 7. Search the moves; one success (maximiser) or failure (minimiser) cuts.
-    # Points: ``found`` is the bound proved so far (fail-soft): the best child's upper
-    # bound while the maximiser fails, the worst child's lower bound while the minimiser
-    # succeeds; the cutting child's bound when one cuts.
-    result = not maxer
-    found = -1 if maxer else 1 << 30
-    if Valuation is MisereCount:
-        # an enumeration, the declarer on lead: his leads are searched by
-        # ``declarer_leads_learnt`` (ordered and learnt by the history over the splits)
+    elif Valuation is MisereCount:
+        # Step 7 in a misère enumeration, the declarer on lead: his leads are searched by
+        # ``declarer_leads_learnt`` (ordered and learnt by the history over the splits). An
+        # ``elif`` of step 6 so that a trick's last card, never a lead, skips the test.
         if (p.nplayed == 0 and s.declarer_leads != NULL and r.dside[seat] and n > 1
                 and p.tricks_left >= LEAD_HISTORY_MIN_TRICKS):
             best = search_declarer_leads(s, target, out, cards, n, 1 if cards[0] == first else 0)
             if best >= 0:
                 result = maxer
-            n = 0                         # (searched: the loop below has nothing to do)
+            n = 0                         # (searched: step 7's loop has nothing to do)
+
+    # Step 7. Search the moves; one success (maximiser) or failure (minimiser) cuts.
+    # Points: ``found`` is the bound proved so far (fail-soft): the best child's upper
+    # bound while the maximiser fails, the worst child's lower bound while the minimiser
+    # succeeds; the cutting child's bound when one cuts.
+    if Valuation is not MisereCount:
+        result = not maxer
+    found = -1 if maxer else 1 << 30
     for i in range(n):
         card = cards[i]
         gain = do_move(s, card, &u, value)
