@@ -385,47 +385,6 @@ def test_a_stop_kept_for_the_next_run_interrupts_that_run_only(processes, monkey
     assert not run.interrupted
 
 
-def test_a_stop_that_cut_nothing_leaves_the_result_whole_and_stops_the_next_run(monkeypatch):
-    """A Ctrl-C taken while the last unit runs, which still finishes: every result arrived,
-    so ``cut_short`` says nothing was lost, and the stop goes on to the next run (a command
-    of several runs still stops). A stop that cut a unit is ``cut_short``."""
-    monkeypatch.setattr(executor_module, "_stop_pending", False)   # (and so after the test)
-    monkeypatch.setattr(executor_module, "stop_running_searches", lambda: None)
-    stop = threading.Event()
-    last_started = threading.Event()
-
-    def tick() -> None:   # the user's Ctrl-C, taken by the run (as a progress display's is)
-        if last_started.is_set():
-            raise KeyboardInterrupt
-
-    def last_waits_for_the_stop(state, unit: int) -> int:
-        if unit == 2:
-            last_started.set()
-            assert stop.wait(WAIT)
-        return unit
-
-    with Executor(1).map(last_waits_for_the_stop, range(3), stop=stop, tick=tick, interval=0.001) as run:
-        results = list(run)
-    assert results == [0, 1, 2] and run.interrupted
-    assert run.cut_short(finished=False)
-    assert not run.cut_short(finished=True)
-    with Executor(1).map(square, range(3)) as after:
-        assert list(after) == []
-    assert after.interrupted
-    with Executor(1).map(square, range(3)) as whole:
-        assert list(whole) == [0, 1, 4]
-    assert not whole.interrupted and not whole.cut_short(finished=True)
-
-    def stopped_from_elsewhere(state, unit: int) -> int:   # another web job's engine stop
-        if unit == 1:
-            raise KeyboardInterrupt
-        return unit
-
-    run = Executor(1).map(stopped_from_elsewhere, range(2))
-    assert list(run) == [0] and run.interrupted
-    assert not run.cut_short(finished=True) and not executor_module._stop_pending
-
-
 def test_an_error_in_a_tick_is_raised_once_the_workers_are_done():
     stop = threading.Event()
 

@@ -555,8 +555,6 @@ def solve_splits_each(templates: Sequence, unknown_seats: Sequence[int], sizes: 
     if progress:
         progress(sum(done), total * count)
     seconds = time.perf_counter() - start
-    # (a Ctrl-C during the last blocks, which still finished, leaves the tally complete)
-    cut_short = run.cut_short(finished=all(counted >= total for counted in done))
-    return [Tally(histograms[i], done[i], solves[i], total, cut_short or done[i] < total, seconds,
-                  block_nodes[i], enumeration=exact, pruned=pruned, interrupted=cut_short)
+    return [Tally(histograms[i], done[i], solves[i], total, run.interrupted or done[i] < total, seconds,
+                  block_nodes[i], enumeration=exact, pruned=pruned, interrupted=run.interrupted)
             for i in range(count)]

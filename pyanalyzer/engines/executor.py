@@ -9,7 +9,6 @@ their parallel work here::
         for result in run:      # in the calling thread: bookkeeping needs no lock
             merge(result)
     run.interrupted             # Ctrl-C or SIGTERM ended it: what was merged is partial
-    run.cut_short(finished)     # ... unless every unit's result arrived anyway (``finished``)
 
 The contract, the same for every backend:
 
@@ -315,9 +314,6 @@ class Run:
         self._done: set[int] = set()
         self._next_unit = 0
         self._signals = _stop_signals() if _can_take_signals() else set()
-        #: The interruption is the user's (Ctrl-C, SIGTERM, a KeyboardInterrupt taken here),
-        #: not an engine stop from elsewhere (another web job's cancel) or a lost cluster.
-        self._asked_to_stop = False
         self._depth = 0
         self._mask: set | None = None
         self._next_tick = 0.0
@@ -352,26 +348,10 @@ class Run:
             self._release()
 
     def _on_signal(self) -> None:
-        self._asked_to_stop = True
         if not self.interrupted:   # a second one is part of the same stop
             self.interrupt()
 
     # -- control -------------------------------------------------------------------------
-
-    def cut_short(self, finished: bool) -> bool:
-        """After the run: whether its interruption cost any work. ``finished`` is the caller's
-        count saying every unit's result arrived anyway (a Ctrl-C during the last units, which
-        still finished): then nothing was cut, the result stands as complete, and the stop is
-        handed to the next run (:func:`stop_next_run`) so that a command of several runs still
-        stops there (only a stop the user asked for: another web job's engine stop is not
-        this process's next run's business)."""
-        if not self.interrupted:
-            return False
-        if finished and self.lost is None:
-            if self._asked_to_stop:
-                stop_next_run()
-            return False
-        return True
 
     def stop(self) -> None:
         """Start no new unit; the units under way finish (abandoned by processes)."""

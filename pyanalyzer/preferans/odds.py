@@ -687,5 +687,5 @@ def before_talon(hand: Hand, declarer: str, contract: Contract, lead: str,
             done += 1
     if progress:
         progress(done, samples)
-    return TalonEstimate(hand, declarer, contract, lead, done, made, seed,
-                         run.cut_short(finished=done >= samples) or done < samples, samples)
+    return TalonEstimate(hand, declarer, contract, lead, done, made, seed, run.interrupted or done < samples,
+                         samples)

@@ -280,7 +280,7 @@ def solve_deals(rules: Rules, declarer: str, deals: Sequence[Mapping[str, Sequen
         for begin, chunk_values, run_nodes in run:
             values[begin:begin + len(chunk_values)] = chunk_values
             nodes += run_nodes
-    if run.cut_short(finished=all(value is not None for value in values)):
+    if run.interrupted:
         raise KeyboardInterrupt
     return values, nodes
 

@@ -669,9 +669,8 @@ def before_talon(hand: Sequence[Card], rules: Rules = THOUSAND_RULES, declarer: 
         progress(done, samples)
     nodes = sum(b.nodes - n for b, n in zip(backends, start_nodes, strict=True))
     seconds = time.perf_counter() - start
-    cut_short = run.cut_short(finished=done >= samples)
-    tally = Tally(histogram, done, done, samples, cut_short or done < samples, seconds, nodes,
-                  enumeration=False, interrupted=cut_short)
+    tally = Tally(histogram, done, done, samples, run.interrupted or done < samples, seconds, nodes,
+                  enumeration=False, interrupted=run.interrupted)
     return TalonOdds(rules, declarer, hand, tally, seed, bid, samples, seconds, nodes)
 
 

@@ -162,7 +162,7 @@ def dd_table(deal: Deal, engine: str | object | Sequence[object] = "fast", progr
                 remote_nodes += search_nodes
                 if progress is not None:
                     progress(sum(len(row) for row in tricks.values()), len(DENOMINATIONS) * len(SEATS))
-        if run.cut_short(finished=sum(len(row) for row in tricks.values()) == len(DENOMINATIONS) * len(SEATS)):
+        if run.interrupted:
             raise KeyboardInterrupt
     except KeyboardInterrupt:  # (from the run, or from the progress display)
         if not keep_partial:
