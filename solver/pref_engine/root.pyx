@@ -29,7 +29,7 @@ from pref_engine.state cimport (u64, Rules, Position, MAX_SEATS, seat_to_move, c
                            run_bottoms, low_index, bit_count, bit_deposit, value_bound, declarable,
                            DECLARE)
 from pref_engine.search cimport (make_move, unmake_move, make_trick_move, unmake_trick_move, reaches,
-                            points_bound, stop_requested)
+                            points_bound, stop_requested, lead_merit_of, sort_by_merit)
 from pref_engine.partition cimport RankTable, partition_reaches
 from pref_engine.moves cimport insert_by_score, order_misere_moves, MAX_MOVES
 from pref_engine.transtable cimport TTKey, tt_make_key, tt_probe, tt_store, NO_MOVE
@@ -225,11 +225,8 @@ cdef void lead_history_reset(LeadHistory* h) noexcept nogil:
 
 
 cdef inline double lead_merit(const LeadHistory* h, int card) noexcept nogil:
-    """A lead's chance to cut the test off over the nodes it costs, from its history (a
-    prior of one cut-off in two tries at 100 nodes where it has little): trying the leads
-    in falling merit minimises the expected nodes until one cuts off."""
-    return ((h.held[card] + 1.0) * (h.tried[card] + 1.0)
-            / ((h.tried[card] + 2.0) * (h.nodes[card] + 100.0)))
+    """``lead_merit_of`` a root lead, with a prior of 100 nodes where it has little history."""
+    return lead_merit_of(h.held[card], h.tried[card], h.nodes[card] + 100.0)
 
 
 cdef bint misere_root_reaches(Searcher* s, int target, LeadHistory* history) noexcept nogil:
@@ -246,6 +243,7 @@ cdef bint misere_root_reaches(Searcher* s, int target, LeadHistory* history) noe
     cdef Undo u
     cdef int cards[MAX_MOVES]
     cdef long long nodes[MAX_MOVES]
+    cdef double merit[MAX_MOVES]
     cdef int lower, upper, stored_best, q, n, i, j, start, seat, card, gain
     cdef int first = -1, best = -1
     cdef bint result, v, maxer
@@ -272,13 +270,9 @@ cdef bint misere_root_reaches(Searcher* s, int target, LeadHistory* history) noe
     moves = legal_moves(r, p, seat) & run_bottoms(p.hand[seat], out, r.run_stops)
     n = order_misere_moves(r, p, seat, moves, first, out, cards, target)
     start = 1 if n and cards[0] == first else 0
-    for i in range(start + 1, n):          # (insertion sort: stable)
-        card = cards[i]
-        j = i
-        while j > start and lead_merit(history, card) > lead_merit(history, cards[j - 1]):
-            cards[j] = cards[j - 1]
-            j -= 1
-        cards[j] = card
+    for i in range(start, n):
+        merit[i] = lead_merit(history, cards[i])
+    sort_by_merit(cards, merit, start, n)
     maxer = r.maxer[seat]
     result = not maxer
     for i in range(n):

@@ -36,29 +36,16 @@ cdef enum:
     LEAD_PRIOR_NODES = 5
 
 
-cdef inline float lead_merit(const DeclarerLeadHistory* h, int spare, int tricks, int card) noexcept nogil:
-    """A declarer's lead's chance to cut off over the nodes it costs, from its history (as the
-    root's ``lead_merit``, with a smaller prior: the subtrees below the root are smaller)."""
-    return ((h.held[spare][tricks][card] + 1.0) * (h.tried[spare][tricks][card] + 1.0)
-            / ((h.tried[spare][tricks][card] + 2.0) * (h.nodes[spare][tricks][card] + LEAD_PRIOR_NODES)))
-
-
 cdef inline void order_by_lead_history(const DeclarerLeadHistory* h, int spare, int tricks,
                                        int* cards, int n, int start) noexcept nogil:
-    """Sort ``cards[start:n]`` by falling ``lead_merit`` (stable: ties keep the misère order)."""
-    cdef float merit[MAX_LEAD_MOVES]
-    cdef float m
-    cdef int i, j, card
+    """Sort ``cards[start:n]`` by falling ``lead_merit_of`` (stable: ties keep the misère
+    order), with a smaller prior than the root's: the subtrees below the root are smaller."""
+    cdef double merit[MAX_LEAD_MOVES]
+    cdef int i
     for i in range(start, n):
-        card = cards[i]
-        m = lead_merit(h, spare, tricks, card)
-        j = i
-        while j > start and m > merit[j - 1]:
-            cards[j] = cards[j - 1]
-            merit[j] = merit[j - 1]
-            j -= 1
-        cards[j] = card
-        merit[j] = m
+        merit[i] = <float>lead_merit_of(h.held[spare][tricks][cards[i]], h.tried[spare][tricks][cards[i]],
+                                        h.nodes[spare][tricks][cards[i]] + LEAD_PRIOR_NODES)
+    sort_by_merit(cards, merit, start, n)
 
 
 # The search is compiled three times (a fused type picks the version): for trick counts
