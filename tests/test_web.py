@@ -556,6 +556,52 @@ def test_an_engine_that_cannot_be_built_is_said_at_start():
         EnginePool(no_memory, workers=2)
 
 
+def test_a_job_whose_search_another_jobs_cancel_cut_short_is_run_again():
+    """A cancel of a job without its own stop stops every search in the process; a block of
+    another job's enumeration then returns fewer values without raising. That job must be
+    run again, not end "done" with the short result. Deterministic: the first run of job A
+    returns (as a cut-short block would) only once job B's cancel has stopped the searches."""
+    from types import SimpleNamespace
+
+    from pyanalyzer.web.pool import EnginePool
+
+    b_running, b_cancelled = threading.Event(), threading.Event()
+    runs = []
+
+    def enumeration(engine, job):
+        runs.append(job.id)
+        if len(runs) == 1:
+            assert b_cancelled.wait(60)
+            return SimpleNamespace(interrupted=False, splits=7, total=10)  # cut short, not marked
+        return SimpleNamespace(interrupted=False, splits=10, total=10)
+
+    def plain_search(engine, job):
+        b_running.set()
+        assert job._cancel.wait(60)
+        b_cancelled.set()
+        raise KeyboardInterrupt  # its own search, stopped by its cancel
+
+    pool = EnginePool(lambda: None, workers=2)
+    try:
+        job_b = pool.submit(plain_search, "solve")
+        assert b_running.wait(60)
+        job_a = pool.submit(enumeration, "odds")
+        while not runs:
+            threading.Event().wait(0.01)
+        job_b.cancel("the client went away")   # no on_cancel: stops every search under way
+        assert job_a.finished.wait(60) and job_b.finished.wait(60)
+        assert job_b.state == "cancelled"
+        assert job_a.state == "done" and job_a.result.splits == 10 and len(runs) == 2
+        # With no stop while it runs, a job runs once.
+        job_c = pool.submit(lambda engine, job: SimpleNamespace(interrupted=False), "solve")
+        assert job_c.finished.wait(60) and job_c.state == "done" and len(runs) == 2
+        calls = []
+        job_d = pool.submit(lambda engine, job: calls.append(1), "solve")
+        assert job_d.finished.wait(60) and job_d.state == "done" and calls == [1]
+    finally:
+        pool.close()
+
+
 def test_api_advise_bad_input_is_the_command_line_message(client):
     answer = client.post("/api/advise", json={"layout": SEVEN_CLUBS, "seat": "W"})
     assert answer.status_code == 400, answer.text

@@ -226,8 +226,22 @@ def stop_signals_taken_by_runs() -> Iterator[None]:
             signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
+_stops_lock = threading.Lock()
+_stops_issued = 0
+
+
+def searches_stopped() -> int:
+    """How many times :func:`stop_running_searches` has been called in this process: a caller
+    that notes it before its searches and finds it changed after them knows that one of them
+    may have been cut short (a block returns fewer values without raising)."""
+    return _stops_issued
+
+
 def stop_running_searches() -> None:
     """Stop the engine searches under way in this process (as the engine's own Ctrl-C hook does)."""
+    global _stops_issued
+    with _stops_lock:
+        _stops_issued += 1
     try:
         from pref_engine import stop_searches
     except ImportError:  # the reference engine only: nothing runs without the GIL

@@ -9,9 +9,11 @@ transposition table kept from one request to the next), and a bounded waiting li
   blocks); any other job has its search stopped. Its worker is free again as soon as the task
   returns.
 * The engine's stop is process-wide (``pref_engine.stop_searches`` stops every search under
-  way, as Ctrl-C does): a search of another job stopped by it raises KeyboardInterrupt (an
-  enumeration returns cut short) although that job was not cancelled, and is run again from
-  the start (the stopped engine has cleared its table, so the rerun is exact).
+  way, as Ctrl-C does): a search of another job stopped by it raises KeyboardInterrupt, or
+  a block of an enumeration returns fewer values without raising, although that job was not
+  cancelled. So a job that was running while any stop was issued is run again from the start
+  (the stopped engine has cleared its table, so the rerun is exact), up to ``MAX_RERUNS``
+  times.
 * :meth:`close` stops everything (jobs cancelled, searches stopped) and joins the workers.
 """
 
@@ -24,7 +26,7 @@ import time
 import uuid
 from collections.abc import Callable
 
-from pyanalyzer.engines.executor import stop_running_searches
+from pyanalyzer.engines.executor import searches_stopped, stop_running_searches
 
 log = logging.getLogger("pyanalyzer.web")
 
@@ -224,6 +226,7 @@ class EnginePool:
         job.state = "running"
         job.started = time.monotonic()
         for _ in range(MAX_RERUNS + 1):
+            stops_before = searches_stopped()
             try:
                 job.result = job.task(engine, job)
             except KeyboardInterrupt:  # a search stopped: this job's cancel, or another job's
@@ -240,8 +243,9 @@ class EnginePool:
             if job.cancelled:
                 job.state = "cancelled"
                 return
-            if getattr(job.result, "interrupted", False) and not self._closing:
-                continue  # an enumeration cut short by another job's stop: run it again
+            if not self._closing and (searches_stopped() != stops_before
+                                      or getattr(job.result, "interrupted", False)):
+                continue  # another job's stop may have cut a search of this one short: run it again
             job.state = "done"
             return
         job.error = JobCancelled("the job was stopped repeatedly by other jobs' cancels: try again")
