@@ -560,25 +560,25 @@ def test_a_job_whose_search_another_jobs_cancel_cut_short_is_run_again():
     """A cancel of a job without its own stop stops every search in the process; a block of
     another job's enumeration then returns fewer values without raising. That job must be
     run again, not end "done" with the short result. Deterministic: the first run of job A
-    returns (as a cut-short block would) only once job B's cancel has stopped the searches."""
+    returns (as a cut-short block would) only once job B's cancel has returned, its stop
+    issued."""
     from types import SimpleNamespace
 
     from pyanalyzer.web.pool import EnginePool
 
-    b_running, b_cancelled = threading.Event(), threading.Event()
+    b_running, b_cancel_returned = threading.Event(), threading.Event()
     runs = []
 
     def enumeration(engine, job):
         runs.append(job.id)
         if len(runs) == 1:
-            assert b_cancelled.wait(60)
+            assert b_cancel_returned.wait(60)
             return SimpleNamespace(interrupted=False, splits=7, total=10)  # cut short, not marked
         return SimpleNamespace(interrupted=False, splits=10, total=10)
 
     def plain_search(engine, job):
         b_running.set()
         assert job._cancel.wait(60)
-        b_cancelled.set()
         raise KeyboardInterrupt  # its own search, stopped by its cancel
 
     pool = EnginePool(lambda: None, workers=2)
@@ -589,6 +589,7 @@ def test_a_job_whose_search_another_jobs_cancel_cut_short_is_run_again():
         while not runs:
             threading.Event().wait(0.01)
         job_b.cancel("the client went away")   # no on_cancel: stops every search under way
+        b_cancel_returned.set()
         assert job_a.finished.wait(60) and job_b.finished.wait(60)
         assert job_b.state == "cancelled"
         assert job_a.state == "done" and job_a.result.splits == 10 and len(runs) == 2

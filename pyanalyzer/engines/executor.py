@@ -232,21 +232,25 @@ _stops_issued = 0
 
 def searches_stopped() -> int:
     """How many times :func:`stop_running_searches` has been called in this process: a caller
-    that notes it before its searches and finds it changed after them knows that one of them
-    may have been cut short (a block returns fewer values without raising)."""
-    return _stops_issued
+    that notes it before its searches and finds it unchanged after them knows that no such
+    stop cut one of them short (a stopped block returns fewer values without raising). Stops
+    by the engine's own signal hook are not counted."""
+    with _stops_lock:
+        return _stops_issued
 
 
 def stop_running_searches() -> None:
     """Stop the engine searches under way in this process (as the engine's own Ctrl-C hook does)."""
     global _stops_issued
+    # Counted and issued under one lock: a caller reading the count either sees it unchanged
+    # and begins its searches after the stop (which then does not reach them), or sees it move.
     with _stops_lock:
         _stops_issued += 1
-    try:
-        from pref_engine import stop_searches
-    except ImportError:  # the reference engine only: nothing runs without the GIL
-        return
-    stop_searches()
+        try:
+            from pref_engine import stop_searches
+        except ImportError:  # the reference engine only: nothing runs without the GIL
+            return
+        stop_searches()
 
 
 class Executor:

@@ -11,9 +11,11 @@ transposition table kept from one request to the next), and a bounded waiting li
 * The engine's stop is process-wide (``pref_engine.stop_searches`` stops every search under
   way, as Ctrl-C does): a search of another job stopped by it raises KeyboardInterrupt, or
   a block of an enumeration returns fewer values without raising, although that job was not
-  cancelled. So a job that was running while any stop was issued is run again from the start
-  (the stopped engine has cleared its table, so the rerun is exact), up to ``MAX_RERUNS``
-  times.
+  cancelled. So a job that was running while any such stop was issued is run again from the
+  start (the stopped engine has cleared its table, so the rerun is exact), up to
+  ``MAX_RERUNS`` times, whether or not the stop reached one of its searches. (A signal stops
+  the searches through the engine's own hook, uncounted: the server is then stopping and
+  every job is cancelled.)
 * :meth:`close` stops everything (jobs cancelled, searches stopped) and joins the workers.
 """
 
@@ -30,7 +32,8 @@ from pyanalyzer.engines.executor import searches_stopped, stop_running_searches
 
 log = logging.getLogger("pyanalyzer.web")
 
-#: Reruns of a job whose search another job's stop cut short, before giving up.
+#: Reruns of a job that was running while another job's cancel stopped the searches, before
+#: giving up.
 MAX_RERUNS = 3
 
 
@@ -248,7 +251,8 @@ class EnginePool:
                 continue  # another job's stop may have cut a search of this one short: run it again
             job.state = "done"
             return
-        job.error = JobCancelled("the job was stopped repeatedly by other jobs' cancels: try again")
+        job.error = JobCancelled(f"the job was run {MAX_RERUNS + 1} times and each time other jobs' cancels "
+                                 "stopped the searches under way: try again")
         job.state = "failed"
 
     def cancel_all(self, reason: str) -> None:
