@@ -138,3 +138,20 @@ def test_the_enumeration_is_the_same_on_one_shared_table(kind):
     by_default = solve_splits(template, (1, 2), sizes, full, threads=2, tt_size_mb=1, block=64)
     assert both.histogram == one.histogram == lanes.histogram == by_default.histogram
     assert both.splits == one.splits == 924 and both.exact
+
+
+@pytest.mark.parametrize("kind", ["misere", "trump"])
+def test_one_thread_on_a_shared_table_repeats_one_engine_exactly(kind):
+    # In one thread the shared format (shared_probe, shared_store) must find exactly the
+    # entries the single-engine format finds: the same values and the same node count.
+    # (3,432 splits of a 7-trick ending on a quarter-megabyte table: full, so that the
+    # replacement rule is exercised too)
+    template, _, splits = ending(kind, 7, 7)
+    alone = Engine(tt_size_mb=0.25)
+    values = alone.solve_batch(template, (1, 2), (0, 0), splits)
+    shared = Engine(tt_size_mb=0.25)
+    partner = Engine(share_with=shared)             # (makes the table shared)
+    assert shared.solve_batch(template, (1, 2), (0, 0), splits) == values
+    assert shared.stats["nodes"] == alone.stats["nodes"]
+    assert shared.stats["tt_hits"] == alone.stats["tt_hits"] > 0
+    del partner

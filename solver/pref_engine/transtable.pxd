@@ -149,8 +149,7 @@ cdef void tt_free(TransTable* tt) noexcept nogil
 cdef void tt_clear(TransTable* tt) noexcept nogil
 cdef void tt_set_small(TransTable* tt, bint small) noexcept nogil
 cdef void tt_set_shared(TransTable* tt) noexcept nogil
-cdef bint shared_probe(TransTable* tt, const TTKey* key, int* lower, int* upper,
-                       int* best) noexcept nogil
+cdef u64 shared_probe(TransTable* tt, const TTKey* key) noexcept nogil
 cdef void shared_store(TransTable* tt, const TTKey* key, int depth, int lower, int upper,
                        int best) noexcept nogil
 cdef void tt_make_key(const Rules* r, const Position* p, u64 out, TTKey* key) noexcept nogil
@@ -270,31 +269,41 @@ cdef inline bint tt_probe(TransTable* tt, const TTKey* key, int* lower, int* upp
     cdef char* bucket = bucket_of(tt, key)
     cdef TTEntry* e
     cdef TTSmallEntry* m
-    cdef u64 planes
+    cdef u64 planes, data
     cdef unsigned int meta
-    cdef int i
+    cdef unsigned char bounds
+    cdef int i, small_best
     tt.probes += 1
     if not maybe_stored(tt, key):
         # Surely absent: skip the memory load (the bucket is fetched for the store).
         prefetch_line(bucket)
         return False
     if tt.small:
+        # an entry's bounds (lower | upper << 4) and best lead (BEST_BITS: none), then read
+        # below once for both formats
         if pref_unlikely(tt.shared):
-            return shared_probe(tt, key, lower, upper, best)
-        m = <TTSmallEntry*>bucket
-        planes = key.plane0 | (key.plane1 << 32)
-        meta = <unsigned int>key.meta
-        for i in range(SMALL_BUCKET):
-            if m[i].planes == planes and m[i].meta == meta and (m[i].gen_depth >> 4) == tt.gen:
-                tt.hits += 1
-                lower[0] = m[i].bounds & 15
-                upper[0] = m[i].bounds >> 4
-                best[0] = m[i].best & BEST_BITS
-                if best[0] == BEST_BITS:
-                    best[0] = NO_MOVE
-                m[i].best |= USED_BIT
-                return True
-        return False
+            data = shared_probe(tt, key)
+            if not data:
+                return False
+            bounds = <unsigned char>(data >> 48)
+            small_best = (data >> 56) & BEST_BITS
+        else:
+            m = <TTSmallEntry*>bucket
+            planes = key.plane0 | (key.plane1 << 32)
+            meta = <unsigned int>key.meta
+            for i in range(SMALL_BUCKET):
+                if m[i].planes == planes and m[i].meta == meta and (m[i].gen_depth >> 4) == tt.gen:
+                    break
+            else:
+                return False
+            tt.hits += 1
+            bounds = m[i].bounds
+            small_best = m[i].best & BEST_BITS
+            m[i].best |= USED_BIT
+        lower[0] = bounds & 15
+        upper[0] = bounds >> 4
+        best[0] = NO_MOVE if small_best == BEST_BITS else small_best
+        return True
     e = <TTEntry*>bucket
     for i in range(BUCKET):
         if (e[i].gen == tt.gen and e[i].meta == key.meta and e[i].plane0 == key.plane0

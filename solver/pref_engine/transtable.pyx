@@ -138,28 +138,29 @@ cdef inline void write_entry(u64* e, u64 mixed, u64 data) noexcept nogil:
     word_store(&e[DATA], data)
 
 
-cdef bint shared_probe(TransTable* tt, const TTKey* key, int* lower, int* upper,
-                       int* best) noexcept nogil:
-    """``tt_probe`` on a shared table (its presence filter passed)."""
+cdef u64 shared_probe(TransTable* tt, const TTKey* key) noexcept nogil:
+    """``tt_probe`` on a shared table (its presence filter passed): the data word of the
+    key's entry (``tt_probe`` reads the bounds and best lead from it), or 0 if none (the
+    data word of an entry is never 0: its meta counts the cards out)."""
     cdef u64* e = <u64*>bucket_of(tt, key)
     cdef u64 want = (key.meta & SMALL_META) | (<u64>tt.gen) << 36
-    cdef u64 mixed, data
+    cdef u64 mixed = 0, data
+    cdef bint mixed_made = False
     cdef int i
-    mixed = planes_mix(key)
     for i in range(SMALL_BUCKET):
         data = word_load(&e[i * WORDS + DATA])
+        if (data & SMALL_KEY) != want:
+            continue                      # another key's meta or generation
+        if not mixed_made:                # (the planes are mixed only for such a candidate)
+            mixed = planes_mix(key)
+            mixed_made = True
         if not same_key(&e[i * WORDS], data, want, mixed):
             continue                      # another key, or an entry torn by a writer: a miss
         tt.hits += 1
-        lower[0] = (data >> 48) & 15
-        upper[0] = (data >> 52) & 15
-        best[0] = (data >> 56) & BEST_BITS
-        if best[0] == BEST_BITS:
-            best[0] = NO_MOVE
         if not data & SMALL_USED:
             word_store(&e[i * WORDS + DATA], data | SMALL_USED)
-        return True
-    return False
+        return data
+    return 0
 
 
 cdef void shared_store(TransTable* tt, const TTKey* key, int depth, int lower, int upper,
