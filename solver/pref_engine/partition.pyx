@@ -84,10 +84,11 @@ a store takes the first free slot the probe saw, without looking for an entry
 of the same key to tighten (its bucket has mostly left the cache by then); an
 entry that cuts a probe off swaps places with the one halfway to the bucket's
 front, so often-used entries are met sooner. The table is probed before the
-sure tricks are counted (most probes hit); sure-trick cut-offs are not stored
-(cheaper to find again). The entries sit in 2 MB huge pages where the system
-allows it (probes are scattered: page-table misses would cost), and only a
-bucket's first lines are prefetched (the scan streams the rest).
+sure tricks are counted (most probes hit); a sure-trick cut-off is stored from 3
+tricks left up (its entry, with few deciding cards, answers many positions). The
+entries sit in 2 MB huge pages where the system allows it (probes are scattered:
+page-table misses would cost), and only a bucket's first lines are prefetched
+(the scan streams the rest).
 """
 
 from libc.stdlib cimport calloc, free
@@ -840,7 +841,8 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
     cdef int cards[MAX_MOVES]
     cdef int killer = -1
     cdef int killer2 = -1
-    cdef int found, decided
+    cdef int found
+    cdef int decided = 0
     cdef int n, i, seat, card, gain, q
     cdef bint result, v, maxer, boundary
     cdef u64 out, moves, rel = 0, child_rel, qrel
@@ -871,10 +873,15 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
         if found >= 0:
             return found
         # Step 3. Sure tricks at the start of a trick (after the table: most probes hit,
-        # and then these cost nothing; a cut-off is cheaper to find again than to store).
+        # and then these cost nothing). A cut-off from 3 tricks left up is stored (step 8):
+        # its deciding cards are few, so its entry answers many positions, and finding it
+        # costs a probe less than counting again (at 2 tricks left such entries only crowd
+        # the buckets).
         decided = leader_side_tricks(r, p, out, target, &s.rel)
         if decided:
-            return decided > 0
+            if p.tricks_left < 3:
+                return decided > 0
+            rel = s.rel
 
     # Step 4. Second hand: the tricks his side surely takes from here.
     seat = seat_to_move(r, p)
@@ -886,16 +893,19 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
 
     # Step 5. Moves: legal cards, one per run of equivalent cards, best first; at the lead
     # the two killer leads score a bonus (only the order changes: every move is searched).
-    moves = legal_moves(r, p, seat) & run_bottoms(p.hand[seat], out, r.bottoms)
-    if boundary:
-        killer = killer_lead(&t.killers, p.tricks_left, 0, moves)
-        killer2 = killer_lead(&t.killers, p.tricks_left, 1, moves)
-    n = order_scored_moves(r, p, seat, moves, -1, out, cards, killer, killer2)
+    # (none after a sure-trick cut-off: its bound goes to the store)
+    n = 0
+    if not decided:
+        moves = legal_moves(r, p, seat) & run_bottoms(p.hand[seat], out, r.bottoms)
+        if boundary:
+            killer = killer_lead(&t.killers, p.tricks_left, 0, moves)
+            killer2 = killer_lead(&t.killers, p.tricks_left, 1, moves)
+        n = order_scored_moves(r, p, seat, moves, -1, out, cards, killer, killer2)
 
     # Step 6. Search the moves; one success (maximiser) or failure (minimiser) cuts. The
     # deciding cards of a cut are those of the move that cut, else those of every move.
     maxer = r.maxer[seat]
-    result = not maxer
+    result = decided > 0 if decided else not maxer
     for i in range(4):
         small_below[i] = -1
     for i in range(n):
@@ -936,15 +946,13 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
     # that reaches its suit's deciding cards must stay a run, so its bottom card decides
     # too (the runs skipped as small need nothing: their positions differ in small cards
     # only).
-    if result != maxer:
+    if result != maxer and not decided:
         rel |= runs_to_keep(r, tried, p.hand[seat], out, rel)
 
     # Step 8. Store the bound with its deciding cards at trick boundaries (not while a
     # stopped search unwinds: its answers are void).
     if boundary and not s.stopped:
-        if result:
-            rank_store(t, &key, r, p, out, rel, target, p.tricks_left)
-        else:
-            rank_store(t, &key, r, p, out, rel, 0, target - 1)
+        rank_store(t, &key, r, p, out, rel, target if result else 0,
+                   p.tricks_left if result else target - 1)
     s.rel = rel
     return result
