@@ -256,15 +256,18 @@ cdef inline bint bucket_filled(const RankTable* t, u64 b) noexcept nogil:
     return (t.filled[b >> 6] >> (b & 63)) & 1
 
 
-cdef inline u64 top_owners(const Rules* r, u64 out, u64 plane0, u64 plane1,
+cdef inline u64 top_owners(const Rules* r, const int* counts, u64 plane0, u64 plane1,
                            int spread) noexcept nogil:
     """The owners of the top ``spread`` cards out of every suit (they spread the
-    entries of one shape over many buckets), read from the key's bit planes."""
+    entries of one shape over many buckets), read from the key's bit planes; ``counts``:
+    the cards out of each suit."""
     cdef u64 tops = 0
     cdef u64 top_mask
     cdef int suit, base = 0, count, low
+    if spread == 0:
+        return 0                  # (the shape's own bucket)
     for suit in range(r.nsuits):
-        count = bit_count(out & r.suit_mask[suit])
+        count = counts[suit]
         base += count
         low = base - spread if count >= spread else base - count
         top_mask = ((<u64>1) << (base - low)) - 1
@@ -293,11 +296,15 @@ cdef inline void rank_key(const RankTable* t, const Rules* r, const Position* p,
     cdef u64 shape = shape_of(r, p) | (trump_code(r, p, out) << 54)
     cdef RankEntry* e
     cdef int level, i
+    cdef int counts[4]                # cards out a suit (``partition_fits``: at most 4 suits)
     tt_planes(p, out, &k.plane0, &k.plane1)
     k.word = shape | (<u64>p.leader << 52)
+    for i in range(r.nsuits):
+        counts[i] = bit_count(out & r.suit_mask[i])
     for level in range(NLEVELS):
         k.bucket[level] = bucket_index(t, shape, p.leader + 8 * level,
-                                       top_owners(r, out, k.plane0, k.plane1, level_spread(level)))
+                                       top_owners(r, counts, k.plane0, k.plane1,
+                                                  level_spread(level)))
         if bucket_filled(t, k.bucket[level]):
             e = t.entries + k.bucket[level] * PBUCKET
             for i in range(0, PREFETCH_BYTES, 64):   # (the scan streams the rest)
