@@ -202,11 +202,13 @@ cdef bint partition_fits(const Searcher* s) noexcept nogil:
 cdef inline u64 shape_of(const Rules* r, const Position* p) noexcept nogil:
     """The shape (cards per suit of every seat) and the tricks left, 52 bits: a trick's start,
     where every hand holds as many cards as there are tricks left, so a hand's cards of the
-    fourth suit follow from those of the first three."""
+    fourth suit follow from those of the first three. (Fixed bounds, so that the loops
+    unroll: the seats beyond ``nseats`` hold no cards and the suits beyond ``nsuits`` have
+    empty masks, ``load_position``.)"""
     cdef u64 shape = (<u64>p.tricks_left) << 48
     cdef int seat, suit
-    for seat in range(r.nseats):
-        for suit in range(r.nsuits if r.nsuits < 3 else 3):
+    for seat in range(4):
+        for suit in range(3):
             shape |= (<u64>bit_count(p.hand[seat] & r.suit_mask[suit])) << (12 * seat + 4 * suit)
     return shape
 
