@@ -258,24 +258,15 @@ cdef inline bint bucket_filled(const RankTable* t, u64 b) noexcept nogil:
     return (t.filled[b >> 6] >> (b & 63)) & 1
 
 
-cdef inline u64 top_owners(const Rules* r, const int* counts, u64 plane0, u64 plane1,
-                           int spread) noexcept nogil:
-    """The owners of the top ``spread`` cards out of every suit (they spread the
-    entries of one shape over many buckets), read from the key's bit planes; ``counts``:
-    the cards out of each suit."""
-    cdef u64 tops = 0
-    cdef u64 top_mask
-    cdef int suit, base = 0, count, low
-    if spread == 0:
-        return 0                  # (the shape's own bucket)
-    for suit in range(r.nsuits):
-        count = counts[suit]
-        base += count
-        low = base - spread if count >= spread else base - count
-        top_mask = ((<u64>1) << (base - low)) - 1
-        tops = (tops << (2 * spread + 2)) | ((plane0 >> low) & top_mask) \
-            | (((plane1 >> low) & top_mask) << spread) | (<u64>(base - low) << (2 * spread))
-    return tops
+cdef inline u64 add_top_owners(u64 tops, u64 plane0, u64 plane1, int base, int count,
+                               int spread) noexcept nogil:
+    """``tops`` with the owners of the top ``spread`` cards out of one more suit appended
+    (``count`` cards out, the highest numbered ``base`` - 1), read from the key's bit planes:
+    the owners of each suit's top cards spread the entries of one shape over many buckets."""
+    cdef int low = base - spread if count >= spread else base - count
+    cdef u64 top_mask = ((<u64>1) << (base - low)) - 1
+    return (tops << (2 * spread + 2)) | ((plane0 >> low) & top_mask) \
+        | (((plane1 >> low) & top_mask) << spread) | (<u64>(base - low) << (2 * spread))
 
 
 cdef inline u64 top_cards_from(const Rules* r, u64 rel, u64 out) noexcept nogil:
@@ -297,16 +288,20 @@ cdef inline void rank_key(const RankTable* t, const Rules* r, const Position* p,
     loads of the filled buckets start at once (a probe reads them all)."""
     cdef u64 shape = shape_of(r, p) | (trump_code(r, p, out) << 54)
     cdef RankEntry* e
-    cdef int level, i
-    cdef int counts[4]                # cards out a suit (``partition_fits``: at most 4 suits)
+    cdef int level, i, suit, count, base = 0
+    cdef u64 tops[NLEVELS]            # the owners of each suit's top cards, a level's spread
     tt_planes(p, out, &k.plane0, &k.plane1)
     k.word = shape | (<u64>p.leader << 52)
-    for i in range(r.nsuits):
-        counts[i] = bit_count(out & r.suit_mask[i])
     for level in range(NLEVELS):
-        k.bucket[level] = bucket_index(t, shape, p.leader + 8 * level,
-                                       top_owners(r, counts, k.plane0, k.plane1,
-                                                  level_spread(level)))
+        tops[level] = 0               # (spread 0: the shape's own bucket)
+    for suit in range(r.nsuits):
+        count = bit_count(out & r.suit_mask[suit])
+        base += count
+        for level in range(1, NLEVELS):
+            tops[level] = add_top_owners(tops[level], k.plane0, k.plane1, base, count,
+                                         level_spread(level))
+    for level in range(NLEVELS):
+        k.bucket[level] = bucket_index(t, shape, p.leader + 8 * level, tops[level])
         if bucket_filled(t, k.bucket[level]):
             e = t.entries + k.bucket[level] * PBUCKET
             for i in range(0, PREFETCH_BYTES, 64):   # (the scan streams the rest)
