@@ -325,10 +325,9 @@ cdef inline int rank_probe(RankTable* t, RankKey* k, u64 out, int target,
         if not bucket_filled(t, k.bucket[level]):
             continue
         e = t.entries + k.bucket[level] * PBUCKET
-        for i in range(PBUCKET):
-            if (e[i].plane0 >> 56) != t.gen:
-                break                 # (a bucket fills from its first entry on)
-            k.nvalid[level] = i + 1
+        i = 0
+        # (a bucket fills from its first entry on: the used ones come first)
+        while i < PBUCKET and (e[i].plane0 >> 56) == t.gen:
             emask = e[i].mask & CARD_BITS
             # (one branch: most entries of a bucket share the shape, the cards decide)
             if ((((plane0 ^ e[i].plane0) | (plane1 ^ e[i].plane1)) & emask)
@@ -341,6 +340,8 @@ cdef inline int rank_probe(RankTable* t, RankKey* k, u64 out, int target,
                         # halfway to the front: often-hit entries are found sooner
                         swap_entries(&e[i], &e[i >> 1])
                     return lower >= target
+            i += 1
+        k.nvalid[level] = i
     return -1
 
 
