@@ -258,17 +258,6 @@ cdef inline bint bucket_filled(const RankTable* t, u64 b) noexcept nogil:
     return (t.filled[b >> 6] >> (b & 63)) & 1
 
 
-cdef inline u64 add_top_owners(u64 tops, u64 plane0, u64 plane1, int base, int count,
-                               int spread) noexcept nogil:
-    """``tops`` with the owners of the top ``spread`` cards out of one more suit appended
-    (``count`` cards out, the highest numbered ``base`` - 1), read from the key's bit planes:
-    the owners of each suit's top cards spread the entries of one shape over many buckets."""
-    cdef int low = base - spread if count >= spread else base - count
-    cdef u64 top_mask = ((<u64>1) << (base - low)) - 1
-    return (tops << (2 * spread + 2)) | ((plane0 >> low) & top_mask) \
-        | (((plane1 >> low) & top_mask) << spread) | (<u64>(base - low) << (2 * spread))
-
-
 cdef inline u64 top_cards_from(const Rules* r, u64 rel, u64 out) noexcept nogil:
     """Every card out at or above the lowest card of ``rel`` in its suit, per suit."""
     cdef u64 result = 0
@@ -288,20 +277,25 @@ cdef inline void rank_key(const RankTable* t, const Rules* r, const Position* p,
     loads of the filled buckets start at once (a probe reads them all)."""
     cdef u64 shape = shape_of(r, p) | (trump_code(r, p, out) << 54)
     cdef RankEntry* e
-    cdef int level, i, suit, count, base = 0
-    cdef u64 tops[NLEVELS]            # the owners of each suit's top cards, a level's spread
+    cdef int level, i, suit, count, spread, base = 0
+    cdef u64 top_mask[NLEVELS]        # each suit's top ``level_spread`` cards, among the cards out
+    cdef u64 tops
     tt_planes(p, out, &k.plane0, &k.plane1)
     k.word = shape | (<u64>p.leader << 52)
     for level in range(NLEVELS):
-        tops[level] = 0               # (spread 0: the shape's own bucket)
+        top_mask[level] = 0           # (spread 0: the shape's own bucket)
     for suit in range(r.nsuits):
         count = bit_count(out & r.suit_mask[suit])
         base += count
         for level in range(1, NLEVELS):
-            tops[level] = add_top_owners(tops[level], k.plane0, k.plane1, base, count,
-                                         level_spread(level))
+            spread = level_spread(level) if level_spread(level) < count else count
+            top_mask[level] |= ((<u64>1) << base) - ((<u64>1) << (base - spread))
     for level in range(NLEVELS):
-        k.bucket[level] = bucket_index(t, shape, p.leader + 8 * level, tops[level])
+        # the owners of those cards, read from the key's bit planes, spread the entries of
+        # one shape over many buckets (the shape says how many cards each suit has out)
+        tops = ((k.plane0 & top_mask[level])
+                ^ ((k.plane1 & top_mask[level]) * <u64>0x9e3779b97f4a7c15ULL))
+        k.bucket[level] = bucket_index(t, shape, p.leader + 8 * level, tops)
         if bucket_filled(t, k.bucket[level]):
             e = t.entries + k.bucket[level] * PBUCKET
             for i in range(0, PREFETCH_BYTES, 64):   # (the scan streams the rest)
