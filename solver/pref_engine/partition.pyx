@@ -833,6 +833,12 @@ cdef inline int leader_side_tricks(const Rules* r, const Position* p, u64 out, i
 cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogil:
     """True if the declarer's side can take ``target`` of the remaining tricks; the cards
     that decided the answer are left in ``s.rel``."""
+    return partition_search(s, t, target, cards_out(&s.rules, &s.pos))
+
+
+cdef bint partition_search(Searcher* s, RankTable* t, int target, u64 out) noexcept nogil:
+    """``partition_reaches`` given the cards ``out`` (its parent's: they change only when a
+    trick is done, by the trick's cards)."""
     cdef Rules* r = &s.rules
     cdef Position* p = &s.pos
     cdef RankKey key
@@ -844,7 +850,7 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
     cdef int decided = 0
     cdef int n, i, seat, card, gain, q
     cdef bint result, v, maxer, boundary
-    cdef u64 out, moves, rel = 0, child_rel, qrel
+    cdef u64 moves, rel = 0, child_rel, qrel
     cdef int small_below[4]          # per suit: a run topped below this card is skipped
     cdef int suit, low
     cdef u64 tried = 0
@@ -859,7 +865,6 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
     if p.tricks_left == 1:
         return last_trick(r, p, &s.rel) >= target
 
-    out = cards_out(r, p)
     boundary = p.nplayed == 0
     if boundary:
         # Ctrl-C (checked at the start of tricks: a stopped search unwinds a trick at a time)
@@ -920,7 +925,8 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
             v = target - gain <= 0
             child_rel = 0
         else:
-            v = partition_reaches(s, t, target - gain)
+            v = partition_search(s, t, target - gain,
+                                 out & ~u.trick_cards if u.trick_done else out)
             child_rel = s.rel
         if u.trick_done:
             child_rel |= rank_winner(r, u.played, r.nseats, p.win_card)
