@@ -84,10 +84,11 @@ a store takes the first free slot the probe saw, without looking for an entry
 of the same key to tighten (its bucket has mostly left the cache by then); an
 entry that cuts a probe off swaps places with the one halfway to the bucket's
 front, so often-used entries are met sooner. The table is probed before the
-sure tricks are counted (most probes hit); sure-trick cut-offs are not stored
-(cheaper to find again). The entries sit in 2 MB huge pages where the system
-allows it (probes are scattered: page-table misses would cost), and only a
-bucket's first lines are prefetched (the scan streams the rest).
+sure tricks are counted (most probes hit); a sure-trick cut-off is stored from 3
+tricks left up (its entry, with few deciding cards, answers many positions). The
+entries sit in 2 MB huge pages where the system allows it (probes are scattered:
+page-table misses would cost), and only a bucket's first lines are prefetched
+(the scan streams the rest).
 """
 
 from libc.stdlib cimport calloc, free
@@ -201,11 +202,13 @@ cdef bint partition_fits(const Searcher* s) noexcept nogil:
 cdef inline u64 shape_of(const Rules* r, const Position* p) noexcept nogil:
     """The shape (cards per suit of every seat) and the tricks left, 52 bits: a trick's start,
     where every hand holds as many cards as there are tricks left, so a hand's cards of the
-    fourth suit follow from those of the first three."""
+    fourth suit follow from those of the first three. (Fixed bounds, so that the loops
+    unroll: the seats beyond ``nseats`` hold no cards and the suits beyond ``nsuits`` have
+    empty masks, ``load_position``.)"""
     cdef u64 shape = (<u64>p.tricks_left) << 48
     cdef int seat, suit
-    for seat in range(r.nseats):
-        for suit in range(r.nsuits if r.nsuits < 3 else 3):
+    for seat in range(4):
+        for suit in range(3):
             shape |= (<u64>bit_count(p.hand[seat] & r.suit_mask[suit])) << (12 * seat + 4 * suit)
     return shape
 
@@ -255,23 +258,6 @@ cdef inline bint bucket_filled(const RankTable* t, u64 b) noexcept nogil:
     return (t.filled[b >> 6] >> (b & 63)) & 1
 
 
-cdef inline u64 top_owners(const Rules* r, u64 out, u64 plane0, u64 plane1,
-                           int spread) noexcept nogil:
-    """The owners of the top ``spread`` cards out of every suit (they spread the
-    entries of one shape over many buckets), read from the key's bit planes."""
-    cdef u64 tops = 0
-    cdef u64 top_mask
-    cdef int suit, base = 0, count, low
-    for suit in range(r.nsuits):
-        count = bit_count(out & r.suit_mask[suit])
-        base += count
-        low = base - spread if count >= spread else base - count
-        top_mask = ((<u64>1) << (base - low)) - 1
-        tops = (tops << (2 * spread + 2)) | ((plane0 >> low) & top_mask) \
-            | (((plane1 >> low) & top_mask) << spread) | (<u64>(base - low) << (2 * spread))
-    return tops
-
-
 cdef inline u64 top_cards_from(const Rules* r, u64 rel, u64 out) noexcept nogil:
     """Every card out at or above the lowest card of ``rel`` in its suit, per suit."""
     cdef u64 result = 0
@@ -291,12 +277,25 @@ cdef inline void rank_key(const RankTable* t, const Rules* r, const Position* p,
     loads of the filled buckets start at once (a probe reads them all)."""
     cdef u64 shape = shape_of(r, p) | (trump_code(r, p, out) << 54)
     cdef RankEntry* e
-    cdef int level, i
+    cdef int level, i, suit, count, spread, base = 0
+    cdef u64 top_mask[NLEVELS]        # each suit's top ``level_spread`` cards, among the cards out
+    cdef u64 tops
     tt_planes(p, out, &k.plane0, &k.plane1)
     k.word = shape | (<u64>p.leader << 52)
     for level in range(NLEVELS):
-        k.bucket[level] = bucket_index(t, shape, p.leader + 8 * level,
-                                       top_owners(r, out, k.plane0, k.plane1, level_spread(level)))
+        top_mask[level] = 0           # (spread 0: the shape's own bucket)
+    for suit in range(r.nsuits):
+        count = bit_count(out & r.suit_mask[suit])
+        base += count
+        for level in range(1, NLEVELS):
+            spread = level_spread(level) if level_spread(level) < count else count
+            top_mask[level] |= ((<u64>1) << base) - ((<u64>1) << (base - spread))
+    for level in range(NLEVELS):
+        # the owners of those cards, read from the key's bit planes, spread the entries of
+        # one shape over many buckets (the shape says how many cards each suit has out)
+        tops = ((k.plane0 & top_mask[level])
+                ^ ((k.plane1 & top_mask[level]) * <u64>0x9e3779b97f4a7c15ULL))
+        k.bucket[level] = bucket_index(t, shape, p.leader + 8 * level, tops)
         if bucket_filled(t, k.bucket[level]):
             e = t.entries + k.bucket[level] * PBUCKET
             for i in range(0, PREFETCH_BYTES, 64):   # (the scan streams the rest)
@@ -320,10 +319,9 @@ cdef inline int rank_probe(RankTable* t, RankKey* k, u64 out, int target,
         if not bucket_filled(t, k.bucket[level]):
             continue
         e = t.entries + k.bucket[level] * PBUCKET
-        for i in range(PBUCKET):
-            if (e[i].plane0 >> 56) != t.gen:
-                break                 # (a bucket fills from its first entry on)
-            k.nvalid[level] = i + 1
+        i = 0
+        # (a bucket fills from its first entry on: the used ones come first)
+        while i < PBUCKET and (e[i].plane0 >> 56) == t.gen:
             emask = e[i].mask & CARD_BITS
             # (one branch: most entries of a bucket share the shape, the cards decide)
             if ((((plane0 ^ e[i].plane0) | (plane1 ^ e[i].plane1)) & emask)
@@ -336,6 +334,8 @@ cdef inline int rank_probe(RankTable* t, RankKey* k, u64 out, int target,
                         # halfway to the front: often-hit entries are found sooner
                         swap_entries(&e[i], &e[i >> 1])
                     return lower >= target
+            i += 1
+        k.nvalid[level] = i
     return -1
 
 
@@ -833,6 +833,12 @@ cdef inline int leader_side_tricks(const Rules* r, const Position* p, u64 out, i
 cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogil:
     """True if the declarer's side can take ``target`` of the remaining tricks; the cards
     that decided the answer are left in ``s.rel``."""
+    return partition_search(s, t, target, cards_out(&s.rules, &s.pos))
+
+
+cdef bint partition_search(Searcher* s, RankTable* t, int target, u64 out) noexcept nogil:
+    """``partition_reaches`` given the cards ``out`` (its parent's: they change only when a
+    trick is done, by the trick's cards)."""
     cdef Rules* r = &s.rules
     cdef Position* p = &s.pos
     cdef RankKey key
@@ -840,10 +846,11 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
     cdef int cards[MAX_MOVES]
     cdef int killer = -1
     cdef int killer2 = -1
-    cdef int found, decided
+    cdef int found
+    cdef int decided = 0
     cdef int n, i, seat, card, gain, q
     cdef bint result, v, maxer, boundary
-    cdef u64 out, moves, rel = 0, child_rel, qrel
+    cdef u64 moves, rel = 0, child_rel, qrel
     cdef int small_below[4]          # per suit: a run topped below this card is skipped
     cdef int suit, low
     cdef u64 tried = 0
@@ -858,7 +865,6 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
     if p.tricks_left == 1:
         return last_trick(r, p, &s.rel) >= target
 
-    out = cards_out(r, p)
     boundary = p.nplayed == 0
     if boundary:
         # Ctrl-C (checked at the start of tricks: a stopped search unwinds a trick at a time)
@@ -871,10 +877,15 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
         if found >= 0:
             return found
         # Step 3. Sure tricks at the start of a trick (after the table: most probes hit,
-        # and then these cost nothing; a cut-off is cheaper to find again than to store).
+        # and then these cost nothing). A cut-off from 3 tricks left up is stored (step 8):
+        # its deciding cards are few, so its entry answers many positions, and finding it
+        # costs a probe less than counting again (at 2 tricks left such entries only crowd
+        # the buckets).
         decided = leader_side_tricks(r, p, out, target, &s.rel)
         if decided:
-            return decided > 0
+            if p.tricks_left < 3:
+                return decided > 0
+            rel = s.rel
 
     # Step 4. Second hand: the tricks his side surely takes from here.
     seat = seat_to_move(r, p)
@@ -886,16 +897,19 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
 
     # Step 5. Moves: legal cards, one per run of equivalent cards, best first; at the lead
     # the two killer leads score a bonus (only the order changes: every move is searched).
-    moves = legal_moves(r, p, seat) & run_bottoms(p.hand[seat], out, r.bottoms)
-    if boundary:
-        killer = killer_lead(&t.killers, p.tricks_left, 0, moves)
-        killer2 = killer_lead(&t.killers, p.tricks_left, 1, moves)
-    n = order_scored_moves(r, p, seat, moves, -1, out, cards, killer, killer2)
+    # (none after a sure-trick cut-off: its bound goes to the store)
+    n = 0
+    if not decided:
+        moves = legal_moves(r, p, seat) & run_bottoms(p.hand[seat], out, r.bottoms)
+        if boundary:
+            killer = killer_lead(&t.killers, p.tricks_left, 0, moves)
+            killer2 = killer_lead(&t.killers, p.tricks_left, 1, moves)
+        n = order_scored_moves(r, p, seat, moves, -1, out, cards, killer, killer2)
 
     # Step 6. Search the moves; one success (maximiser) or failure (minimiser) cuts. The
     # deciding cards of a cut are those of the move that cut, else those of every move.
     maxer = r.maxer[seat]
-    result = not maxer
+    result = decided > 0 if decided else not maxer
     for i in range(4):
         small_below[i] = -1
     for i in range(n):
@@ -911,7 +925,8 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
             v = target - gain <= 0
             child_rel = 0
         else:
-            v = partition_reaches(s, t, target - gain)
+            v = partition_search(s, t, target - gain,
+                                 out & ~u.trick_cards if u.trick_done else out)
             child_rel = s.rel
         if u.trick_done:
             child_rel |= rank_winner(r, u.played, r.nseats, p.win_card)
@@ -936,15 +951,13 @@ cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogi
     # that reaches its suit's deciding cards must stay a run, so its bottom card decides
     # too (the runs skipped as small need nothing: their positions differ in small cards
     # only).
-    if result != maxer:
+    if result != maxer and not decided:
         rel |= runs_to_keep(r, tried, p.hand[seat], out, rel)
 
     # Step 8. Store the bound with its deciding cards at trick boundaries (not while a
     # stopped search unwinds: its answers are void).
     if boundary and not s.stopped:
-        if result:
-            rank_store(t, &key, r, p, out, rel, target, p.tricks_left)
-        else:
-            rank_store(t, &key, r, p, out, rel, 0, target - 1)
+        rank_store(t, &key, r, p, out, rel, target if result else 0,
+                   p.tricks_left if result else target - 1)
     s.rel = rel
     return result
