@@ -165,7 +165,11 @@ cdef u64 shared_probe(TransTable* tt, const TTKey* key) noexcept nogil:
 
 cdef void shared_store(TransTable* tt, const TTKey* key, int depth, int lower, int upper,
                        int best) noexcept nogil:
-    """``tt_store`` on a shared table (the replacement rule of ``store_small``)."""
+    """``tt_store`` on a shared table (the replacement rule of ``store_small``). A new entry
+    goes to slot 0 and the entries before the victim shift down, so the entries of the current
+    generation fill a prefix of the bucket and the scan stops at the first empty slot. (Two
+    threads racing can leave a hole before an entry; the key is then stored again, in front:
+    a duplicate with true bounds, only space lost.)"""
     cdef u64* e = <u64*>bucket_of(tt, key)
     cdef u64 want = (key.meta & SMALL_META) | (<u64>tt.gen) << 36
     cdef u64 mixed = planes_mix(key)
@@ -177,9 +181,10 @@ cdef void shared_store(TransTable* tt, const TTKey* key, int depth, int lower, i
         word_store(word, word_load(word) | bit)
     for i in range(SMALL_BUCKET):
         data = word_load(&e[i * WORDS + DATA])
-        if ((data >> 36) & (GEN_LIMIT - 1)) != tt.gen:
-            if victim < 0:
-                victim = i
+        if (data & SMALL_KEY) != want:
+            if ((data >> 36) & (GEN_LIMIT - 1)) != tt.gen:
+                victim = i                # the first empty slot: the entries end here
+                break
         elif same_key(&e[i * WORDS], data, want, mixed):
             lo = (data >> 48) & 15
             up = (data >> 52) & 15
