@@ -133,6 +133,24 @@ cdef inline bint same_key(const u64* e, u64 data, u64 want, u64 mixed) noexcept 
     return (data & SMALL_KEY) == want and word_load(&e[CHECK]) ^ (data & ~SMALL_USED) == mixed
 
 
+cdef inline u64* first_candidate(u64* e, u64 want, u64* data) noexcept nogil:
+    # the first entry of the bucket ``e`` whose data word (read into ``data``) holds the key's
+    # meta and generation (NULL: none); unrolled by hand (SMALL_BUCKET = 4)
+    data[0] = word_load(&e[DATA])
+    if (data[0] & SMALL_KEY) == want:
+        return e
+    data[0] = word_load(&e[WORDS + DATA])
+    if (data[0] & SMALL_KEY) == want:
+        return &e[WORDS]
+    data[0] = word_load(&e[2 * WORDS + DATA])
+    if (data[0] & SMALL_KEY) == want:
+        return &e[2 * WORDS]
+    data[0] = word_load(&e[3 * WORDS + DATA])
+    if (data[0] & SMALL_KEY) == want:
+        return &e[3 * WORDS]
+    return NULL
+
+
 cdef inline void write_entry(u64* e, u64 mixed, u64 data) noexcept nogil:
     word_store(&e[CHECK], mixed ^ (data & ~SMALL_USED))
     word_store(&e[DATA], data)
@@ -144,28 +162,34 @@ cdef u64 shared_probe(TransTable* tt, const TTKey* key) noexcept nogil:
     data word of an entry is never 0: its meta counts the cards out)."""
     cdef u64* e = <u64*>bucket_of(tt, key)
     cdef u64 want = (key.meta & SMALL_META) | (<u64>tt.gen) << 36
-    cdef u64 mixed = 0, data
-    cdef bint mixed_made = False
-    cdef int i
-    for i in range(SMALL_BUCKET):
-        data = word_load(&e[i * WORDS + DATA])
-        if (data & SMALL_KEY) != want:
-            continue                      # another key's meta or generation
-        if not mixed_made:                # (the planes are mixed only for such a candidate)
-            mixed = planes_mix(key)
-            mixed_made = True
-        if not same_key(&e[i * WORDS], data, want, mixed):
-            continue                      # another key, or an entry torn by a writer: a miss
-        tt.hits += 1
-        if not data & SMALL_USED:
-            word_store(&e[i * WORDS + DATA], data | SMALL_USED)
-        return data
-    return 0
+    cdef u64 mixed, data
+    cdef u64* entry = first_candidate(e, want, &data)
+    if entry == NULL:
+        return 0
+    mixed = planes_mix(key)               # (the planes are mixed only for a candidate)
+    if pref_unlikely(word_load(&entry[CHECK]) ^ (data & ~SMALL_USED) != mixed):
+        # another key of the same meta, or an entry torn by a writer: the later slots
+        entry += WORDS
+        while True:
+            if entry == &e[SMALL_BUCKET * WORDS]:
+                return 0
+            data = word_load(&entry[DATA])
+            if same_key(entry, data, want, mixed):
+                break
+            entry += WORDS
+    tt.hits += 1
+    if not data & SMALL_USED:
+        word_store(&entry[DATA], data | SMALL_USED)
+    return data
 
 
 cdef void shared_store(TransTable* tt, const TTKey* key, int depth, int lower, int upper,
                        int best) noexcept nogil:
-    """``tt_store`` on a shared table (the replacement rule of ``store_small``)."""
+    """``tt_store`` on a shared table (the replacement rule of ``store_small``). A new entry
+    goes to slot 0 and the entries before the victim shift down, so the entries of the current
+    generation fill a prefix of the bucket and the scan stops at the first empty slot. (Two
+    threads racing can leave a hole before an entry; the key is then stored again, in front:
+    a duplicate with true bounds, only space lost.)"""
     cdef u64* e = <u64*>bucket_of(tt, key)
     cdef u64 want = (key.meta & SMALL_META) | (<u64>tt.gen) << 36
     cdef u64 mixed = planes_mix(key)
@@ -177,9 +201,10 @@ cdef void shared_store(TransTable* tt, const TTKey* key, int depth, int lower, i
         word_store(word, word_load(word) | bit)
     for i in range(SMALL_BUCKET):
         data = word_load(&e[i * WORDS + DATA])
-        if ((data >> 36) & (GEN_LIMIT - 1)) != tt.gen:
-            if victim < 0:
-                victim = i
+        if (data & SMALL_KEY) != want:
+            if ((data >> 36) & (GEN_LIMIT - 1)) != tt.gen:
+                victim = i                # the first empty slot: the entries end here
+                break
         elif same_key(&e[i * WORDS], data, want, mixed):
             lo = (data >> 48) & 15
             up = (data >> 52) & 15
