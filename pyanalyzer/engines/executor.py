@@ -244,12 +244,12 @@ def stop_running_searches() -> None:
     global _stops_issued
     # Counted and issued under one lock: a caller reading the count either sees it unchanged
     # and begins its searches after the stop (which then does not reach them), or sees it move.
+    try:
+        from pref_engine import stop_searches
+    except ImportError:  # the reference engine only: nothing runs without the GIL, nothing stops
+        return
     with _stops_lock:
         _stops_issued += 1
-        try:
-            from pref_engine import stop_searches
-        except ImportError:  # the reference engine only: nothing runs without the GIL
-            return
         stop_searches()
 
 

@@ -14,8 +14,9 @@ transposition table kept from one request to the next), and a bounded waiting li
   cancelled. So a job that was running while any such stop was issued is run again from the
   start (the stopped engine has cleared its table, so the rerun is exact), up to
   ``MAX_RERUNS`` times, whether or not the stop reached one of its searches. (A signal stops
-  the searches through the engine's own hook, uncounted: the server is then stopping and
-  every job is cancelled.)
+  the searches through the engine's own hook, uncounted: the server is then stopping. A job
+  whose block came back short between the signal and the pool's close, which cancels every
+  job, can end "done" with that result, marked partial.)
 * :meth:`close` stops everything (jobs cancelled, searches stopped) and joins the workers.
 """
 
@@ -251,8 +252,8 @@ class EnginePool:
                 continue  # another job's stop may have cut a search of this one short: run it again
             job.state = "done"
             return
-        job.error = JobCancelled(f"the job was run {MAX_RERUNS + 1} times and each time other jobs' cancels "
-                                 "stopped the searches under way: try again")
+        job.error = JobCancelled(f"the job was run {MAX_RERUNS + 1} times and each time cut short (other jobs' "
+                                 "cancels stopped the searches under way): try again")
         job.state = "failed"
 
     def cancel_all(self, reason: str) -> None:

@@ -133,6 +133,10 @@ cdef inline bint same_key(const u64* e, u64 data, u64 want, u64 mixed) noexcept 
     return (data & SMALL_KEY) == want and word_load(&e[CHECK]) ^ (data & ~SMALL_USED) == mixed
 
 
+if SMALL_BUCKET != 4:  # first_candidate below is unrolled for four slots
+    raise ImportError(f"transtable: first_candidate is written for 4 slots a bucket, not {SMALL_BUCKET}")
+
+
 cdef inline u64* first_candidate(u64* e, u64 want, u64* data) noexcept nogil:
     # the first entry of the bucket ``e`` whose data word (read into ``data``) holds the key's
     # meta and generation (NULL: none); unrolled by hand (SMALL_BUCKET = 4)
@@ -187,9 +191,13 @@ cdef void shared_store(TransTable* tt, const TTKey* key, int depth, int lower, i
                        int best) noexcept nogil:
     """``tt_store`` on a shared table (the replacement rule of ``store_small``). A new entry
     goes to slot 0 and the entries before the victim shift down, so the entries of the current
-    generation fill a prefix of the bucket and the scan stops at the first empty slot. (Two
-    threads racing can leave a hole before an entry; the key is then stored again, in front:
-    a duplicate with true bounds, only space lost.)"""
+    generation fill a prefix of the bucket and the scan stops at the first empty slot: every
+    write of a probe or a store writes a data word of the writer's generation, at or before the
+    first empty slot it saw, so threads of one generation keep the prefix whatever their
+    interleaving. (An engine still searching in the generation before a ``clear`` can
+    overwrite a slot in front of a newer entry: the scan then misses that entry and the key is
+    stored again, in front, with true bounds; the older copy's bounds are no longer tightened.
+    Nodes may rise, never a value.)"""
     cdef u64* e = <u64*>bucket_of(tt, key)
     cdef u64 want = (key.meta & SMALL_META) | (<u64>tt.gen) << 36
     cdef u64 mixed = planes_mix(key)
