@@ -110,7 +110,6 @@ cdef enum:
 
 # An entry's words: the cards' fields take the low 56 bits, the rest sits above them.
 cdef u64 CARD_BITS = ((<u64>1) << MAX_CARDS) - 1
-cdef u64 KEY_BITS = ((<u64>1) << 57) - 1      # shape, tricks left, leader, trump
 
 
 cdef int rank_table_init(RankTable* t, double size_mb) except -1:
@@ -296,7 +295,6 @@ cdef inline int rank_probe(RankTable* t, RankKey* k, u64 out, int target,
     cdef u64 plane0 = k.plane0
     cdef u64 plane1 = k.plane1
     cdef u64 word = k.word
-    cdef u64 emask
     cdef RankEntry* e
     cdef int level, i, n, lower
     t.probes += 1
@@ -305,14 +303,15 @@ cdef inline int rank_probe(RankTable* t, RankKey* k, u64 out, int target,
         n = t.used[k.bucket[level]]
         e = t.entries + k.bucket[level] * PBUCKET
         for i in range(n):
-            emask = e[i].mask & CARD_BITS
-            # (one branch: most entries of a bucket share the shape, the cards decide)
-            if ((((plane0 ^ e[i].plane0) | (plane1 ^ e[i].plane1)) & emask)
-                    | ((word ^ e[i].key) & KEY_BITS)) == 0:
+            # (one branch: most entries of a bucket share the shape, the cards decide; the
+            # planes and the key have no bits above the cards' and the key's fields, so the
+            # entry's bounds in ``mask`` need no masking off)
+            if ((((plane0 ^ e[i].plane0) | (plane1 ^ e[i].plane1)) & e[i].mask)
+                    | (word ^ e[i].key)) == 0:
                 lower = (e[i].mask >> 56) & 0xF
                 if lower >= target or (e[i].mask >> 60) < <u64>target:
                     t.hits += 1
-                    rel[0] = bit_deposit(emask, out)
+                    rel[0] = bit_deposit(e[i].mask & CARD_BITS, out)
                     if i:
                         # halfway to the front: often-hit entries are found sooner
                         swap_entries(&e[i], &e[i >> 1])
