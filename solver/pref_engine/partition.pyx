@@ -200,6 +200,19 @@ cdef inline u64 shape_of(const Rules* r, const Position* p) noexcept nogil:
     return shape
 
 
+cdef inline u64 trick_shape(const Rules* r, int leader, const int* played, int n) noexcept nogil:
+    """What the cards ``played[:n]`` of a trick led by ``leader`` count in ``shape_of`` while
+    still held (the key's shape is handed down the search: a finished trick takes its four
+    cards and a trick off the parent's)."""
+    cdef u64 held = 0
+    cdef int k, suit
+    for k in range(n):
+        suit = r.suit_of[played[k]]
+        if suit < 3:
+            held += (<u64>1) << (12 * ((leader + k) & 3) + 4 * suit)
+    return held
+
+
 cdef inline u64 trump_code(const Rules* r, const Position* p, u64 out) noexcept nogil:
     """The trump in a key: 0 where no card of the trump suit is out (no-trump play from
     here on, whatever the denomination), else the trump suit + 1."""
@@ -257,10 +270,10 @@ cdef inline u64 top_cards_from(const Rules* r, u64 rel, u64 out) noexcept nogil:
 
 
 cdef inline void rank_key(const RankTable* t, const Rules* r, const Position* p, u64 out,
-                          RankKey* k) noexcept nogil:
+                          u64 shape, RankKey* k) noexcept nogil:
     """The key of the position (at a trick's start) and its bucket at every level; the
     loads of the filled buckets start at once (a probe reads them all)."""
-    cdef u64 shape = shape_of(r, p) | (trump_code(r, p, out) << 54)
+    shape |= trump_code(r, p, out) << 54
     cdef RankEntry* e
     cdef int level, i, suit, count, spread, base = 0
     cdef u64 top_mask[NLEVELS]        # each suit's top ``level_spread`` cards, among the cards out
@@ -805,12 +818,15 @@ cdef inline int leader_side_tricks(const Rules* r, const Position* p, u64 out, i
 cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogil:
     """True if the declarer's side can take ``target`` of the remaining tricks; the cards
     that decided the answer are left in ``s.rel``."""
-    return partition_search(s, t, target, cards_out(&s.rules, &s.pos))
+    return partition_search(s, t, target, cards_out(&s.rules, &s.pos),
+                            shape_of(&s.rules, &s.pos)
+                            + trick_shape(&s.rules, s.pos.leader, s.pos.played, s.pos.nplayed))
 
 
-cdef bint partition_search(Searcher* s, RankTable* t, int target, u64 out) noexcept nogil:
-    """``partition_reaches`` given the cards ``out`` (its parent's: they change only when a
-    trick is done, by the trick's cards)."""
+cdef bint partition_search(Searcher* s, RankTable* t, int target, u64 out,
+                           u64 shape) noexcept nogil:
+    """``partition_reaches`` given the cards ``out`` and the shape at the trick's start
+    (``shape_of``): its parent's, changed only when a trick is done, by the trick's cards."""
     cdef Rules* r = &s.rules
     cdef Position* p = &s.pos
     cdef RankKey key
@@ -822,7 +838,7 @@ cdef bint partition_search(Searcher* s, RankTable* t, int target, u64 out) noexc
     cdef int decided = 0
     cdef int n, i, seat, card, gain, q
     cdef bint result, v, maxer, boundary
-    cdef u64 moves, rel = 0, child_rel, qrel
+    cdef u64 moves, rel = 0, child_rel, qrel, child_out, child_shape
     cdef int small_below[4]          # per suit: a run topped below this card is skipped
     cdef int suit, low
     cdef u64 tried = 0
@@ -844,7 +860,7 @@ cdef bint partition_search(Searcher* s, RankTable* t, int target, u64 out) noexc
             return False
         # Step 2. Winning-rank table lookup (trick boundaries only): an entry whose
         # deciding cards have the same owners here.
-        rank_key(t, r, p, out, &key)
+        rank_key(t, r, p, out, shape, &key)
         found = rank_probe(t, &key, out, target, &s.rel)
         if found >= 0:
             return found
@@ -897,8 +913,12 @@ cdef bint partition_search(Searcher* s, RankTable* t, int target, u64 out) noexc
             v = target - gain <= 0
             child_rel = 0
         else:
-            v = partition_search(s, t, target - gain,
-                                 out & ~u.trick_cards if u.trick_done else out)
+            child_out = out
+            child_shape = shape
+            if u.trick_done:
+                child_out &= ~u.trick_cards
+                child_shape -= trick_shape(r, u.leader, u.played, 4) + ((<u64>1) << 48)
+            v = partition_search(s, t, target - gain, child_out, child_shape)
             child_rel = s.rel
         if u.trick_done:
             child_rel |= rank_winner(r, u.played, r.nseats, p.win_card)
