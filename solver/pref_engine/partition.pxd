@@ -15,7 +15,7 @@ cdef struct RankEntry:
     # 32 bytes, two to a cache line (a probe scans many entries of a bucket)
     u64 key                       # shape (``shape_of``) | tricks left << 48 | leader << 52 | trump << 54
     u64 mask                      # deciding cards (numbered among the cards out) | lower << 56 | upper << 60
-    u64 plane0                    # their owners, as in TTKey (masked) | generation (8 bits) << 56
+    u64 plane0                    # their owners, as in TTKey (masked)
     u64 plane1                    # (masked)
 
 
@@ -26,15 +26,13 @@ cdef struct RankKey:
     u64 plane0                    # the owners of the cards out, as in TTKey
     u64 plane1
     u64 bucket[NLEVELS]           # the position's bucket at each level
-    int nvalid[NLEVELS]           # used entries the probe saw in each bucket
 
 
 cdef struct RankTable:
     RankEntry* entries            # in ``memory``
     HugeBlock memory
-    u64* filled                   # one bit per bucket: something was stored there
+    unsigned char* used           # per bucket: its used entries, the first ones (0 .. PBUCKET)
     u64 nbuckets
-    unsigned int gen
     long long probes
     long long hits
     Killers killers               # per tricks left (the slot): the last two leads that cut off

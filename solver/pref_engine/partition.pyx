@@ -64,23 +64,24 @@ suits a seat plus the tricks left, the leader, the trump (none once no card of t
 trump suit is out: from there play is no-trump's whatever the denomination, so the
 denominations of a DD table, searched on one table, share those positions), the
 deciding cards (numbered among the cards out) with their owners as two bit planes
-like the plain key's, and the bounds and an 8-bit generation in the bits above the
-56 card bits (so at most 56 cards a deal). Buckets of ``PBUCKET`` entries, chosen
+like the plain key's, and the bounds in the bits above the 56 card bits (so at
+most 56 cards a deal). Buckets of ``PBUCKET`` entries, chosen
 by a hash of the shape, the leader, the trump and the owners of the top few cards
 of each suit (the *spread*: 0, 1 or 3 cards, one bucket per level). An entry goes to the most
 specific level whose spread its deciding cards cover in every suit shared by
 two or more seats, so it loses no generality: an entry whose bound does not
 depend on the cards of some suit sits with the shape alone, one that needs the
-top three of every suit in a bucket of its own. A probe scans the (filled)
-bucket of each level. One bit per bucket says whether it was ever filled, so
-probes of empty buckets cost no memory load; a bucket fills from its first
-entry on, so a scan stops at the first unused slot. Replacement: a free slot;
+top three of every suit in a bucket of its own. A probe scans the used entries
+of the bucket of each level. A byte per bucket counts them (a bucket fills from
+its first entry on), so a scan tests no slot for being used, probes of empty
+buckets cost no memory load, and emptying the table clears only the counts.
+Replacement: a free slot;
 else a free slot of the position's bucket at the next, more specific level (the
 shape's bucket at level 0 fills first: the entry then answers only positions with
 the same owners of the top cards, but it stays); else, at the last level, the
 entry with the fewest tricks left and, among those (a bucket's
 entries mostly share the shape), the most deciding cards (the least general);
-a store takes the first free slot the probe saw, without looking for an entry
+a store takes the first free slot, without looking for an entry
 of the same key to tighten (its bucket has mostly left the cache by then); an
 entry that cuts a probe off swaps places with the one halfway to the bucket's
 front, so often-used entries are met sooner. The table is probed before the
@@ -109,7 +110,6 @@ cdef enum:
 
 # An entry's words: the cards' fields take the low 56 bits, the rest sits above them.
 cdef u64 CARD_BITS = ((<u64>1) << MAX_CARDS) - 1
-cdef u64 KEY_BITS = ((<u64>1) << 57) - 1      # shape, tricks left, leader, trump
 
 
 cdef int rank_table_init(RankTable* t, double size_mb) except -1:
@@ -118,18 +118,16 @@ cdef int rank_table_init(RankTable* t, double size_mb) except -1:
         nb = 1
     if nb >= (<u64>1 << 32):
         nb = (<u64>1 << 32) - 1
-    # (a bucket's entries are wiped when it is first filled in a generation, ``rank_store``,
-    # and only filled buckets are read: untouched pages cost nothing)
+    # (only the used entries of a bucket are read: untouched pages cost nothing)
     t.entries = <RankEntry*>huge_alloc(&t.memory, nb * PBUCKET * sizeof(RankEntry))
-    t.filled = <u64*>calloc(nb // 64 + 1, sizeof(u64))
-    if t.entries == NULL or t.filled == NULL:
+    t.used = <unsigned char*>calloc(nb + 8, 1)
+    if t.entries == NULL or t.used == NULL:
         huge_free(&t.memory)
-        free(t.filled)
+        free(t.used)
         t.entries = NULL
-        t.filled = NULL
+        t.used = NULL
         raise MemoryError("cannot allocate the winning-rank table")
     t.nbuckets = nb
-    t.gen = 1
     t.probes = t.hits = 0
     killers_reset(&t.killers)
     return 0
@@ -137,9 +135,9 @@ cdef int rank_table_init(RankTable* t, double size_mb) except -1:
 
 cdef void rank_table_free(RankTable* t) noexcept nogil:
     huge_free(&t.memory)
-    free(t.filled)
+    free(t.used)
     t.entries = NULL
-    t.filled = NULL
+    t.used = NULL
 
 
 cdef void rank_table_new_trump(RankTable* t) noexcept nogil:
@@ -150,39 +148,28 @@ cdef void rank_table_new_trump(RankTable* t) noexcept nogil:
     bucket keeps only its no-trump entries, moved to its front, so probes do not scan the
     others (one pass over the entries stored). The killer leads are forgotten (they were
     right for the old trump)."""
-    cdef u64 b, word, bits
+    cdef u64 b, word
     cdef int i, kept
     cdef RankEntry* e
     killers_reset(&t.killers)
-    for word in range(t.nbuckets // 64 + 1):
-        bits = t.filled[word]
-        while bits:
-            b = word * 64 + low_index(bits)
-            bits &= bits - 1
+    for word in range(t.nbuckets // 8 + 1):
+        if not (<u64*>t.used)[word]:
+            continue                  # (eight unused buckets)
+        for b in range(word * 8, word * 8 + 8 if word * 8 + 8 < t.nbuckets else t.nbuckets):
             e = t.entries + b * PBUCKET
             kept = 0
-            i = 0
-            while i < PBUCKET and (e[i].plane0 >> 56) == t.gen:
+            for i in range(t.used[b]):
                 if not (e[i].key >> 54) & 7:
                     if kept != i:
                         e[kept] = e[i]
                     kept += 1
-                i += 1
-            if kept == 0:
-                t.filled[word] &= ~((<u64>1) << (b & 63))     # (its next store wipes it)
-            # the slots emptied get generation 0: a scan stops at the first of them
-            while i > kept:
-                i -= 1
-                e[i].plane0 = 0
+            t.used[b] = kept
 
 
 cdef void rank_table_clear(RankTable* t) noexcept nogil:
-    """Empty the table: every bucket marked unfilled. (A bucket's entries are wiped at its
-    first store of a generation, so an entry of an older one is never read, and the 8-bit
-    generation kept in an entry only tells used slots from free ones: it may wrap.)"""
-    t.gen = t.gen % 255 + 1
+    """Empty the table: no bucket has a used entry."""
     killers_reset(&t.killers)
-    memset(t.filled, 0, (t.nbuckets // 64 + 1) * sizeof(u64))
+    memset(t.used, 0, t.nbuckets + 8)
 
 
 cdef bint partition_fits(const Searcher* s) noexcept nogil:
@@ -211,6 +198,19 @@ cdef inline u64 shape_of(const Rules* r, const Position* p) noexcept nogil:
         for suit in range(3):
             shape |= (<u64>bit_count(p.hand[seat] & r.suit_mask[suit])) << (12 * seat + 4 * suit)
     return shape
+
+
+cdef inline u64 trick_shape(const Rules* r, int leader, const int* played, int n) noexcept nogil:
+    """What the cards ``played[:n]`` of a trick led by ``leader`` count in ``shape_of`` while
+    still held (the key's shape is handed down the search: a finished trick takes its four
+    cards and a trick off the parent's)."""
+    cdef u64 held = 0
+    cdef int k, suit
+    for k in range(n):
+        suit = r.suit_of[played[k]]
+        if suit < 3:
+            held += (<u64>1) << (12 * ((leader + k) & 3) + 4 * suit)
+    return held
 
 
 cdef inline u64 trump_code(const Rules* r, const Position* p, u64 out) noexcept nogil:
@@ -254,8 +254,6 @@ cdef inline u64 bucket_index(const RankTable* t, u64 shape, int leader, u64 tops
     return ((h >> 32) * t.nbuckets) >> 32
 
 
-cdef inline bint bucket_filled(const RankTable* t, u64 b) noexcept nogil:
-    return (t.filled[b >> 6] >> (b & 63)) & 1
 
 
 cdef inline u64 top_cards_from(const Rules* r, u64 rel, u64 out) noexcept nogil:
@@ -272,10 +270,10 @@ cdef inline u64 top_cards_from(const Rules* r, u64 rel, u64 out) noexcept nogil:
 
 
 cdef inline void rank_key(const RankTable* t, const Rules* r, const Position* p, u64 out,
-                          RankKey* k) noexcept nogil:
+                          u64 shape, RankKey* k) noexcept nogil:
     """The key of the position (at a trick's start) and its bucket at every level; the
     loads of the filled buckets start at once (a probe reads them all)."""
-    cdef u64 shape = shape_of(r, p) | (trump_code(r, p, out) << 54)
+    shape |= trump_code(r, p, out) << 54
     cdef RankEntry* e
     cdef int level, i, suit, count, spread, base = 0
     cdef u64 top_mask[NLEVELS]        # each suit's top ``level_spread`` cards, among the cards out
@@ -296,7 +294,7 @@ cdef inline void rank_key(const RankTable* t, const Rules* r, const Position* p,
         tops = ((k.plane0 & top_mask[level])
                 ^ ((k.plane1 & top_mask[level]) * <u64>0x9e3779b97f4a7c15ULL))
         k.bucket[level] = bucket_index(t, shape, p.leader + 8 * level, tops)
-        if bucket_filled(t, k.bucket[level]):
+        if t.used[k.bucket[level]]:
             e = t.entries + k.bucket[level] * PBUCKET
             for i in range(0, PREFETCH_BYTES, 64):   # (the scan streams the rest)
                 prefetch_line(<char*>e + i)
@@ -306,36 +304,31 @@ cdef inline int rank_probe(RankTable* t, RankKey* k, u64 out, int target,
                            u64* rel) noexcept nogil:
     """1 (0) if an entry matching ``k`` says the declarer's side can (cannot) take
     ``target`` tricks, its deciding cards (among the cards ``out``) in ``rel``; -1 if
-    none decides. Counts the used entries of each bucket for ``rank_store``."""
+    none decides."""
     cdef u64 plane0 = k.plane0
     cdef u64 plane1 = k.plane1
     cdef u64 word = k.word
-    cdef u64 emask
     cdef RankEntry* e
-    cdef int level, i, lower
+    cdef int level, i, n, lower
     t.probes += 1
     for level in range(NLEVELS):
-        k.nvalid[level] = 0
-        if not bucket_filled(t, k.bucket[level]):
-            continue
-        e = t.entries + k.bucket[level] * PBUCKET
-        i = 0
         # (a bucket fills from its first entry on: the used ones come first)
-        while i < PBUCKET and (e[i].plane0 >> 56) == t.gen:
-            emask = e[i].mask & CARD_BITS
-            # (one branch: most entries of a bucket share the shape, the cards decide)
-            if ((((plane0 ^ e[i].plane0) | (plane1 ^ e[i].plane1)) & emask)
-                    | ((word ^ e[i].key) & KEY_BITS)) == 0:
+        n = t.used[k.bucket[level]]
+        e = t.entries + k.bucket[level] * PBUCKET
+        for i in range(n):
+            # (one branch: most entries of a bucket share the shape, the cards decide; the
+            # planes and the key have no bits above the cards' and the key's fields, so the
+            # entry's bounds in ``mask`` need no masking off)
+            if ((((plane0 ^ e[i].plane0) | (plane1 ^ e[i].plane1)) & e[i].mask)
+                    | (word ^ e[i].key)) == 0:
                 lower = (e[i].mask >> 56) & 0xF
                 if lower >= target or (e[i].mask >> 60) < <u64>target:
                     t.hits += 1
-                    rel[0] = bit_deposit(emask, out)
+                    rel[0] = bit_deposit(e[i].mask & CARD_BITS, out)
                     if i:
                         # halfway to the front: often-hit entries are found sooner
                         swap_entries(&e[i], &e[i >> 1])
                     return lower >= target
-            i += 1
-        k.nvalid[level] = i
     return -1
 
 
@@ -344,9 +337,8 @@ cdef inline void rank_store(RankTable* t, const RankKey* k, const Rules* r, cons
     """Store the bounds of ``k``'s position with the deciding cards ``rel``. No search for
     an entry with the same key (to tighten it): by the time of the store the bucket has
     mostly left the cache, and a duplicate is harmless (a probe checks every entry that
-    matches). The new entry goes to the first free slot of the bucket of its level, found
-    from the probe's count of used ones (entries are only ever added, so slots below a used
-    one are used); if that bucket is full, to the position's bucket at the next, more
+    matches). The new entry goes to the first free slot of the bucket of its level (its
+    count of used entries: they are only ever added); if that bucket is full, to the position's bucket at the next, more
     specific level (a probe scans every level, and an entry found there is checked card by
     card as anywhere: it only answers fewer positions); only a full bucket at the last level
     replaces a victim."""
@@ -360,17 +352,10 @@ cdef inline void rank_store(RankTable* t, const RankKey* k, const Rules* r, cons
     while True:
         b = k.bucket[level]
         e = t.entries + b * PBUCKET
-        i = k.nvalid[level]
-        if not bucket_filled(t, b):
-            # first store in this bucket since the table was emptied: wipe what it held
-            for i in range(PBUCKET):
-                e[i].plane0 = 0
-            t.filled[b >> 6] |= (<u64>1) << (b & 63)
-            i = 0
-        while i < PBUCKET and (e[i].plane0 >> 56) == t.gen:
-            i += 1                    # (stores of the subtree since the probe)
+        i = t.used[b]
         if i < PBUCKET:
             victim = &e[i]
+            t.used[b] = i + 1
             break
         if level + 1 < NLEVELS:
             level += 1                # full: the more specific bucket
@@ -383,7 +368,7 @@ cdef inline void rank_store(RankTable* t, const RankKey* k, const Rules* r, cons
         break
     victim.key = k.word
     victim.mask = mask | (<u64>lower << 56) | (<u64>upper << 60)
-    victim.plane0 = (k.plane0 & mask) | (<u64>t.gen << 56)
+    victim.plane0 = k.plane0 & mask
     victim.plane1 = k.plane1 & mask
 
 
@@ -833,12 +818,15 @@ cdef inline int leader_side_tricks(const Rules* r, const Position* p, u64 out, i
 cdef bint partition_reaches(Searcher* s, RankTable* t, int target) noexcept nogil:
     """True if the declarer's side can take ``target`` of the remaining tricks; the cards
     that decided the answer are left in ``s.rel``."""
-    return partition_search(s, t, target, cards_out(&s.rules, &s.pos))
+    return partition_search(s, t, target, cards_out(&s.rules, &s.pos),
+                            shape_of(&s.rules, &s.pos)
+                            + trick_shape(&s.rules, s.pos.leader, s.pos.played, s.pos.nplayed))
 
 
-cdef bint partition_search(Searcher* s, RankTable* t, int target, u64 out) noexcept nogil:
-    """``partition_reaches`` given the cards ``out`` (its parent's: they change only when a
-    trick is done, by the trick's cards)."""
+cdef bint partition_search(Searcher* s, RankTable* t, int target, u64 out,
+                           u64 shape) noexcept nogil:
+    """``partition_reaches`` given the cards ``out`` and the shape at the trick's start
+    (``shape_of``): its parent's, changed only when a trick is done, by the trick's cards."""
     cdef Rules* r = &s.rules
     cdef Position* p = &s.pos
     cdef RankKey key
@@ -850,7 +838,7 @@ cdef bint partition_search(Searcher* s, RankTable* t, int target, u64 out) noexc
     cdef int decided = 0
     cdef int n, i, seat, card, gain, q
     cdef bint result, v, maxer, boundary
-    cdef u64 moves, rel = 0, child_rel, qrel
+    cdef u64 moves, rel = 0, child_rel, qrel, child_out, child_shape
     cdef int small_below[4]          # per suit: a run topped below this card is skipped
     cdef int suit, low
     cdef u64 tried = 0
@@ -872,7 +860,7 @@ cdef bint partition_search(Searcher* s, RankTable* t, int target, u64 out) noexc
             return False
         # Step 2. Winning-rank table lookup (trick boundaries only): an entry whose
         # deciding cards have the same owners here.
-        rank_key(t, r, p, out, &key)
+        rank_key(t, r, p, out, shape, &key)
         found = rank_probe(t, &key, out, target, &s.rel)
         if found >= 0:
             return found
@@ -925,8 +913,12 @@ cdef bint partition_search(Searcher* s, RankTable* t, int target, u64 out) noexc
             v = target - gain <= 0
             child_rel = 0
         else:
-            v = partition_search(s, t, target - gain,
-                                 out & ~u.trick_cards if u.trick_done else out)
+            child_out = out
+            child_shape = shape
+            if u.trick_done:
+                child_out &= ~u.trick_cards
+                child_shape -= trick_shape(r, u.leader, u.played, 4) + ((<u64>1) << 48)
+            v = partition_search(s, t, target - gain, child_out, child_shape)
             child_rel = s.rel
         if u.trick_done:
             child_rel |= rank_winner(r, u.played, r.nseats, p.win_card)
