@@ -2,8 +2,9 @@
 """Partition search: the main search (``search.pyx``) with winning-rank table entries.
 
 ``partition_reaches`` answers the same question as ``search.reaches`` ("can the
-declarer's side take ``target`` of the remaining tricks?") in numbered steps
-that follow the main search's: bounds from the trick count, the table, sure
+declarer's side take ``target`` of the remaining tricks?"); its recursion,
+``partition_search`` (which is handed the cards out and the shape from its
+parent), works in numbered steps that follow the main search's: bounds from the trick count, the table, sure
 tricks, the moves in order, the search of the moves, the store. It has no
 misère step (it serves plain trick play only) and makes no child keys at the
 last card of a trick (a cut-off there saved nodes but not time:
