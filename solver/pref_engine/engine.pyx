@@ -225,11 +225,12 @@ cdef class Engine:
     @property
     def tt_bytes(self) -> int:
         """Memory held by the tables, in bytes: the plain table, and the winning-rank
-        (Whist) and max^n (all-pass) tables once used; each is at most ``tt_size_mb``."""
+        (Whist) and max^n (all-pass) tables once used; each is at most ``tt_size_mb``,
+        but for the winning-rank table's count of used entries (a byte a bucket of 64)."""
         total = self.table.tt.nbuckets * BUCKET_BYTES + (self.table.tt.filter_mask + 1) // 8
         if self.rank_table.entries != NULL:
             total += (self.rank_table.nbuckets * PBUCKET * sizeof(RankEntry)
-                      + (self.rank_table.nbuckets // 64 + 1) * 8)
+                      + self.rank_table.nbuckets + 8)
         if self.maxn_table.entries != NULL:
             total += self.maxn_table.nentries * sizeof(MaxnEntry)
         return int(total)

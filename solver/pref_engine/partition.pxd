@@ -20,8 +20,8 @@ cdef struct RankEntry:
 
 
 cdef struct RankKey:
-    # A position's key in the winning-rank table (``rank_key``) and what its probe saw
-    # (``rank_probe``), for the store after the search (``rank_store``).
+    # A position's key in the winning-rank table (``rank_key``), for its probe
+    # (``rank_probe``) and the store after the search (``rank_store``).
     u64 word                      # shape, tricks left, leader and trump, as in ``RankEntry.key``
     u64 plane0                    # the owners of the cards out, as in TTKey
     u64 plane1

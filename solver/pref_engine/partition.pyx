@@ -255,8 +255,6 @@ cdef inline u64 bucket_index(const RankTable* t, u64 shape, int leader, u64 tops
     return ((h >> 32) * t.nbuckets) >> 32
 
 
-
-
 cdef inline u64 top_cards_from(const Rules* r, u64 rel, u64 out) noexcept nogil:
     """Every card out at or above the lowest card of ``rel`` in its suit, per suit."""
     cdef u64 result = 0
@@ -273,7 +271,7 @@ cdef inline u64 top_cards_from(const Rules* r, u64 rel, u64 out) noexcept nogil:
 cdef inline void rank_key(const RankTable* t, const Rules* r, const Position* p, u64 out,
                           u64 shape, RankKey* k) noexcept nogil:
     """The key of the position (at a trick's start) and its bucket at every level; the
-    loads of the filled buckets start at once (a probe reads them all)."""
+    loads of the buckets holding entries start at once (a probe reads them all)."""
     shape |= trump_code(r, p, out) << 54
     cdef RankEntry* e
     cdef int level, i, suit, count, spread, base = 0
@@ -339,7 +337,7 @@ cdef inline void rank_store(RankTable* t, const RankKey* k, const Rules* r, cons
     an entry with the same key (to tighten it): by the time of the store the bucket has
     mostly left the cache, and a duplicate is harmless (a probe checks every entry that
     matches). The new entry goes to the first free slot of the bucket of its level (its
-    count of used entries: they are only ever added); if that bucket is full, to the position's bucket at the next, more
+    count of used entries: a search only adds entries, ``rank_table_new_trump`` drops some); if that bucket is full, to the position's bucket at the next, more
     specific level (a probe scans every level, and an entry found there is checked card by
     card as anywhere: it only answers fewer positions); only a full bucket at the last level
     replaces a victim."""
