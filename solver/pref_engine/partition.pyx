@@ -3,9 +3,9 @@
 
 ``partition_reaches`` answers the same question as ``search.reaches`` ("can the
 declarer's side take ``target`` of the remaining tricks?"); its recursion,
-``partition_search`` (which is handed the cards out and the shape from its
-parent), works in numbered steps that follow the main search's: bounds from the trick count, the table, sure
-tricks, the moves in order, the search of the moves, the store. It has no
+``partition_search`` (handed the cards out and the shape by its parent), works in
+numbered steps that follow the main search's: bounds from the trick count, the
+table, sure tricks, the moves in order, the search of the moves, the store. It has no
 misère step (it serves plain trick play only) and makes no child keys at the
 last card of a trick (a cut-off there saved nodes but not time:
 benchmarks/RESULTS.md); it adds the second hand's sure tricks (step 4) and the
@@ -76,8 +76,7 @@ top three of every suit in a bucket of its own. A probe scans the used entries
 of the bucket of each level. A byte per bucket counts them (a bucket fills from
 its first entry on), so a scan tests no slot for being used, probes of empty
 buckets cost no memory load, and emptying the table clears only the counts.
-Replacement: a free slot;
-else a free slot of the position's bucket at the next, more specific level (the
+Replacement: a free slot; else a free slot of the position's bucket at the next, more specific level (the
 shape's bucket at level 0 fills first: the entry then answers only positions with
 the same owners of the top cards, but it stays); else, at the last level, the
 entry with the fewest tricks left and, among those (a bucket's
@@ -337,8 +336,9 @@ cdef inline void rank_store(RankTable* t, const RankKey* k, const Rules* r, cons
     an entry with the same key (to tighten it): by the time of the store the bucket has
     mostly left the cache, and a duplicate is harmless (a probe checks every entry that
     matches). The new entry goes to the first free slot of the bucket of its level (its
-    count of used entries: a search only adds entries, ``rank_table_new_trump`` drops some); if that bucket is full, to the position's bucket at the next, more
-    specific level (a probe scans every level, and an entry found there is checked card by
+    count of used entries: a search only adds entries, ``rank_table_new_trump`` drops
+    some); if that bucket is full, to the position's bucket at the next, more specific
+    level (a probe scans every level, and an entry found there is checked card by
     card as anywhere: it only answers fewer positions); only a full bucket at the last level
     replaces a victim."""
     cdef u64 top = top_cards_from(r, rel, out)
