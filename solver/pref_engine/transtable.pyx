@@ -163,7 +163,7 @@ cdef inline void write_entry(u64* e, u64 mixed, u64 data) noexcept nogil:
 cdef u64 shared_probe(TransTable* tt, const TTKey* key) noexcept nogil:
     """``tt_probe`` on a shared table (its presence filter passed): the data word of the
     key's entry (``tt_probe`` reads the bounds and best lead from it), or 0 if none (the
-    data word of an entry is never 0: its meta counts the cards out)."""
+    data word of an entry is never 0: it holds the table's generation, 1 or more)."""
     cdef u64* e = <u64*>bucket_of(tt, key)
     cdef u64 want = (key.meta & SMALL_META) | (<u64>tt.gen) << 36
     cdef u64 mixed, data
