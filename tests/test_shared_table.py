@@ -41,21 +41,19 @@ def ending(kind: str, seed: int, tricks: int):
 
 
 def solve_in_threads(engines, template, splits, chunk=40):
-    """The splits in chunks taken in order from one queue by one thread per engine."""
+    """The splits in chunks dealt round-robin, one thread per engine: engine ``i`` solves chunks
+    ``i``, ``i + n``, ... (a fixed share, whatever the scheduler does), all threads released
+    together so that they run side by side."""
     chunks = [splits[i:i + chunk] for i in range(0, len(splits), chunk)]
     out = [None] * len(chunks)
-    lock = threading.Lock()
-    taken = iter(range(len(chunks)))
+    start_together = threading.Barrier(len(engines))
 
-    def work(engine):
-        while True:
-            with lock:
-                i = next(taken, None)
-            if i is None:
-                return
+    def work(lane, engine):
+        start_together.wait()
+        for i in range(lane, len(chunks), len(engines)):
             out[i] = engine.solve_batch(template, (1, 2), (0, 0), chunks[i])
 
-    threads = [threading.Thread(target=work, args=(engine,)) for engine in engines]
+    threads = [threading.Thread(target=work, args=(lane, engine)) for lane, engine in enumerate(engines)]
     for thread in threads:
         thread.start()
     for thread in threads:
