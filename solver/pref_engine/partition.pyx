@@ -222,7 +222,8 @@ cdef inline u64 trump_code(const Rules* r, const Position* p, u64 out) noexcept 
 
 
 cdef inline int level_spread(int level) noexcept nogil:
-    """Cards a suit whose owners choose the bucket at ``level`` (0 .. NLEVELS - 1)."""
+    """Cards a suit whose owners choose the bucket at ``level`` (0 .. NLEVELS - 1; ``rank_key``
+    builds these spreads' masks directly)."""
     return 0 if level == 0 else (1 if level == 1 else 3)
 
 
@@ -273,19 +274,22 @@ cdef inline void rank_key(const RankTable* t, const Rules* r, const Position* p,
     loads of the buckets holding entries start at once (a probe reads them all)."""
     shape |= trump_code(r, p, out) << 54
     cdef RankEntry* e
-    cdef int level, i, suit, count, spread, base = 0
+    cdef int level, i, suit, base = 0
     cdef u64 top_mask[NLEVELS]        # each suit's top ``level_spread`` cards, among the cards out
-    cdef u64 tops
+    cdef u64 tops, ends = 0, bounds, second
     tt_planes(p, out, &k.plane0, &k.plane1)
     k.word = shape | (<u64>p.leader << 52)
-    for level in range(NLEVELS):
-        top_mask[level] = 0           # (spread 0: the shape's own bucket)
-    for suit in range(r.nsuits):
-        count = bit_count(out & r.suit_mask[suit])
-        base += count
-        for level in range(1, NLEVELS):
-            spread = level_spread(level) if level_spread(level) < count else count
-            top_mask[level] |= ((<u64>1) << base) - ((<u64>1) << (base - spread))
+    # Among the cards out, suit after suit: a bit at the end of each suit (its top card's
+    # number + 1). The top card of a suit sits below its end, the next below it unless that
+    # is the suit's start (a boundary). (Fixed bounds: the suits beyond ``nsuits`` are empty.)
+    for suit in range(4):
+        base += bit_count(out & r.suit_mask[suit])
+        ends |= (<u64>1) << base
+    bounds = ends | 1
+    top_mask[0] = 0                   # (spread 0: the shape's own bucket)
+    top_mask[1] = ends >> 1
+    second = (top_mask[1] & ~bounds) >> 1
+    top_mask[2] = top_mask[1] | second | ((second & ~bounds) >> 1)
     for level in range(NLEVELS):
         # the owners of those cards, read from the key's bit planes, spread the entries of
         # one shape over many buckets (the shape says how many cards each suit has out)
