@@ -374,3 +374,28 @@ def test_table_tt_mb_option_sets_the_table_size():
     assert json.loads(small.output)["table"] == json.loads(default.output)["table"]
     bad = CliRunner().invoke(main, ["table", pbn, "--tt-mb", "0"])
     assert bad.exit_code == 2 and "--tt-mb" in bad.output
+
+
+def test_an_emptied_table_leaves_no_trace():
+    """``Engine.clear`` empties the winning-rank table: a deal searched after others (the
+    table emptied between deals, as ``pref table`` and the benchmarks do) takes the table
+    probes a fresh engine takes, search by search. Earlier deals' entries, and those a new
+    trump dropped, stay in memory past each bucket's count of used entries; a probe that
+    read them (the compare takes two slots at once) changes the probes of the sixth and
+    seventh deals here."""
+    from pref_engine import Engine
+
+    def probes(engine, deal):
+        counts = []
+        for d in ("s", "h", "d", "c", "n"):
+            for leader in "NSEW":
+                engine.solve(whist_layout(deal, None if d == "n" else d, "N", lead=leader).position())
+                counts.append(engine.stats["tt_probes"])
+        return counts
+
+    rng = random.Random(20240607)     # (benchmarks/whist_vs_dds.py's tune deals)
+    reused = Engine(tt_size_mb=256)
+    for _ in range(7):
+        deal = random_deal(rng, 13)
+        reused.clear()
+        assert probes(reused, deal) == probes(Engine(tt_size_mb=256), deal)

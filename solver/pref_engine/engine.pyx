@@ -41,7 +41,7 @@ from pref_engine.transtable cimport (tt_init, tt_free, tt_clear, tt_set_small, t
                                   GEN_LIMIT)
 from pref_engine.maxn cimport Maxn, MaxnEntry, maxn_init, maxn_free, maxn_clear, maxn_choice
 from pref_engine.partition cimport (rank_table_init, rank_table_free, rank_table_clear, rank_table_new_trump,
-                               partition_fits, RankEntry, PBUCKET)
+                               partition_fits, RankPair, PBUCKET)
 from pref_engine.search cimport Searcher, Undo, MAX_TALON, reset_killers
 from pref_engine.root cimport (root_make_move, root_unmake_move, root_reaches, root_value,
                           root_moves, talon_trick_winner, LeadHistory, lead_history_reset)
@@ -229,7 +229,7 @@ cdef class Engine:
         but for the winning-rank table's count of used entries (a byte a bucket of 64)."""
         total = self.table.tt.nbuckets * BUCKET_BYTES + (self.table.tt.filter_mask + 1) // 8
         if self.rank_table.entries != NULL:
-            total += (self.rank_table.nbuckets * PBUCKET * sizeof(RankEntry)
+            total += (self.rank_table.nbuckets * (PBUCKET // 2) * sizeof(RankPair)
                       + self.rank_table.nbuckets + 8)
         if self.maxn_table.entries != NULL:
             total += self.maxn_table.nentries * sizeof(MaxnEntry)

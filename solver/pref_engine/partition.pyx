@@ -60,7 +60,8 @@ DDS, they earn the lead's score a bonus (``order_scored_moves``) rather than goi
 first whatever the position.
 
 The table (``rank_key``, ``rank_probe``, ``rank_store``: the only code that
-knows its format). Entries of 32 bytes, two to a cache line: the shape as three
+knows its format). Entries of 32 bytes, two to a cache line, stored field by field
+(``RankPair``: a probe compares both with one vector compare): the shape as three
 suits a seat plus the tricks left, the leader, the trump (none once no card of the
 trump suit is out: from there play is no-trump's whatever the denomination, so the
 denominations of a DD table, searched on one table, share those positions), the
@@ -113,13 +114,13 @@ cdef u64 CARD_BITS = ((<u64>1) << MAX_CARDS) - 1
 
 
 cdef int rank_table_init(RankTable* t, double size_mb) except -1:
-    cdef u64 nb = <u64>(size_mb * 1048576.0) // (sizeof(RankEntry) * PBUCKET)
+    cdef u64 nb = <u64>(size_mb * 1048576.0) // (sizeof(RankPair) * (PBUCKET // 2))
     if nb < 1:
         nb = 1
     if nb >= (<u64>1 << 32):
         nb = (<u64>1 << 32) - 1
     # (only the used entries of a bucket are read: untouched pages cost nothing)
-    t.entries = <RankEntry*>huge_alloc(&t.memory, nb * PBUCKET * sizeof(RankEntry))
+    t.entries = <RankPair*>huge_alloc(&t.memory, nb * (PBUCKET // 2) * sizeof(RankPair))
     t.used = <unsigned char*>calloc(nb + 8, 1)
     if t.entries == NULL or t.used == NULL:
         huge_free(&t.memory)
@@ -150,18 +151,18 @@ cdef void rank_table_new_trump(RankTable* t) noexcept nogil:
     right for the old trump)."""
     cdef u64 b, word
     cdef int i, kept
-    cdef RankEntry* e
+    cdef RankPair* e
     killers_reset(&t.killers)
     for word in range(t.nbuckets // 8 + 1):
         if not (<u64*>t.used)[word]:
             continue                  # (eight unused buckets)
         for b in range(word * 8, word * 8 + 8 if word * 8 + 8 < t.nbuckets else t.nbuckets):
-            e = t.entries + b * PBUCKET
+            e = t.entries + b * (PBUCKET // 2)
             kept = 0
             for i in range(t.used[b]):
-                if not (e[i].key >> 54) & 7:
+                if not (e[i >> 1].key[i & 1] >> 54) & 7:
                     if kept != i:
-                        e[kept] = e[i]
+                        copy_entry(e, kept, i)
                     kept += 1
             t.used[b] = kept
 
@@ -222,7 +223,8 @@ cdef inline u64 trump_code(const Rules* r, const Position* p, u64 out) noexcept 
 
 
 cdef inline int level_spread(int level) noexcept nogil:
-    """Cards a suit whose owners choose the bucket at ``level`` (0 .. NLEVELS - 1)."""
+    """Cards a suit whose owners choose the bucket at ``level`` (0 .. NLEVELS - 1; ``rank_key``
+    builds these spreads' masks directly)."""
     return 0 if level == 0 else (1 if level == 1 else 3)
 
 
@@ -272,20 +274,23 @@ cdef inline void rank_key(const RankTable* t, const Rules* r, const Position* p,
     """The key of the position (at a trick's start) and its bucket at every level; the
     loads of the buckets holding entries start at once (a probe reads them all)."""
     shape |= trump_code(r, p, out) << 54
-    cdef RankEntry* e
-    cdef int level, i, suit, count, spread, base = 0
+    cdef RankPair* e
+    cdef int level, i, suit, base = 0
     cdef u64 top_mask[NLEVELS]        # each suit's top ``level_spread`` cards, among the cards out
-    cdef u64 tops
+    cdef u64 tops, ends = 0, bounds, second
     tt_planes(p, out, &k.plane0, &k.plane1)
     k.word = shape | (<u64>p.leader << 52)
-    for level in range(NLEVELS):
-        top_mask[level] = 0           # (spread 0: the shape's own bucket)
-    for suit in range(r.nsuits):
-        count = bit_count(out & r.suit_mask[suit])
-        base += count
-        for level in range(1, NLEVELS):
-            spread = level_spread(level) if level_spread(level) < count else count
-            top_mask[level] |= ((<u64>1) << base) - ((<u64>1) << (base - spread))
+    # Among the cards out, suit after suit: a bit at the end of each suit (its top card's
+    # number + 1). The top card of a suit sits below its end, the next below it unless that
+    # is the suit's start (a boundary). (Fixed bounds: the suits beyond ``nsuits`` are empty.)
+    for suit in range(4):
+        base += bit_count(out & r.suit_mask[suit])
+        ends |= (<u64>1) << base
+    bounds = ends | 1
+    top_mask[0] = 0                   # (spread 0: the shape's own bucket)
+    top_mask[1] = ends >> 1
+    second = (top_mask[1] & ~bounds) >> 1
+    top_mask[2] = top_mask[1] | second | ((second & ~bounds) >> 1)
     for level in range(NLEVELS):
         # the owners of those cards, read from the key's bit planes, spread the entries of
         # one shape over many buckets (the shape says how many cards each suit has out)
@@ -293,7 +298,7 @@ cdef inline void rank_key(const RankTable* t, const Rules* r, const Position* p,
                 ^ ((k.plane1 & top_mask[level]) * <u64>0x9e3779b97f4a7c15ULL))
         k.bucket[level] = bucket_index(t, shape, p.leader + 8 * level, tops)
         if t.used[k.bucket[level]]:
-            e = t.entries + k.bucket[level] * PBUCKET
+            e = t.entries + k.bucket[level] * (PBUCKET // 2)
             for i in range(0, PREFETCH_BYTES, 64):   # (the scan streams the rest)
                 prefetch_line(<char*>e + i)
 
@@ -306,26 +311,33 @@ cdef inline int rank_probe(RankTable* t, RankKey* k, u64 out, int target,
     cdef u64 plane0 = k.plane0
     cdef u64 plane1 = k.plane1
     cdef u64 word = k.word
-    cdef RankEntry* e
-    cdef int level, i, n, lower
+    cdef RankPair* e
+    cdef u64 mask
+    cdef unsigned m
+    cdef int level, j, lane, i, n, lower
     t.probes += 1
     for level in range(NLEVELS):
         # (a bucket fills from its first entry on: the used ones come first)
         n = t.used[k.bucket[level]]
-        e = t.entries + k.bucket[level] * PBUCKET
-        for i in range(n):
-            # (one branch: most entries of a bucket share the shape, the cards decide; the
-            # planes and the key have no bits above the cards' and the key's fields, so the
-            # entry's bounds in ``mask`` need no masking off)
-            if ((((plane0 ^ e[i].plane0) | (plane1 ^ e[i].plane1)) & e[i].mask)
-                    | (word ^ e[i].key)) == 0:
-                lower = (e[i].mask >> 56) & 0xF
-                if lower >= target or (e[i].mask >> 60) < <u64>target:
+        e = t.entries + k.bucket[level] * (PBUCKET // 2)
+        for j in range((n + 1) >> 1):
+            # (both entries of a line at once; most entries of a bucket share the shape, the
+            # cards decide)
+            m = rank_pair_matches(&e[j], word, plane0, plane1)
+            if not m:
+                continue
+            for lane in range(2):
+                i = 2 * j + lane
+                if not m & rank_lane_bit(lane) or i >= n:
+                    continue              # (past the used entries: a stale slot)
+                mask = e[j].mask[lane]
+                lower = (mask >> 56) & 0xF
+                if lower >= target or (mask >> 60) < <u64>target:
                     t.hits += 1
-                    rel[0] = bit_deposit(e[i].mask & CARD_BITS, out)
+                    rel[0] = bit_deposit(mask & CARD_BITS, out)
                     if i:
                         # halfway to the front: often-hit entries are found sooner
-                        swap_entries(&e[i], &e[i >> 1])
+                        swap_entries(e, i, i >> 1)
                     return lower >= target
     return -1
 
@@ -344,42 +356,64 @@ cdef inline void rank_store(RankTable* t, const RankKey* k, const Rules* r, cons
     cdef u64 top = top_cards_from(r, rel, out)
     cdef int level = entry_level(r, p, out, top)
     cdef u64 b
-    cdef RankEntry* e
-    cdef RankEntry* victim = NULL
+    cdef RankPair* e
+    cdef RankPair* g
     cdef u64 mask = bit_extract(top, out)
-    cdef int i
+    cdef int i, victim = 0
     while True:
         b = k.bucket[level]
-        e = t.entries + b * PBUCKET
+        e = t.entries + b * (PBUCKET // 2)
         i = t.used[b]
         if i < PBUCKET:
-            victim = &e[i]
+            victim = i
             t.used[b] = i + 1
             break
         if level + 1 < NLEVELS:
             level += 1                # full: the more specific bucket
             continue
         # the entry with the fewest tricks left (cheapest to recompute)
-        victim = &e[0]
+        victim = 0
         for i in range(1, PBUCKET):
-            if victim_score(&e[i]) < victim_score(victim):
-                victim = &e[i]
+            if victim_score(e, i) < victim_score(e, victim):
+                victim = i
         break
-    victim.key = k.word
-    victim.mask = mask | (<u64>lower << 56) | (<u64>upper << 60)
-    victim.plane0 = k.plane0 & mask
-    victim.plane1 = k.plane1 & mask
+    g = &e[victim >> 1]
+    i = victim & 1
+    g.key[i] = k.word
+    g.mask[i] = mask | (<u64>lower << 56) | (<u64>upper << 60)
+    g.plane0[i] = k.plane0 & mask
+    g.plane1[i] = k.plane1 & mask
 
 
-cdef inline void swap_entries(RankEntry* a, RankEntry* b) noexcept nogil:
-    cdef RankEntry tmp = a[0]
-    a[0] = b[0]
-    b[0] = tmp
+cdef inline void copy_entry(RankPair* e, int dst, int src) noexcept nogil:
+    """Entry ``src`` of the bucket ``e`` to slot ``dst``."""
+    e[dst >> 1].key[dst & 1] = e[src >> 1].key[src & 1]
+    e[dst >> 1].mask[dst & 1] = e[src >> 1].mask[src & 1]
+    e[dst >> 1].plane0[dst & 1] = e[src >> 1].plane0[src & 1]
+    e[dst >> 1].plane1[dst & 1] = e[src >> 1].plane1[src & 1]
 
 
-cdef inline int victim_score(const RankEntry* e) noexcept nogil:
+cdef inline void swap_entries(RankPair* e, int a, int b) noexcept nogil:
+    """Entries ``a`` and ``b`` of the bucket ``e`` change places."""
+    cdef u64 tmp
+    tmp = e[a >> 1].key[a & 1]
+    e[a >> 1].key[a & 1] = e[b >> 1].key[b & 1]
+    e[b >> 1].key[b & 1] = tmp
+    tmp = e[a >> 1].mask[a & 1]
+    e[a >> 1].mask[a & 1] = e[b >> 1].mask[b & 1]
+    e[b >> 1].mask[b & 1] = tmp
+    tmp = e[a >> 1].plane0[a & 1]
+    e[a >> 1].plane0[a & 1] = e[b >> 1].plane0[b & 1]
+    e[b >> 1].plane0[b & 1] = tmp
+    tmp = e[a >> 1].plane1[a & 1]
+    e[a >> 1].plane1[a & 1] = e[b >> 1].plane1[b & 1]
+    e[b >> 1].plane1[b & 1] = tmp
+
+
+cdef inline int victim_score(const RankPair* e, int i) noexcept nogil:
     """Lowest goes first: fewest tricks left, then most deciding cards."""
-    return <int>((e.key >> 48) & 0xF) * 64 - bit_count(e.mask & CARD_BITS)
+    return (<int>((e[i >> 1].key[i & 1] >> 48) & 0xF) * 64
+            - bit_count(e[i >> 1].mask[i & 1] & CARD_BITS))
 
 
 cdef inline u64 quick_tricks_long(const Rules* r, const Position* p, u64 out, int lead, int* count,
