@@ -41,12 +41,14 @@ def test_no_trump_endings_with_voids_equal_reference(fast_backend, reference_bac
 
 
 # The leader's top run, then a low card to the partner's card next below it (DDS's second
-# best at the partner): each hand needs a card more than the run. North leads, no-trump.
+# best at the partner): each hand needs a card more than the run; then the partner may cash
+# his own. North leads, no-trump.
 RUN_THEN_PARTNER = [
     ("N:A2... QJ... K3... .AK..", 2),   # ace, then the two to the king
     ("N:A2... QJ... K.2.. .AK..", 1),   # South's king falls under the ace
     ("N:A..2. QJ... K3... ..AK.", 1),   # North has no low spade to reach the king
     ("N:AQ2... KJ.2.. T3.3.. .AKQ..", 1),  # the card below the run is East's king
+    ("N:A2...2 QJ..K. K3..A. ..Q.AK", 3),  # then South, on lead, cashes his diamond ace
 ]
 
 

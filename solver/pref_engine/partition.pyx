@@ -814,14 +814,21 @@ cdef inline int leader_side_tricks(const Rules* r, const Position* p, u64 out, i
         qrel = cross_quick_tricks(r, p, out, &quick, &q, &entry)
         decided = leader_tricks_decide(r, p, q, target)
     if (not decided and quick.q < p.tricks_left
-            and leader_tricks_decide(r, p, quick.q + 1, target)):
+            and leader_tricks_decide(r, p, quick.q + 1 + quick.qp, target)):
         # The leader's own count and a trick more through the partner's second best.
         qrel = run_then_partner(r, p, out, quick.rel)
         if qrel:
-            qrel |= quick.rel
-            q = quick.q + 1
-            entry = -1
-            decided = leader_tricks_decide(r, p, q, target)
+            if leader_tricks_decide(r, p, quick.q + 1, target):
+                qrel |= quick.rel
+                q = quick.q + 1
+                entry = -1
+                decided = leader_tricks_decide(r, p, q, target)
+            elif (quick.qp and quick.q + 1 + quick.qp <= p.tricks_left
+                    and r.dside[(p.leader + 2) & 3] == r.dside[p.leader]):
+                # then the partner, on lead, cashes his own: he keeps them, and the
+                # cards to reach his, while the leader cashes (the sum fits his cards)
+                rel[0] = qrel | quick.rel | quick.prel
+                return leader_tricks_decide(r, p, quick.q + 1 + quick.qp, target)
     if decided:
         rel[0] = fewest_runs(r, p, qrel,
                              target if r.dside[p.leader] else p.tricks_left - target + 1, entry)
