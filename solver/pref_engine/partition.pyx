@@ -504,6 +504,34 @@ cdef inline u64 side_quick_tricks(const Rules* r, const Position* p, const Quick
     return k.rel
 
 
+cdef inline u64 run_then_partner(const Rules* r, const Position* p, u64 out,
+                                 u64 rel) noexcept nogil:
+    """No trump out: a suit whose card next below the leader's counted top run (``rel``'s
+    cards of it, ``n``) is his partner's, each holding more than ``n`` cards of it, takes
+    a trick more (DDS's second best at the partner): the leader cashes his other tricks,
+    then the run (the partner following low), then leads low to the partner's card, now
+    the best. That card, or 0 (one such suit: the lead ends with the partner)."""
+    cdef int partner = (p.leader + 2) & 3
+    cdef int suit, n, c
+    cdef u64 suit_out, run, others
+    if p.trump >= 0 and out & r.suit_mask[p.trump]:
+        return 0
+    for suit in range(r.nsuits):
+        run = rel & r.suit_mask[suit]
+        if not run:
+            continue
+        suit_out = out & r.suit_mask[suit]
+        others = suit_out & ~p.hand[p.leader]
+        if not others:
+            continue
+        c = high_index(others)
+        n = bit_count(run)
+        if ((p.hand[partner] >> c) & 1 and bit_count(p.hand[p.leader] & suit_out) > n
+                and bit_count(p.hand[partner] & suit_out) > n):
+            return (<u64>1) << c
+    return 0
+
+
 cdef inline u64 cross_quick_tricks(const Rules* r, const Position* p, u64 out, const Quick* k,
                                    int* count, int* entry) noexcept nogil:
     """Cash, cross, cash (no trumps out, or the leader's top trumps, cashed first, as many
@@ -819,6 +847,22 @@ cdef inline int leader_side_tricks(const Rules* r, const Position* p, u64 out, i
         # leader's top trumps draw the opponents': checked inside).
         qrel = cross_quick_tricks(r, p, out, &quick, &q, &entry)
         decided = leader_tricks_decide(r, p, q, target)
+    if (not decided and quick.q < p.tricks_left
+            and leader_tricks_decide(r, p, quick.q + 1 + quick.qp, target)):
+        # The leader's own count and a trick more through the partner's second best.
+        qrel = run_then_partner(r, p, out, quick.rel)
+        if qrel:
+            if leader_tricks_decide(r, p, quick.q + 1, target):
+                qrel |= quick.rel
+                q = quick.q + 1
+                entry = -1
+                decided = leader_tricks_decide(r, p, q, target)
+            elif (quick.qp and quick.q + 1 + quick.qp <= p.tricks_left
+                    and r.dside[(p.leader + 2) & 3] == r.dside[p.leader]):
+                # then the partner, on lead, cashes his own: he keeps them, and the
+                # cards to reach his, while the leader cashes (the sum fits his cards)
+                rel[0] = qrel | quick.rel | quick.prel
+                return leader_tricks_decide(r, p, quick.q + 1 + quick.qp, target)
     if decided:
         rel[0] = fewest_runs(r, p, qrel,
                              target if r.dside[p.leader] else p.tricks_left - target + 1, entry)
