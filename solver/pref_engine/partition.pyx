@@ -393,21 +393,18 @@ cdef inline void copy_entry(RankPair* e, int dst, int src) noexcept nogil:
     e[dst >> 1].plane1[dst & 1] = e[src >> 1].plane1[src & 1]
 
 
+cdef inline void swap_words(u64* x, u64* y) noexcept nogil:
+    cdef u64 tmp = x[0]
+    x[0] = y[0]
+    y[0] = tmp
+
+
 cdef inline void swap_entries(RankPair* e, int a, int b) noexcept nogil:
     """Entries ``a`` and ``b`` of the bucket ``e`` change places."""
-    cdef u64 tmp
-    tmp = e[a >> 1].key[a & 1]
-    e[a >> 1].key[a & 1] = e[b >> 1].key[b & 1]
-    e[b >> 1].key[b & 1] = tmp
-    tmp = e[a >> 1].mask[a & 1]
-    e[a >> 1].mask[a & 1] = e[b >> 1].mask[b & 1]
-    e[b >> 1].mask[b & 1] = tmp
-    tmp = e[a >> 1].plane0[a & 1]
-    e[a >> 1].plane0[a & 1] = e[b >> 1].plane0[b & 1]
-    e[b >> 1].plane0[b & 1] = tmp
-    tmp = e[a >> 1].plane1[a & 1]
-    e[a >> 1].plane1[a & 1] = e[b >> 1].plane1[b & 1]
-    e[b >> 1].plane1[b & 1] = tmp
+    swap_words(&e[a >> 1].key[a & 1], &e[b >> 1].key[b & 1])
+    swap_words(&e[a >> 1].mask[a & 1], &e[b >> 1].mask[b & 1])
+    swap_words(&e[a >> 1].plane0[a & 1], &e[b >> 1].plane0[b & 1])
+    swap_words(&e[a >> 1].plane1[a & 1], &e[b >> 1].plane1[b & 1])
 
 
 cdef inline int victim_score(const RankPair* e, int i) noexcept nogil:
