@@ -5,7 +5,8 @@
  * probe's on its deciding cards: ((p0 ^ plane0) | (p1 ^ plane1)) & mask | (word ^ key) == 0
  * (the stored planes are masked; the bounds above the 56 card bits of ``mask`` meet only
  * zeros in the probe's planes). With SSE2 (every x86-64 kernel) both lanes are compared by
- * one vector compare; otherwise lane by lane.
+ * one vector compare; otherwise lane by lane. The vector loads are aligned ones: the table
+ * comes page-aligned from ``huge_alloc`` and a pair is 64 bytes.
  */
 #ifndef PREF_SOLVER_RANKSCAN_H
 #define PREF_SOLVER_RANKSCAN_H
