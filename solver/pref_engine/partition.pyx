@@ -51,13 +51,13 @@ in every position the entry will match.
 
 Because an entry is so general, a cut-off is worth more here than in the main
 search, and the search counts more sure tricks before it branches: quick
-tricks with length winners, through the partner's entry and crossing between
-the partners, sure trump tricks, the tricks the side not on lead surely takes
-(DDS's "later tricks"), and the second hand's sure tricks (DDS's
-QuickTricksSecondHand). Each returns the cards it relied on. Its killer leads
-are the last two distinct leads that cut off with as many tricks left; as in
-DDS, they earn the lead's score a bonus (``order_scored_moves``) rather than going
-first whatever the position.
+tricks with length winners, through the partner's entry (with a finesse in the
+suit led to him) and crossing between the partners, sure trump tricks, the
+tricks the side not on lead surely takes (DDS's "later tricks"), and the
+second hand's sure tricks (DDS's QuickTricksSecondHand). Each returns the
+cards it relied on. Its killer leads are the last two distinct leads that cut
+off with as many tricks left; as in DDS, they earn the lead's score a bonus
+(``order_scored_moves``) rather than going first whatever the position.
 
 The table (``rank_key``, ``rank_probe``, ``rank_store``: the only code that
 knows its format). Entries of 32 bytes, two to a cache line, stored field by field
@@ -529,6 +529,41 @@ cdef inline u64 run_then_partner(const Rules* r, const Position* p, u64 out,
     return 0
 
 
+cdef inline u64 finesse_entry(const Rules* r, const Position* p, u64 out,
+                              const Quick* k) noexcept nogil:
+    """No trump out: a suit of the partner's count in which the leader holds a card, the
+    card next below the partner's counted run his left-hand opponent's and the next one
+    the partner's, and some other hand holding more cards than the run (so the count has
+    no length winners there): the leader's low lead to it takes a trick more (the
+    opponent plays before the partner: his card falls to the run's top, or the partner's
+    card wins), and the partner keeps the lead. That card, or 0."""
+    cdef int lead = p.leader
+    cdef int partner = (lead + 2) & 3
+    cdef int lho = (lead + 1) & 3
+    cdef int suit, c, n
+    cdef u64 suit_out, below
+    if p.trump >= 0 and out & r.suit_mask[p.trump]:
+        return 0
+    for suit in range(r.nsuits):
+        if not (k.psuits >> suit) & 1 or not p.hand[lead] & r.suit_mask[suit]:
+            continue
+        suit_out = out & r.suit_mask[suit]
+        below = suit_out & ~k.prel
+        if not below or not (p.hand[lho] >> high_index(below)) & 1:
+            continue
+        below &= ~((<u64>1) << high_index(below))
+        if not below:
+            continue
+        c = high_index(below)
+        n = bit_count(k.prel & suit_out)
+        if ((p.hand[partner] >> c) & 1
+                and (bit_count(p.hand[lho] & suit_out) > n
+                     or bit_count(p.hand[(lead + 3) & 3] & suit_out) > n
+                     or bit_count(p.hand[lead] & suit_out) > n)):
+            return (<u64>1) << c
+    return 0
+
+
 cdef inline u64 cross_quick_tricks(const Rules* r, const Position* p, u64 out, const Quick* k,
                                    int* count, int* entry) noexcept nogil:
     """Cash, cross, cash (no trumps out, or the leader's top trumps, cashed first, as many
@@ -860,6 +895,20 @@ cdef inline int leader_side_tricks(const Rules* r, const Position* p, u64 out, i
                 # cards to reach his, while the leader cashes (the sum fits his cards)
                 rel[0] = qrel | quick.rel | quick.prel
                 return leader_tricks_decide(r, p, quick.q + 1 + quick.qp, target)
+    if (not decided and quick.qp
+            and r.dside[(p.leader + 2) & 3] == r.dside[p.leader]
+            and leader_tricks_decide(r, p, quick.q + quick.qp + 1, target)):
+        # The partner's count and a finesse in the suit led to him (the leader's own
+        # first where needed: the partner keeps his and the finesse's cards, the sum
+        # fitting his cards)
+        qrel = finesse_entry(r, p, out, &quick)
+        if qrel:
+            if leader_tricks_decide(r, p, quick.qp + 1, target):
+                rel[0] = qrel | quick.prel
+                return leader_tricks_decide(r, p, quick.qp + 1, target)
+            if quick.q + quick.qp + 1 <= p.tricks_left:
+                rel[0] = qrel | quick.rel | quick.prel
+                return leader_tricks_decide(r, p, quick.q + quick.qp + 1, target)
     if decided:
         rel[0] = fewest_runs(r, p, qrel,
                              target if r.dside[p.leader] else p.tricks_left - target + 1, entry)
