@@ -93,3 +93,30 @@ def test_finesse_entry_endings_equal_reference(fast_backend, reference_backend):
     for _ in range(30):
         deal = random_deal(rng, rng.choice((4, 5)))
         assert dd_table(deal, fast_backend).tricks == dd_table(deal, reference_backend).tricks, deal.pbn()
+
+
+# Cash, cross to the partner's count, back to the leader's run in that suit: North leads
+# low to South's ace, South cashes his aces and returns a spade to North's king. North
+# leads; the last ending has diamonds trumps.
+RETURN_TO_LEADER = [
+    ("N:K2...32 54.5.5. A3.A.A. ...AKQJ", None, 4),   # all four
+    ("N:Q2...32 K4.5.5. A3.A.A. ...AKQJ", None, 3),   # the card below the ace is East's
+    ("N:K...432 54.5.5. A3.A.A. ...AKQJ", None, 3),   # North's king goes to the ace
+    ("N:K2...32 54.5.5. A.A.A.4 3...AKQ", None, 3),   # South has no spade to return
+    ("N:K2...32 5.5.5.4 A3.A..5 4...AKQ", "d", 2),    # East ruffs the return
+]
+
+
+@pytest.mark.parametrize(("pbn", "trump", "tricks"), RETURN_TO_LEADER)
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_return_to_leader_endings(pbn, trump, tricks, engine):
+    layout = whist_layout(Deal.from_pbn(pbn), trump, "N", lead="N")
+    assert solve(layout, engine=engine).declarer_tricks == tricks
+
+
+def test_return_to_leader_endings_equal_reference(fast_backend, reference_backend):
+    # endings of 4 and 5 cards, every denomination and leader
+    rng = random.Random(1818)
+    for _ in range(30):
+        deal = random_deal(rng, rng.choice((4, 5)))
+        assert dd_table(deal, fast_backend).tricks == dd_table(deal, reference_backend).tricks, deal.pbn()
