@@ -55,9 +55,10 @@ tricks with length winners, through the partner's entry (with a finesse in the
 suit led to him, and back to the leader) and crossing between the partners,
 sure trump tricks, the tricks the side not on lead surely takes (DDS's "later
 tricks"), and the second hand's sure tricks (DDS's QuickTricksSecondHand).
-Each returns the cards it relied on. Its killer leads are the last two distinct leads that cut
-off with as many tricks left; as in DDS, they earn the lead's score a bonus
-(``order_scored_moves``) rather than going first whatever the position.
+Each returns the cards it relied on. Its killer leads are the last two
+distinct leads that cut off with as many tricks left; as in DDS, they earn the
+lead's score a bonus (``order_scored_moves``) rather than going first whatever
+the position.
 
 The table (``rank_key``, ``rank_probe``, ``rank_store``: the only code that
 knows its format). Entries of 32 bytes, two to a cache line, stored field by field
