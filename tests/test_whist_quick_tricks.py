@@ -65,3 +65,58 @@ def test_run_then_partner_endings_equal_reference(fast_backend, reference_backen
     for _ in range(40):
         deal = random_deal(rng, rng.choice((3, 4, 5)))
         assert dd_table(deal, fast_backend).tricks == dd_table(deal, reference_backend).tricks, deal.pbn()
+
+
+# A finesse in the suit led to the partner: North leads low towards South's ace-queen,
+# East (playing before South) holding the king: the king falls to the ace or the queen
+# wins, and South keeps the lead. North leads; the last ending has hearts trumps.
+FINESSE_ENTRY = [
+    ("N:2...432 K3.3.3. AQ.4.4. ...AKQJ", None, 4),   # the finesse: all four
+    ("N:2...432 4.3.3.Q AQ.4.4. K5...AK", None, 3),   # the king plays after South
+    ("N:2...432 KJ.3.3. AT.4.4. ...AKQJ", None, 3),   # the card below the king is East's
+    ("N:.2..432 K3.3.3. AQ.4.4. ...AKQJ", None, 3),   # North holds no spade to lead
+    ("N:2...432 K.3.32. AQ5...5 ...AKQJ", None, 3),   # the king alone: South's count has the length
+    ("N:2...432 K3..32. AQ..54. 4.A..AK", "h", 1),    # West, void after a round, ruffs
+]
+
+
+@pytest.mark.parametrize(("pbn", "trump", "tricks"), FINESSE_ENTRY)
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_finesse_entry_endings(pbn, trump, tricks, engine):
+    layout = whist_layout(Deal.from_pbn(pbn), trump, "N", lead="N")
+    assert solve(layout, engine=engine).declarer_tricks == tricks
+
+
+def test_finesse_entry_endings_equal_reference(fast_backend, reference_backend):
+    # endings of 4 and 5 cards, every denomination and leader
+    rng = random.Random(18)
+    for _ in range(30):
+        deal = random_deal(rng, rng.choice((4, 5)))
+        assert dd_table(deal, fast_backend).tricks == dd_table(deal, reference_backend).tricks, deal.pbn()
+
+
+# Cash, cross to the partner's count, back to the leader's run in that suit: North leads
+# low to South's ace, South cashes his aces and returns a spade to North's king. North
+# leads; the last ending has diamonds trumps.
+RETURN_TO_LEADER = [
+    ("N:K2...32 54.5.5. A3.A.A. ...AKQJ", None, 4),   # all four
+    ("N:Q2...32 K4.5.5. A3.A.A. ...AKQJ", None, 3),   # the card below the ace is East's
+    ("N:K...432 54.5.5. A3.A.A. ...AKQJ", None, 3),   # North's king goes to the ace
+    ("N:K2...32 54.5.5. A.A.A.4 3...AKQ", None, 3),   # South has no spade to return
+    ("N:K2...32 5.5.5.4 A3.A..5 4...AKQ", "d", 2),    # East ruffs the return
+]
+
+
+@pytest.mark.parametrize(("pbn", "trump", "tricks"), RETURN_TO_LEADER)
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_return_to_leader_endings(pbn, trump, tricks, engine):
+    layout = whist_layout(Deal.from_pbn(pbn), trump, "N", lead="N")
+    assert solve(layout, engine=engine).declarer_tricks == tricks
+
+
+def test_return_to_leader_endings_equal_reference(fast_backend, reference_backend):
+    # endings of 4 and 5 cards, every denomination and leader
+    rng = random.Random(1818)
+    for _ in range(30):
+        deal = random_deal(rng, rng.choice((4, 5)))
+        assert dd_table(deal, fast_backend).tricks == dd_table(deal, reference_backend).tricks, deal.pbn()
