@@ -98,8 +98,9 @@ from libc.string cimport memset
 
 from pref_engine.state cimport (u64, Rules, Position, seat_to_move, cards_out, legal_moves,
                            run_bottoms, bit_count, low_index, high_index, bit_extract,
-                           bit_deposit, MAX_SEATS, last_trick_cards, HEURISTICS_PARTNERSHIP)
-from pref_engine.search cimport (Undo, make_trick_move, unmake_trick_move, stop_requested,
+                           bit_deposit, MAX_SEATS, last_trick_cards, HEURISTICS_PARTNERSHIP,
+                           play_card)
+from pref_engine.search cimport (Undo, stop_requested,
                                  killers_reset, killer_lead, killers_record)
 from pref_engine.transtable cimport mix, prefetch_line, huge_alloc, huge_free, tt_planes
 from pref_engine.moves cimport order_scored_moves, MAX_MOVES
@@ -411,6 +412,49 @@ cdef inline int victim_score(const RankPair* e, int i) noexcept nogil:
     """Lowest goes first: fewest tricks left, then most deciding cards."""
     return (<int>((e[i >> 1].key[i & 1] >> 48) & 0xF) * 64
             - bit_count(e[i >> 1].mask[i & 1] & CARD_BITS))
+
+
+cdef inline int play_trick_card(const Rules* r, Position* p, int seat, int card,
+                                 Undo* u) noexcept nogil:
+    """``make_trick_move`` for this search: four seats, trick counts, no declarations, and
+    the seat to move given (inlined here: the shared one is a call through a pointer, and
+    its seat count is not a constant)."""
+    cdef int i
+    u.win_seat = p.win_seat
+    u.win_card = p.win_card
+    u.trick_done = False
+    play_card(r, p, seat, card)
+    if p.nplayed < 4:
+        return 0
+    u.trick_done = True
+    u.leader = p.leader
+    u.trick_cards = p.trick_cards
+    for i in range(4):
+        u.played[i] = p.played[i]
+    p.leader = p.win_seat
+    p.nplayed = 0
+    p.trick_cards = 0
+    p.tricks_left -= 1
+    return r.dside[p.leader]
+
+
+cdef inline void take_back_trick_card(Position* p, int seat, int card,
+                                      const Undo* u) noexcept nogil:
+    """``unmake_trick_move`` for this search (``play_trick_card``)."""
+    cdef u64 bit = (<u64>1) << card
+    cdef int i
+    if u.trick_done:
+        p.leader = u.leader
+        p.nplayed = 4
+        p.trick_cards = u.trick_cards
+        p.tricks_left += 1
+        for i in range(4):
+            p.played[i] = u.played[i]
+    p.nplayed -= 1
+    p.hand[seat] |= bit
+    p.trick_cards &= ~bit
+    p.win_seat = u.win_seat
+    p.win_card = u.win_card
 
 
 cdef inline u64 quick_tricks_long(const Rules* r, const Position* p, u64 out, int lead, int* count,
@@ -980,7 +1024,7 @@ cdef bint partition_search(Searcher* s, RankTable* t, int target, u64 out,
         if small_below[suit] >= 0 and run_top(r, p.hand[seat], out, card) < small_below[suit]:
             continue                      # small, like a card refuted already
         tried |= (<u64>1) << card
-        gain = make_trick_move(s, card, &u)
+        gain = play_trick_card(r, p, seat, card, &u)
         if target - gain <= 0 or target - gain > p.tricks_left:
             # decided by the trick count alone (step 1, without the call)
             s.nodes += 1
@@ -996,7 +1040,7 @@ cdef bint partition_search(Searcher* s, RankTable* t, int target, u64 out,
             child_rel = s.rel
         if u.trick_done:
             child_rel |= rank_winner(r, u.played, r.nseats, p.win_card)
-        unmake_trick_move(s, seat, card, &u)
+        take_back_trick_card(p, seat, card, &u)
         if v == maxer:
             result = v
             rel = child_rel
