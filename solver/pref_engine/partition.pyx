@@ -56,7 +56,7 @@ the partners, sure trump tricks, the tricks the side not on lead surely takes
 (DDS's "later tricks"), and the second hand's sure tricks (DDS's
 QuickTricksSecondHand). Each returns the cards it relied on. Its killer leads
 are the last two distinct leads that cut off with as many tricks left; as in
-DDS, they earn the lead's score a bonus (``order_scored_moves``) rather than going
+DDS, they earn the lead's score a bonus (``order_partnership_moves``) rather than going
 first whatever the position.
 
 The table (``rank_key``, ``rank_probe``, ``rank_store``: the only code that
@@ -103,7 +103,7 @@ from pref_engine.state cimport (u64, Rules, Position, seat_to_move, cards_out, l
 from pref_engine.search cimport (Undo, stop_requested,
                                  killers_reset, killer_lead, killers_record)
 from pref_engine.transtable cimport mix, prefetch_line, huge_alloc, huge_free, tt_planes
-from pref_engine.moves cimport order_scored_moves, MAX_MOVES
+from pref_engine.moves cimport order_partnership_moves, MAX_MOVES
 from pref_engine.quicktricks cimport quick_tricks_from
 
 cdef enum:
@@ -1010,7 +1010,7 @@ cdef bint partition_search(Searcher* s, RankTable* t, int target, u64 out,
         if boundary:
             killer = killer_lead(&t.killers, p.tricks_left, 0, moves)
             killer2 = killer_lead(&t.killers, p.tricks_left, 1, moves)
-        n = order_scored_moves(r, p, seat, moves, -1, out, cards, killer, killer2)
+        n = order_partnership_moves(r, p, seat, moves, out, cards, killer, killer2)
 
     # Step 6. Search the moves; one success (maximiser) or failure (minimiser) cuts. The
     # deciding cards of a cut are those of the move that cut, else those of every move.
