@@ -739,6 +739,27 @@ cdef inline int order_scored_moves(const Rules* r, const Position* p, int seat, 
     return n
 
 
+cdef inline bint lowest_follow_first(const Rules* r, const Position* p, int seat) noexcept nogil:
+    """Following suit (partnership heuristics): every card scores ``-card`` in
+    ``trick_follow_score`` (the lowest first) where the partner holds the trick and the
+    seat is last, or is third and the partner's card holds (``third_hand_score``), or the
+    seat is second and the partner's best card beats the lead and the third hand's cards
+    (``second_hand_score``)."""
+    cdef int led = r.suit_of[p.played[0]]
+    cdef u64 third, fourth
+    if r.dside[p.win_seat] == r.dside[seat]:
+        if p.nplayed == 3:
+            return True
+        if p.nplayed == 2:
+            return partner_card_holds(r, p, seat)
+    if p.nplayed != 1:
+        return False
+    third = p.hand[(seat + 1) & 3] & r.suit_mask[led]
+    fourth = p.hand[(seat + 2) & 3] & r.suit_mask[led]
+    return fourth != 0 and high_index(fourth) > p.win_card and (
+        not third or high_index(fourth) > high_index(third))
+
+
 cdef inline int order_partnership_moves(const Rules* r, const Position* p, int seat, u64 moves,
                                         u64 out, int* cards, int killer,
                                         int killer2) noexcept nogil:
@@ -757,6 +778,13 @@ cdef inline int order_partnership_moves(const Rules* r, const Position* p, int s
             return 1
         return 0
     if p.nplayed:
+        if moves & r.suit_mask[r.suit_of[p.played[0]]] and lowest_follow_first(r, p, seat):
+            return append_cards(cards, 0, moves)
+        if moves & r.suit_mask[r.suit_of[p.played[0]]] and p.nplayed == 3:
+            # the last hand following suit, the trick not his side's: the cards that win
+            # it, then the others, each lowest first
+            group = moves & beating_cards(r, p)
+            return append_cards(cards, append_cards(cards, 0, group), moves & ~group)
         while moves:
             c = low_index(moves)
             moves &= moves - 1
