@@ -1039,7 +1039,9 @@ cdef bint partition_search(Searcher* s, RankTable* t, int target, u64 out,
             v = partition_search(s, t, target - gain, child_out, child_shape)
             child_rel = s.rel
         if u.trick_done:
-            child_rel |= rank_winner(r, u.played, r.nseats, p.win_card)
+            # (the winner beat a card of its own suit: ``rank_winner`` by the trick's mask)
+            if u.trick_cards & r.suit_mask[r.suit_of[p.win_card]] & ~((<u64>1) << p.win_card):
+                child_rel |= (<u64>1) << p.win_card
         take_back_trick_card(p, seat, card, &u)
         if v == maxer:
             result = v
