@@ -239,7 +239,9 @@ cdef inline int partnership_lead_score(const Rules* r, const Position* p, int se
     free to discard (their replies counted as above, without a class: below every other
     lead). In no-trump a suit the partner is void in costs a little more (his discards).
     The classes lie a reply or a few apart, so the penalties
-    can put a low lead before a cash into a void (benchmarks/RESULTS.md)."""
+    can put a low lead before a cash into a void (benchmarks/RESULTS.md). (The partition
+    search counts the same score in two parts, ``order_partnership_moves``: a change here
+    goes there too.)"""
     cdef int s = r.suit_of[card]
     cdef int rank = card - r.suit_base[s]
     cdef int partner = (seat + 2) % 4
@@ -702,8 +704,8 @@ cdef inline int order_scored_moves(const Rules* r, const Position* p, int seat, 
                                    int first, u64 out, int* cards, int killer,
                                    int killer2) noexcept nogil:
     """``order_trick_moves`` by the cards' scores: every lead, and the follows of the
-    partnership heuristics. Whist's partition search calls it directly, so that its inlined
-    copy leaves Preferans' solo follows out (it is at the compiler's inlining limit)."""
+    partnership heuristics (Whist's partition search has its own copy,
+    ``order_partnership_moves``)."""
     cdef int scores[MAX_MOVES]
     cdef int n = 0
     cdef int c, sc, i
@@ -734,6 +736,119 @@ cdef inline int order_scored_moves(const Rules* r, const Position* p, int seat, 
         else:
             sc = trick_follow_score(r, p, seat, c)
         n = insert_by_score(cards, scores, n, c, sc)
+    return n
+
+
+cdef inline bint lowest_follow_first(const Rules* r, const Position* p, int seat) noexcept nogil:
+    """Following suit (partnership heuristics): every card scores ``-card`` in
+    ``trick_follow_score`` (the lowest first) where the partner holds the trick and the
+    seat is last, or is third and the partner's card holds (``third_hand_score``), or the
+    seat is second and the partner's best card beats the lead and the third hand's cards
+    (``second_hand_score``)."""
+    cdef int led = r.suit_of[p.played[0]]
+    cdef u64 third, fourth
+    if r.dside[p.win_seat] == r.dside[seat]:
+        if p.nplayed == 3:
+            return True
+        if p.nplayed == 2:
+            return partner_card_holds(r, p, seat)
+    if p.nplayed != 1:
+        return False
+    third = p.hand[(seat + 1) & 3] & r.suit_mask[led]
+    fourth = p.hand[(seat + 2) & 3] & r.suit_mask[led]
+    return fourth != 0 and high_index(fourth) > p.win_card and (
+        not third or high_index(fourth) > high_index(third))
+
+
+cdef inline int order_partnership_moves(const Rules* r, const Position* p, int seat, u64 moves,
+                                        u64 out, int* cards, int killer,
+                                        int killer2) noexcept nogil:
+    """``order_scored_moves`` for the partnership heuristics (Whist's partition search), the
+    same order: a lead's score (``partnership_lead_score``) split into what depends on its
+    suit, counted once a suit, and what depends on the card (its class where it cashes or
+    by its run, its rank)."""
+    cdef int scores[MAX_MOVES]
+    cdef int n = 0
+    cdef int c, sc, s, rank, length, pen, cls, low, partner, lho, rho
+    cdef u64 group, suit_out, above, trumps, opp, top, mine
+    cdef bint free_trumps
+    if not (moves & (moves - 1)):         # one move (or none): nothing to score
+        if moves:
+            cards[0] = low_index(moves)
+            return 1
+        return 0
+    if p.nplayed:
+        if moves & r.suit_mask[r.suit_of[p.played[0]]] and lowest_follow_first(r, p, seat):
+            return append_cards(cards, 0, moves)
+        if moves & r.suit_mask[r.suit_of[p.played[0]]] and p.nplayed == 3:
+            # the last hand following suit, the trick not his side's: the cards that win
+            # it, then the others, each lowest first
+            group = moves & beating_cards(r, p)
+            return append_cards(cards, append_cards(cards, 0, group), moves & ~group)
+        while moves:
+            c = low_index(moves)
+            moves &= moves - 1
+            n = insert_by_score(cards, scores, n, c, trick_follow_score(r, p, seat, c))
+        return n
+    partner = (seat + 2) & 3
+    lho = (seat + 1) & 3
+    rho = (seat + 3) & 3
+    trumps = r.suit_mask[p.trump] if p.trump >= 0 else 0
+    opp = p.hand[lho] | p.hand[rho]
+    mine = p.hand[seat]
+    while moves:
+        # the moves of one suit, lowest first (the cards go in rising order, as there)
+        s = r.suit_of[low_index(moves)]
+        group = moves & r.suit_mask[s]
+        moves &= ~group
+        suit_out = out & r.suit_mask[s]
+        free_trumps = s == p.trump and not (opp & trumps)
+        length = bit_count(mine & suit_out)
+        pen = (-REPLY_PENALTY * (replies(p, lho, suit_out) + replies(p, rho, suit_out))
+               - (RUFF_PENALTY if s != p.trump and (
+                   (not (p.hand[lho] & suit_out) and (p.hand[lho] & trumps))
+                   or (not (p.hand[rho] & suit_out) and (p.hand[rho] & trumps))) else 0)
+               - (FOURTH_HAND_TOPS if fourth_hand_tops(p, rho, suit_out) else 0)
+               + (RUFF_RETURN if s != p.trump and ruff_return(p, seat, partner, suit_out, trumps)
+                  else 0)
+               - (PARTNER_VOID_NT if p.trump < 0 and not (p.hand[partner] & suit_out) else 0))
+        cls = -1                          # the suit's class below a cash (counted once needed)
+        low = 0
+        while group:
+            c = low_index(group)
+            group &= group - 1
+            rank = c - r.suit_base[s]
+            above = suit_out & ~((((<u64>1) << c) << 1) - 1)
+            if free_trumps:
+                sc = -rank - REPLY_PENALTY * 2 * (p.tricks_left + 1)
+            elif not (above & ~mine):
+                sc = CASH_CLASS + length + pen
+            else:
+                if cls < 0:
+                    top = (<u64>1) << high_index(suit_out)
+                    cls = 0
+                    if (p.hand[partner] & suit_out) > (suit_out & ~mine & ~p.hand[partner]):
+                        cls = TO_TOP_CLASS
+                    elif (s != p.trump and not (p.hand[partner] & suit_out)
+                            and (p.hand[partner] & trumps)):
+                        cls = PARTNER_RUFF_CLASS
+                    elif (p.hand[lho] & top
+                            and p.hand[partner] & ((<u64>1) << high_index(suit_out & ~top))):
+                        cls = FINESSE_CLASS
+                    else:
+                        low = (LOW_CLASS + LOW_LENGTH * length
+                               + next_round_bonus(p, seat, partner, suit_out, top))
+                if cls:
+                    sc = cls - rank + pen
+                elif second_best_run(p, seat, c, suit_out, (<u64>1) << high_index(suit_out)):
+                    sc = LOW_CLASS + LOW_LENGTH * length + SECOND_BEST_RUN + pen
+                else:
+                    sc = low - rank + pen
+            if c == killer:
+                sc += KILLER_BONUS if p.trump >= 0 else KILLER_BONUS_NT
+            elif c == killer2:
+                sc += KILLER2_BONUS if p.trump >= 0 else KILLER2_BONUS_NT
+            n = insert_by_score(cards, scores, n, c, sc)
     return n
 
 

@@ -57,8 +57,8 @@ sure trump tricks, the tricks the side not on lead surely takes (DDS's "later
 tricks"), and the second hand's sure tricks (DDS's QuickTricksSecondHand).
 Each returns the cards it relied on. Its killer leads are the last two
 distinct leads that cut off with as many tricks left; as in DDS, they earn the
-lead's score a bonus (``order_scored_moves``) rather than going first whatever
-the position.
+lead's score a bonus (``order_partnership_moves``) rather than going first
+whatever the position.
 
 The table (``rank_key``, ``rank_probe``, ``rank_store``: the only code that
 knows its format). Entries of 32 bytes, two to a cache line, stored field by field
@@ -99,11 +99,12 @@ from libc.string cimport memset
 
 from pref_engine.state cimport (u64, Rules, Position, seat_to_move, cards_out, legal_moves,
                            run_bottoms, bit_count, low_index, high_index, bit_extract,
-                           bit_deposit, MAX_SEATS, last_trick_cards, HEURISTICS_PARTNERSHIP)
-from pref_engine.search cimport (Undo, make_trick_move, unmake_trick_move, stop_requested,
+                           bit_deposit, MAX_SEATS, last_trick_cards, HEURISTICS_PARTNERSHIP,
+                           play_card)
+from pref_engine.search cimport (Undo, stop_requested,
                                  killers_reset, killer_lead, killers_record)
 from pref_engine.transtable cimport mix, prefetch_line, huge_alloc, huge_free, tt_planes
-from pref_engine.moves cimport order_scored_moves, MAX_MOVES
+from pref_engine.moves cimport order_partnership_moves, MAX_MOVES
 from pref_engine.quicktricks cimport quick_tricks_from
 
 cdef enum:
@@ -412,6 +413,49 @@ cdef inline int victim_score(const RankPair* e, int i) noexcept nogil:
     """Lowest goes first: fewest tricks left, then most deciding cards."""
     return (<int>((e[i >> 1].key[i & 1] >> 48) & 0xF) * 64
             - bit_count(e[i >> 1].mask[i & 1] & CARD_BITS))
+
+
+cdef inline int play_trick_card(const Rules* r, Position* p, int seat, int card,
+                                 Undo* u) noexcept nogil:
+    """``make_trick_move`` for this search: four seats, trick counts, no declarations, and
+    the seat to move given (inlined here: the shared one is a call through a pointer, and
+    its seat count is not a constant)."""
+    cdef int i
+    u.win_seat = p.win_seat
+    u.win_card = p.win_card
+    u.trick_done = False
+    play_card(r, p, seat, card)
+    if p.nplayed < 4:
+        return 0
+    u.trick_done = True
+    u.leader = p.leader
+    u.trick_cards = p.trick_cards
+    for i in range(4):
+        u.played[i] = p.played[i]
+    p.leader = p.win_seat
+    p.nplayed = 0
+    p.trick_cards = 0
+    p.tricks_left -= 1
+    return r.dside[p.leader]
+
+
+cdef inline void take_back_trick_card(Position* p, int seat, int card,
+                                      const Undo* u) noexcept nogil:
+    """``unmake_trick_move`` for this search (``play_trick_card``)."""
+    cdef u64 bit = (<u64>1) << card
+    cdef int i
+    if u.trick_done:
+        p.leader = u.leader
+        p.nplayed = 4
+        p.trick_cards = u.trick_cards
+        p.tricks_left += 1
+        for i in range(4):
+            p.played[i] = u.played[i]
+    p.nplayed -= 1
+    p.hand[seat] |= bit
+    p.trick_cards &= ~bit
+    p.win_seat = u.win_seat
+    p.win_card = u.win_card
 
 
 cdef inline u64 quick_tricks_long(const Rules* r, const Position* p, u64 out, int lead, int* count,
@@ -1031,7 +1075,7 @@ cdef bint partition_search(Searcher* s, RankTable* t, int target, u64 out,
         if boundary:
             killer = killer_lead(&t.killers, p.tricks_left, 0, moves)
             killer2 = killer_lead(&t.killers, p.tricks_left, 1, moves)
-        n = order_scored_moves(r, p, seat, moves, -1, out, cards, killer, killer2)
+        n = order_partnership_moves(r, p, seat, moves, out, cards, killer, killer2)
 
     # Step 6. Search the moves; one success (maximiser) or failure (minimiser) cuts. The
     # deciding cards of a cut are those of the move that cut, else those of every move.
@@ -1045,7 +1089,7 @@ cdef bint partition_search(Searcher* s, RankTable* t, int target, u64 out,
         if small_below[suit] >= 0 and run_top(r, p.hand[seat], out, card) < small_below[suit]:
             continue                      # small, like a card refuted already
         tried |= (<u64>1) << card
-        gain = make_trick_move(s, card, &u)
+        gain = play_trick_card(r, p, seat, card, &u)
         if target - gain <= 0 or target - gain > p.tricks_left:
             # decided by the trick count alone (step 1, without the call)
             s.nodes += 1
@@ -1060,8 +1104,10 @@ cdef bint partition_search(Searcher* s, RankTable* t, int target, u64 out,
             v = partition_search(s, t, target - gain, child_out, child_shape)
             child_rel = s.rel
         if u.trick_done:
-            child_rel |= rank_winner(r, u.played, r.nseats, p.win_card)
-        unmake_trick_move(s, seat, card, &u)
+            # (the winner beat a card of its own suit: ``rank_winner`` by the trick's mask)
+            if u.trick_cards & r.suit_mask[r.suit_of[p.win_card]] & ~((<u64>1) << p.win_card):
+                child_rel |= (<u64>1) << p.win_card
+        take_back_trick_card(p, seat, card, &u)
         if v == maxer:
             result = v
             rel = child_rel
