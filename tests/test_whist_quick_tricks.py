@@ -104,6 +104,7 @@ RETURN_TO_LEADER = [
     ("N:K...432 54.5.5. A3.A.A. ...AKQJ", None, 3),   # North's king goes to the ace
     ("N:K2...32 54.5.5. A.A.A.4 3...AKQ", None, 3),   # South has no spade to return
     ("N:K2...32 5.5.5.4 A3.A..5 4...AKQ", "d", 2),    # East ruffs the return
+    ("N:KJ2..2. Q54.A.. A3..43. 6.K.AK.", None, 2),    # East's queen splits North's king-jack
 ]
 
 
@@ -120,3 +121,26 @@ def test_return_to_leader_endings_equal_reference(fast_backend, reference_backen
     for _ in range(30):
         deal = random_deal(rng, rng.choice((4, 5)))
         assert dd_table(deal, fast_backend).tricks == dd_table(deal, reference_backend).tricks, deal.pbn()
+
+
+# A bound stored from a count must hold for every position its deciding cards match. Each
+# pair: the count decides A (its entry stored), and B differs from A only in the owner of a
+# card the count relied on; B solved after A on the same engine must still equal the
+# reference (an entry missing that card would answer B with A's value, one trick too many).
+STORED_THEN_MATCHED = [
+    # the finesse through East's king (B: the card below South's ace is West's, who plays
+    # after South)
+    ("N:2..432. K..AKQ. AQ.A..2 J4...AK", "N:2..432. 3..AKQ. AT.A..2 J4...AK"),
+    # back to North's king (B: the card below South's ace is East's)
+    ("N:K2...32 54.5.5. A3.A.A. ...AKQJ", "N:Q2...32 K4.5.5. A3.A.A. ...AKQJ"),
+    # North's own count cashed first (B: the heart ace is East's)
+    ("N:K2.A2.. 54.K3.. A3..54. ..AK.AK", "N:K2.32.. 54.AK.. A3..54. ..AK.AK"),
+]
+
+
+@pytest.mark.parametrize(("first", "second"), STORED_THEN_MATCHED)
+def test_entries_of_the_partner_suit_counts_hold_where_they_match(first, second, reference_backend):
+    engine = make_backend("fast")
+    for pbn in (first, second):
+        position = whist_layout(Deal.from_pbn(pbn), None, "N", lead="N").position()
+        assert engine.solve(position) == reference_backend.solve(position), pbn
