@@ -51,14 +51,13 @@ in every position the entry will match.
 
 Because an entry is so general, a cut-off is worth more here than in the main
 search, and the search counts more sure tricks before it branches: quick
-tricks with length winners, through the partner's entry (with a finesse in the
-suit led to him, and back to the leader) and crossing between the partners,
-sure trump tricks, the tricks the side not on lead surely takes (DDS's "later
-tricks"), and the second hand's sure tricks (DDS's QuickTricksSecondHand).
-Each returns the cards it relied on. Its killer leads are the last two
-distinct leads that cut off with as many tricks left; as in DDS, they earn the
-lead's score a bonus (``order_partnership_moves``) rather than going first
-whatever the position.
+tricks with length winners, through the partner's entry and crossing between
+the partners, sure trump tricks, the tricks the side not on lead surely takes
+(DDS's "later tricks"), and the second hand's sure tricks (DDS's
+QuickTricksSecondHand). Each returns the cards it relied on. Its killer leads
+are the last two distinct leads that cut off with as many tricks left; as in
+DDS, they earn the lead's score a bonus (``order_partnership_moves``) rather than going
+first whatever the position.
 
 The table (``rank_key``, ``rank_probe``, ``rank_store``: the only code that
 knows its format). Entries of 32 bytes, two to a cache line, stored field by field
@@ -574,58 +573,6 @@ cdef inline u64 run_then_partner(const Rules* r, const Position* p, u64 out,
     return 0
 
 
-cdef inline u64 partner_suit_extra(const Rules* r, const Position* p, u64 out, const Quick* k,
-                                   int* more) noexcept nogil:
-    """No trump out, the leader leading low to his partner in a suit of the partner's
-    count: the tricks more in that suit (``more``) and their cards (else 0), where below
-    the partner's counted run (``n`` cards) lies
-      * his left-hand opponent's card, then the partner's, and some other hand holds more
-        than ``n`` cards (the count has no length winners there): a finesse, the
-        opponent playing before the partner (his card falls to the run's top, or the
-        partner's card wins); the partner keeps the lead; or
-      * the leader's run (the cards above every other card left of the suit), the
-        partner holding more than ``n`` cards: he cashes his count and returns the suit
-        to that run, now the best (the leader keeps as many of it as his cards of the
-        suit beyond ``n`` allow: he follows the partner's run with the lowest)."""
-    cdef int lead = p.leader
-    cdef int partner = (lead + 2) & 3
-    cdef int lho = (lead + 1) & 3
-    cdef int suit, c, n, m
-    cdef u64 suit_out, rest, lrun, theirs
-    if p.trump >= 0 and out & r.suit_mask[p.trump]:
-        return 0
-    for suit in range(r.nsuits):
-        if not (k.psuits >> suit) & 1 or not p.hand[lead] & r.suit_mask[suit]:
-            continue
-        suit_out = out & r.suit_mask[suit]
-        rest = suit_out & ~k.prel
-        if not rest:
-            continue
-        c = high_index(rest)
-        n = bit_count(k.prel & suit_out)
-        if (p.hand[lho] >> c) & 1:
-            rest &= ~((<u64>1) << c)
-            if (rest and (p.hand[partner] >> high_index(rest)) & 1
-                    and (bit_count(p.hand[lho] & suit_out) > n
-                         or bit_count(p.hand[(lead + 3) & 3] & suit_out) > n
-                         or bit_count(p.hand[lead] & suit_out) > n)):
-                more[0] = 1
-                return (<u64>1) << high_index(rest)
-        elif (p.hand[lead] >> c) & 1:
-            m = bit_count(p.hand[lead] & suit_out) - n
-            if m <= 0 or bit_count(p.hand[partner] & suit_out) <= n:
-                continue
-            lrun = rest & p.hand[lead]
-            theirs = rest & ~lrun
-            if theirs:
-                lrun &= ~((((<u64>1) << high_index(theirs)) << 1) - 1)
-            while bit_count(lrun) > m:
-                lrun &= lrun - 1
-            more[0] = bit_count(lrun)
-            return lrun
-    return 0
-
-
 cdef inline u64 cross_quick_tricks(const Rules* r, const Position* p, u64 out, const Quick* k,
                                    int* count, int* entry) noexcept nogil:
     """Cash, cross, cash (no trumps out, or the leader's top trumps, cashed first, as many
@@ -930,7 +877,7 @@ cdef inline int leader_side_tricks(const Rules* r, const Position* p, u64 out, i
     each later one relies on more cards."""
     cdef Quick quick
     cdef u64 qrel
-    cdef int q, decided, entry, side, m, need
+    cdef int q, decided, entry, side
     # The leader's quick tricks, or his partner's after an entry.
     count_quick_tricks(r, p, out, &quick)
     entry = -1
@@ -957,18 +904,6 @@ cdef inline int leader_side_tricks(const Rules* r, const Position* p, u64 out, i
                 # cards to reach his, while the leader cashes (the sum fits his cards)
                 rel[0] = qrel | quick.rel | quick.prel
                 return leader_tricks_decide(r, p, quick.q + 1 + quick.qp, target)
-    if not decided and quick.qp and r.dside[(p.leader + 2) & 3] == r.dside[p.leader]:
-        # The partner's count and a trick or two more in the suit led to him (asked where
-        # two more would decide), the leader's own first where needed: the sum fits the
-        # cards each keeps
-        need = target if r.dside[p.leader] else p.tricks_left - target + 1
-        if quick.q + quick.qp + 2 >= need:
-            qrel = partner_suit_extra(r, p, out, &quick, &m)
-            if qrel and need <= quick.q + quick.qp + m <= p.tricks_left:
-                rel[0] = qrel | quick.prel
-                if quick.qp + m < need:
-                    rel[0] |= quick.rel
-                return 1 if r.dside[p.leader] else -1
     if decided:
         rel[0] = fewest_runs(r, p, qrel,
                              target if r.dside[p.leader] else p.tricks_left - target + 1, entry)
