@@ -32,6 +32,7 @@ from libc.stdlib cimport malloc, free
 
 from pref_engine.state cimport (u64, Rules, Position, bit_count, load_position, seat_to_move, low_index,
                            pref_signal_count_t, value_bound, HEURISTICS_PARTNERSHIP,
+                           cards_out, legal_moves, run_bottoms,
                            high_index, single_declarer, MAX_SEATS, MAX_CARDS,
                            DECLARE as DECLARE_FLAG)
 import time
@@ -45,7 +46,7 @@ from pref_engine.partition cimport (rank_table_init, rank_table_free, rank_table
 from pref_engine.search cimport Searcher, Undo, MAX_TALON, reset_killers
 from pref_engine.root cimport (root_make_move, root_unmake_move, root_reaches, root_value,
                           root_moves, talon_trick_winner, LeadHistory, lead_history_reset)
-from pref_engine.moves cimport MAX_LEAD_MOVES
+from pref_engine.moves cimport MAX_LEAD_MOVES, MAX_MOVES, order_scored_moves, order_partnership_moves
 from pref_engine.splitguess cimport SplitGuesser, guesser_reset, guesser_guess, guesser_learn
 
 DECLARE = DECLARE_FLAG
@@ -646,6 +647,28 @@ cdef class Engine:
             values[self._external(move)] = value
         self._end()
         return values
+
+    def _partnership_orders(self, pos, killer=None, killer2=None) -> tuple:
+        """A test hook: the moves of the player to move (one a run of equivalent cards), in
+        the order of the plain search's Whist ordering (``order_scored_moves``) and in that
+        of the partition search's copy (``order_partnership_moves``); ``killer``, ``killer2``:
+        leads given the killer bonuses. The two must agree (tests/test_whist_speed_rules.py)."""
+        self._load(pos)
+        if self.s.rules.heuristics != HEURISTICS_PARTNERSHIP:
+            raise ValueError("the partnership orders need a position with partnership heuristics")
+        cdef const Rules* r = &self.s.rules
+        cdef const Position* p = &self.s.pos
+        cdef int seat = seat_to_move(r, p)
+        cdef u64 out = cards_out(r, p)
+        cdef u64 moves = legal_moves(r, p, seat) & run_bottoms(p.hand[seat], out, r.run_stops)
+        cdef int k1 = -1 if killer is None else self.ext_to_int[int(killer)]
+        cdef int k2 = -1 if killer2 is None else self.ext_to_int[int(killer2)]
+        cdef int scored[MAX_MOVES]
+        cdef int split[MAX_MOVES]
+        cdef int n1 = order_scored_moves(r, p, seat, moves, -1, out, scored, k1, k2)
+        cdef int n2 = order_partnership_moves(r, p, seat, moves, out, split, k1, k2)
+        return ([self._external(scored[i]) for i in range(n1)],
+                [self._external(split[i]) for i in range(n2)])
 
     def best_line(self, pos) -> list:
         """One optimal play to the end of the deal, as a list of moves in order (cards, or
