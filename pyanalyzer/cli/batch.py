@@ -100,7 +100,8 @@ def run_batch(path: str, answer: Callable[[object, str], object], backend, unit:
             answer_chunks(path, answer, verdict, backend, emit)
     except KeyboardInterrupt:
         progress.close()
-        exit_interrupted(f"after {done:,}{of_total} {unit}; the results written are complete")
+        noun = unit if done != 1 or total is not None else unit.removesuffix("s")
+        exit_interrupted(f"after {done:,}{of_total} {noun}; the results written are complete")
     progress.close()
     if failed:
         sys.exit(BATCH_LINES_FAILED)
