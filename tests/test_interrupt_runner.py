@@ -326,3 +326,49 @@ def test_a_signal_between_the_last_run_and_the_print_keeps_the_finished_result(c
     status, out, err = run([*command, "--samples", "200", "--seed", "1", "--threads", "1"], capsys)
     assert (status, err) == (0, "")
     assert "200 " in out and "interrupted" not in out and "PARTIAL" not in out
+
+
+def wait_until_reading(pid: int, bound: float = 60.0) -> None:
+    """Until process ``pid`` sleeps in a read of a pipe, where Linux says so
+    (``/proc/PID/wchan``); elsewhere a moment (a signal sent before the read stops the
+    child as well, but then the read itself is not tested)."""
+    import time
+    from pathlib import Path
+
+    wchan = Path(f"/proc/{pid}/wchan")
+    if not wchan.exists() or wchan.read_text() in ("", "0"):
+        time.sleep(0.5)
+        return
+    deadline = time.monotonic() + bound
+    while "pipe_read" not in wchan.read_text():
+        assert time.monotonic() < deadline, f"the child never waited in a read ({wchan.read_text()!r})"
+        time.sleep(0.01)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals sent to a child")
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_batch_waiting_for_its_next_line_stops_at_once(tmp_path, signum):
+    """``pref solve --batch -`` has answered a line and waits for the next, standard input
+    still open: Ctrl-C or SIGTERM ends it with status 130 at once. (The engine's hook in front
+    of Python's handler was once installed with SA_RESTART, so that the kernel restarted the
+    read and the signal waited for the next line. The 60 s bound a hang, not the speed.)"""
+    import subprocess
+
+    import child_process
+
+    process = subprocess.Popen([sys.executable, "-m", "pyanalyzer", "solve", "--batch", "-", "--json"],
+                               cwd=tmp_path, env=child_process.child_environment(), stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        process.stdin.write("contract=6s declarer=S lead=S S=As,7d W=7h,8h E=Ad,Kh\n")
+        process.stdin.flush()
+        assert '"declarer_tricks": 1' in process.stdout.readline()
+        wait_until_reading(process.pid)
+        process.send_signal(signum)
+        status = process.wait(timeout=60)
+        assert status == 130, process.stderr.read()
+        assert process.stderr.read().strip() == "pref: interrupted: after 1 layout; the results written are complete"
+    finally:
+        process.kill()
+        process.wait()

@@ -56,19 +56,19 @@ DECLARE = DECLARE_FLAG
 ctypedef void (*signal_handler)(int) noexcept nogil
 
 cdef extern from "<signal.h>" nogil:
-    signal_handler signal(int signum, signal_handler handler)
     int SIGINT
     int SIGTERM
-    signal_handler SIG_DFL
-    signal_handler SIG_IGN
-    signal_handler SIG_ERR
+
+cdef extern from "signal_hooks.h" nogil:
+    signal_handler pref_chain_signal(int signum, signal_handler hook)
 
 # Ctrl-C (or SIGTERM) during a search. The search runs without the GIL, so Python's
 # own handler, which only notes the signal for the interpreter, cannot stop it: this
 # handler also counts the signals, each search polls the count, and the Python handler
 # still runs (the KeyboardInterrupt comes as usual). Installed over a Python handler
-# only (never over "ignore" or the default action), checked again for every new Engine
-# so that a Python handler installed later (SIGTERM by the pref command) is chained too.
+# only (never over "ignore" or the default action), with its flags (signal_hooks.h),
+# checked again for every new Engine so that a Python handler installed later (SIGTERM
+# by the pref command) is chained too.
 cdef pref_signal_count_t interrupt_count = 0
 cdef signal_handler python_sigint = NULL
 cdef signal_handler python_sigterm = NULL
@@ -83,24 +83,12 @@ cdef void on_signal(int signum) noexcept nogil:
         python_sigterm(signum)
 
 
-cdef signal_handler chain_signal(int signum) noexcept nogil:
-    """Put ``on_signal`` in front of the Python handler of ``signum``; returns that handler
-    (NULL when the disposition is not a Python handler and was left alone)."""
-    cdef signal_handler previous = signal(signum, on_signal)
-    if previous == <signal_handler>on_signal:
-        return NULL
-    if previous == SIG_DFL or previous == SIG_IGN or previous == SIG_ERR or previous == NULL:
-        signal(signum, previous)          # leave "ignore" and the default action alone
-        return NULL
-    return previous
-
-
 cdef void install_signal_hooks() noexcept nogil:
     global python_sigint, python_sigterm
-    cdef signal_handler previous = chain_signal(SIGINT)
+    cdef signal_handler previous = pref_chain_signal(SIGINT, on_signal)
     if previous != NULL:
         python_sigint = previous
-    previous = chain_signal(SIGTERM)
+    previous = pref_chain_signal(SIGTERM, on_signal)
     if previous != NULL:
         python_sigterm = previous
 
