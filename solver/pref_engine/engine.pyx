@@ -640,7 +640,7 @@ cdef class Engine:
         """A test hook: the moves of the player to move (one a run of equivalent cards), in
         the order of the plain search's Whist ordering (``order_scored_moves``) and in that
         of the partition search's copy (``order_partnership_moves``); ``killer``, ``killer2``:
-        leads given the killer bonuses. The two must agree (tests/test_whist_speed_rules.py)."""
+        leads given the killer bonuses. The two must agree (tests/test_whist_move_orders.py)."""
         self._load(pos)
         if self.s.rules.heuristics != HEURISTICS_PARTNERSHIP:
             raise ValueError("the partnership orders need a position with partnership heuristics")
