@@ -333,6 +333,68 @@ def test_misere_one_trick_rule_edges():
     assert takes_one > 40 and loses_one > 30
 
 
+def declarer_cannot_duck(hands, leader: int, declarer: int) -> bool:
+    """``misere_unduckable_suit`` restated: the declarer on lead, and some suit he holds has
+    each defender's lowest card of it under his lowest card of it."""
+    if leader != declarer:
+        return False
+    own = cards_of(hands[declarer])
+    for suit in {c // 8 for c in own}:
+        held = [[c for c in cards_of(hands[seat]) if c // 8 == suit]
+                for seat in range(3) if seat != declarer]
+        if all(held) and all(min(h) < min(c for c in own if c // 8 == suit) for h in held):
+            return True
+    return False
+
+
+def test_misere_unduckable_suit_rule_edges():
+    """Misère tests of one trick with the declarer on lead (``misere_unduckable_suit``,
+    ``suretrick.pxd``): a suit in which each defender holds a card under all of his gives
+    him a trick (any card of it he leads wins; else the defenders keep those cards through
+    his lead and lead the suit to him). Deals of 2-5 tricks in two or three suits, his cards
+    drawn high, him on lead; the rule on its own against the reference's values, and the
+    engine's test of one trick and its value. The rule must decide often where the one-trick
+    rule does not (he can lose the trick now starting), and at the boundary (one trick
+    exactly); near misses (only one defender with a card under all of his in some suit)
+    must occur where he takes no trick."""
+    rng = random.Random("misere-unduckable")
+    eng = Engine(tt_size_mb=1)
+    beyond_one_trick = boundary = near_miss_clean = 0
+    for i in range(2400):
+        tricks = rng.randint(2, 5)
+        suits = rng.sample(range(4), 2 + i % 2)
+        deck = rng.sample([s * 8 + r for s in suits for r in range(8)], 3 * tricks)
+        deck.sort(key=lambda c: -(c % 8) + rng.random() * (4 + i % 6))     # his cards high
+        own = deck[:tricks]
+        hands = [0, 0, 0]
+        defenders = deck[tricks:]
+        rng.shuffle(defenders)
+        declarer = rng.randrange(3)
+        hands[declarer] = bits(own)
+        hands[(declarer + 1) % 3] = bits(defenders[:tricks])
+        hands[(declarer + 2) % 3] = bits(defenders[tricks:])
+        pos = Position(tuple(hands), PREF_SUITS, None, True, declarer, (),
+                       tuple(s == declarer for s in range(3)), False)
+        want = reference_value(pos)
+        if declarer_cannot_duck(hands, declarer, declarer):
+            assert want >= 1, pos
+            if not declarer_takes_trick(hands, declarer, declarer):
+                beyond_one_trick += 1
+                boundary += want == 1
+        elif want == 0:
+            # some defender holds a card under all of his in a suit of his
+            near_miss_clean += any(
+                min(c for c in own if c // 8 == suit)
+                > min([c for c in defenders if c // 8 == suit], default=99)
+                for suit in {c // 8 for c in own})
+        if i % 4 == 0:
+            eng.clear()
+        assert eng.reaches(pos, 1) == (want >= 1), pos
+        assert eng.solve(pos) == want, pos
+    assert beyond_one_trick > 250 and boundary > 90 and near_miss_clean > 45, (
+        beyond_one_trick, boundary, near_miss_clean)
+
+
 def ranks_stay_under(low: list[int], high: list[int]) -> bool:
     """Each ``j``-th lowest card of ``low`` under the ``j``-th lowest of ``high``, for every
     ``j`` both have (cards of one suit)."""

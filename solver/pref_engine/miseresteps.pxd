@@ -11,7 +11,7 @@ into the search.
 """
 
 from pref_engine.state cimport Rules, Position, u64
-from pref_engine.suretrick cimport misere_trick
+from pref_engine.suretrick cimport misere_trick, misere_unduckable_suit
 from pref_engine.quicktricks cimport misere_sure
 from pref_engine.rankbyrank cimport (misere_by_rank, misere_escapes_one, misere_escapes_two,
                                      misere_escapes_two_led_to)
@@ -19,12 +19,13 @@ from pref_engine.rankbyrank cimport (misere_by_rank, misere_escapes_one, misere_
 
 cdef inline bint misere_before_table(const Rules* r, const Position* p, int target, bint* reached) noexcept nogil:
     """The trick now starting surely the declarer's (target 1 reached), or one he can lose (all
-    the tricks left out of reach); a defender on lead and the declarer surely escaping a trick
-    later (``misere_escapes_one``: all the tricks left out of reach)."""
+    the tricks left out of reach); on lead, a suit he cannot duck (``misere_unduckable_suit``:
+    target 1 reached); a defender on lead and the declarer surely escaping a trick later
+    (``misere_escapes_one``: all the tricks left out of reach)."""
     cdef int q
     if target == 1 or target == p.tricks_left:
         q = misere_trick(r, p)
-        if q > 0 and target == 1:
+        if target == 1 and (q > 0 or (q < 0 and misere_unduckable_suit(r, p))):
             reached[0] = True
             return True
         if q < 0 and target == p.tricks_left:
