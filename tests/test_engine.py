@@ -333,11 +333,9 @@ def test_misere_one_trick_rule_edges():
     assert takes_one > 40 and loses_one > 30
 
 
-def declarer_cannot_duck(hands, leader: int, declarer: int) -> bool:
-    """``misere_unduckable_suit`` restated: the declarer on lead, and some suit he holds has
+def declarer_cannot_duck(hands, declarer: int) -> bool:
+    """``misere_unduckable_suit`` restated for the declarer on lead: some suit he holds has
     each defender's lowest card of it under his lowest card of it."""
-    if leader != declarer:
-        return False
     own = cards_of(hands[declarer])
     for suit in {c // 8 for c in own}:
         held = [[c for c in cards_of(hands[seat]) if c // 8 == suit]
@@ -376,7 +374,7 @@ def test_misere_unduckable_suit_rule_edges():
         pos = Position(tuple(hands), PREF_SUITS, None, True, declarer, (),
                        tuple(s == declarer for s in range(3)), False)
         want = reference_value(pos)
-        if declarer_cannot_duck(hands, declarer, declarer):
+        if declarer_cannot_duck(hands, declarer):
             assert want >= 1, pos
             if not declarer_takes_trick(hands, declarer, declarer):
                 beyond_one_trick += 1
