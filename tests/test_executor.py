@@ -247,6 +247,23 @@ def test_a_worker_process_that_dies_is_an_error_in_the_parent():
     assert multiprocessing.active_children() == []
 
 
+@needs_fork
+def test_a_worker_process_killed_by_sigterm_interrupts_the_run():
+    """SIGTERM sent to the whole process group (``timeout``, a service manager's stop) often
+    kills a child before the caller takes its own: an interruption, never an error."""
+    def work(state, unit: int) -> int:
+        if unit == 2:
+            os.kill(os.getpid(), signal.SIGTERM)   # (the child's default action: it ends here)
+        return unit
+
+    run = Executor(2, factory=lambda: None, processes=True).map(work, range(10))
+    with run:
+        results = list(run)
+    assert run.interrupted
+    assert results == list(range(len(results))) and len(results) <= 2   # (in order, up to unit 2)
+    assert multiprocessing.active_children() == []
+
+
 def test_after_a_stop_no_unit_starts_and_the_units_taken_after_it_are_not_run():
     """The consumer stops after unit 0's result; the worker's next unit is handed out only
     after that stop (the units' generator waits for it): it must not run."""

@@ -59,7 +59,9 @@ Backends:
   ``factory``, ignores SIGINT (the caller's business) and dies on SIGTERM; units and results
   travel pickled over one pipe per child, at most two units queued on each. A stop
   terminates the children: they own nothing the caller shares, so their units under way are
-  abandoned.
+  abandoned. A child killed by SIGTERM (or SIGINT) interrupts the run as the caller's own
+  signal does: a stop sent to the whole process group (``timeout``, a service manager's stop,
+  ``kill -TERM -PGID``) often reaches the children before the caller takes its own.
 
 * **a Dask cluster** (:mod:`pyanalyzer.engines.cluster`, imported only when a command is
   given ``--scheduler``): inside :func:`use_cluster`, a run whose executor names a
@@ -89,6 +91,8 @@ from contextlib import contextmanager
 
 #: The events a pool hands to its run: ``(kind, unit index, payload)``.
 ITEM, DONE, ERROR = "item", "done", "error"
+#: A worker process's exit status when a stop signal killed it (``-signum``).
+STOPPED_BY_SIGNAL = frozenset(-getattr(signal, name) for name in ("SIGINT", "SIGTERM") if hasattr(signal, name))
 
 
 class Lanes:
@@ -729,8 +733,11 @@ class _ProcessPool:
     def _died(self, connection) -> None:
         process = next(p for p, c in self._workers if c is connection)
         process.join(1)
-        self._pending.append((ERROR, None, RuntimeError(
-            f"a worker process ended unexpectedly (exit status {process.exitcode})")))
+        if process.exitcode in STOPPED_BY_SIGNAL:   # a stop sent to the whole group: an interruption
+            self._pending.append((ERROR, None, KeyboardInterrupt()))
+        else:
+            self._pending.append((ERROR, None, RuntimeError(
+                f"a worker process ended unexpectedly (exit status {process.exitcode})")))
         self.stop(interrupt=False)
 
     def finished(self) -> bool:
