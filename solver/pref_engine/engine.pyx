@@ -60,15 +60,16 @@ cdef extern from "<signal.h>" nogil:
     int SIGTERM
 
 cdef extern from "signal_hooks.h" nogil:
-    signal_handler pref_chain_signal(int signum, signal_handler hook)
+    void pref_chain_signal(int signum, signal_handler hook, signal_handler* saved)
 
 # Ctrl-C (or SIGTERM) during a search. The search runs without the GIL, so Python's
 # own handler, which only notes the signal for the interpreter, cannot stop it: this
 # handler also counts the signals, each search polls the count, and the Python handler
 # still runs (the KeyboardInterrupt comes as usual). Installed over a Python handler
 # only (never over "ignore" or the default action), with its flags (signal_hooks.h),
-# checked again for every new Engine so that a Python handler installed later (SIGTERM
-# by the pref command) is chained too.
+# checked again at every call of an Engine: a Python handler installed since then
+# (SIGTERM by the pref command, SIGINT by a notebook's kernel before every cell, by
+# asyncio.run or by the user) replaces the hook, which goes back in front of it.
 cdef pref_signal_count_t interrupt_count = 0
 cdef signal_handler python_sigint = NULL
 cdef signal_handler python_sigterm = NULL
@@ -84,13 +85,8 @@ cdef void on_signal(int signum) noexcept nogil:
 
 
 cdef void install_signal_hooks() noexcept nogil:
-    global python_sigint, python_sigterm
-    cdef signal_handler previous = pref_chain_signal(SIGINT, on_signal)
-    if previous != NULL:
-        python_sigint = previous
-    previous = pref_chain_signal(SIGTERM, on_signal)
-    if previous != NULL:
-        python_sigterm = previous
+    pref_chain_signal(SIGINT, on_signal, &python_sigint)
+    pref_chain_signal(SIGTERM, on_signal, &python_sigterm)
 
 
 def stop_searches() -> None:
@@ -266,8 +262,16 @@ cdef class Engine:
             time.sleep(0.001)
         self.busy = True
         self.table.searching += 1
+        install_signal_hooks()
         # Signals (and stop_searches) from now on stop this call, even before its search begins.
         self.s.interrupts_seen = interrupt_count
+        # One counted just before that line has its Python handler still to run (main thread):
+        # run it now, not after a whole search.
+        try:
+            PyErr_CheckSignals()
+        except BaseException:
+            self._leave()
+            raise
         return 0
 
     cdef void _leave(self):

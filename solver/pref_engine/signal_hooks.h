@@ -17,30 +17,31 @@
 
 typedef void (*pref_signal_handler)(int);
 
-/* Put ``hook`` in front of the handler of ``signum``; returns that handler, or NULL where
- * the disposition is not a one-argument handler (or is ``hook`` already) and was left alone. */
-static pref_signal_handler pref_chain_signal(int signum, pref_signal_handler hook) {
+/* Put ``hook`` in front of the handler of ``signum``, that handler stored in ``*saved`` first
+ * (POSIX: before the hook goes in, so a signal in between finds it and reaches Python).
+ * Nothing happens where the disposition is not a one-argument handler, or is ``hook``
+ * already (one read of the disposition: cheap enough for every search call). */
+static void pref_chain_signal(int signum, pref_signal_handler hook, pref_signal_handler volatile *saved) {
 #ifdef _WIN32
     pref_signal_handler previous = signal(signum, hook);
     if (previous == hook)
-        return NULL;
+        return;
     if (previous == SIG_DFL || previous == SIG_IGN || previous == SIG_ERR || previous == NULL) {
         signal(signum, previous);
-        return NULL;
+        return;
     }
-    return previous;
+    *saved = previous;
 #else
     struct sigaction current, mine;
     if (sigaction(signum, NULL, &current) != 0 || (current.sa_flags & SA_SIGINFO))
-        return NULL;
+        return;
     if (current.sa_handler == hook || current.sa_handler == SIG_DFL || current.sa_handler == SIG_IGN
             || current.sa_handler == NULL)
-        return NULL;
+        return;
+    *saved = current.sa_handler;
     mine = current;
     mine.sa_handler = hook;
-    if (sigaction(signum, &mine, NULL) != 0)
-        return NULL;
-    return current.sa_handler;
+    sigaction(signum, &mine, NULL);
 #endif
 }
 
