@@ -246,9 +246,11 @@ def test_an_engine_stopped_by_ctrl_c_answers_correctly_afterwards():
             assert engine.solve(pos) == fresh.solve(pos)
 
 
-def test_ctrl_c_during_a_batch_returns_the_values_finished():
-    """solve_batch stops at Ctrl-C and returns the values finished so far (no exception),
-    so an enumeration keeps its partial tally."""
+def batch_values_at_ctrl_c(python_handler_again: bool = False) -> tuple[list, int]:
+    """Ctrl-C while ``solve_batch`` runs 50 slow searches in a thread (the main thread gets the
+    KeyboardInterrupt): the values it returned, and how many were asked. With
+    ``python_handler_again``, Python's SIGINT handler is installed once more after the Engine
+    was made, as a notebook's kernel does before every cell."""
 
     from pref_engine import Engine
 
@@ -258,6 +260,8 @@ def test_ctrl_c_during_a_batch_returns_the_values_finished():
     slow = whist_layout(Deal.from_pbn(SLOW_WHIST_DEAL), None, "N", lead="N").position()
     splits = [(0,)] * 50                   # the same (slow) layout 50 times: seat 1 keeps its cards
     engine = Engine(tt_size_mb=1)         # (slow enough to be stopped mid-search)
+    if python_handler_again:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     result = []
     worker = threading.Thread(target=lambda: result.append(
         engine.solve_batch(slow, [1], [slow.hands[1]], splits)), daemon=True)
@@ -267,37 +271,25 @@ def test_ctrl_c_during_a_batch_returns_the_values_finished():
         signal.raise_signal(signal.SIGINT)
         for _ in range(6000):             # the handler's exception comes at the next check
             time.sleep(0.01)
-    worker.join(timeout=30)
+    worker.join(timeout=60)               # (a batch the signal did not reach runs on for minutes)
     assert not worker.is_alive()
-    assert len(result) == 1 and len(result[0]) < len(splits)
+    assert len(result) == 1
+    return result[0], len(splits)
+
+
+def test_ctrl_c_during_a_batch_returns_the_values_finished():
+    """solve_batch stops at Ctrl-C and returns the values finished so far (no exception),
+    so an enumeration keeps its partial tally."""
+    values, asked = batch_values_at_ctrl_c()
+    assert len(values) < asked
 
 
 def test_ctrl_c_stops_a_search_after_python_installed_its_handler_again():
     """A notebook's kernel installs Python's SIGINT handler before every cell (so do
     asyncio.run and user code), which replaces the engine's hook: the engine's next call
     puts it back, so Ctrl-C still stops an engine made in an earlier cell."""
-
-    from pref_engine import Engine
-
-    from pyanalyzer.whist import Deal
-    from pyanalyzer.whist.table import whist_layout
-
-    slow = whist_layout(Deal.from_pbn(SLOW_WHIST_DEAL), None, "N", lead="N").position()
-    splits = [(0,)] * 50                   # the same (slow) layout 50 times: seat 1 keeps its cards
-    engine = Engine(tt_size_mb=1)         # (slow enough to be stopped mid-search)
-    signal.signal(signal.SIGINT, signal.default_int_handler)   # (as ipykernel does)
-    result = []
-    worker = threading.Thread(target=lambda: result.append(
-        engine.solve_batch(slow, [1], [slow.hands[1]], splits)), daemon=True)
-    worker.start()
-    wait_until_searching(engine)
-    with pytest.raises(KeyboardInterrupt):
-        signal.raise_signal(signal.SIGINT)
-        for _ in range(6000):             # the handler's exception comes at the next check
-            time.sleep(0.01)
-    worker.join(timeout=60)               # (without the hook the batch runs on for minutes)
-    assert not worker.is_alive()
-    assert len(result) == 1 and len(result[0]) < len(splits)
+    values, asked = batch_values_at_ctrl_c(python_handler_again=True)
+    assert len(values) < asked
 
 
 def test_interrupted_advice_keeps_the_cards_finished_and_marks_the_cut_one(tmp_path):
