@@ -8,7 +8,10 @@ then sends the signal. In-process tests wait for the engine to be searching.
 
 from __future__ import annotations
 
+import ctypes
+import functools
 import json
+import operator
 import re
 import signal
 import subprocess
@@ -290,6 +293,68 @@ def test_ctrl_c_stops_a_search_after_python_installed_its_handler_again():
     puts it back, so Ctrl-C still stops an engine made in an earlier cell."""
     values, asked = batch_values_at_ctrl_c(python_handler_again=True)
     assert len(values) < asked
+
+
+def test_a_signal_just_before_a_call_stops_it_before_its_search():
+    """A signal the hook counted just before a call, its Python handler not yet run, stops the
+    call before its search (not after the whole search)."""
+    from pref_engine import Engine
+
+    from pyanalyzer.whist import Deal
+    from pyanalyzer.whist.table import whist_layout
+
+    slow = whist_layout(Deal.from_pbn(SLOW_WHIST_DEAL), None, "N", lead="N").position()
+    engine = Engine(tt_size_mb=1)
+    engine.reset_stats()
+    raise_sigint = functools.partial(ctypes.CDLL(None)["raise"], signal.SIGINT)
+    with pytest.raises(KeyboardInterrupt):
+        # Two C calls with no check of the interpreter's between them: the signal is raised,
+        # counted by the hook and noted by Python's handler, then the engine is called.
+        list(map(operator.methodcaller("__call__"), [raise_sigint, functools.partial(engine.solve, slow)]))
+    assert engine.stats["nodes"] == 0 and not engine.searching
+
+
+def test_two_kernels_in_one_process_share_one_hook():
+    """Each kernel is a copy of the engine module: hooks of their own would chain over each
+    other and a Ctrl-C would loop between them. They share one hook and one count."""
+    import pref_engine
+
+    kernels = [k for k in pref_engine.built_kernels() if k in pref_engine.supported_kernels()]
+    if len(kernels) < 2:
+        pytest.skip("one kernel here")
+    child = f"""
+import importlib, signal, threading
+from pyanalyzer.model.position import Position
+from pyanalyzer.whist import Deal
+from pyanalyzer.whist.table import whist_layout
+first, second = (importlib.import_module(f"pref_engine._kernels.{{k}}.engine") for k in {kernels[:2]!r})
+pos = Position(hands=(0b0001, 0b0010, 0b0100), suit_masks=(0b1111,), trump=None, must_trump=True,
+               leader=0, played=(), declarer_side=(True, False, False), maximize=True)
+a, b = first.Engine(tt_size_mb=1), second.Engine(tt_size_mb=1)
+a.solve(pos); b.solve(pos); a.solve(pos)     # each call checks that the hook is in front
+try:
+    signal.raise_signal(signal.SIGINT)
+except KeyboardInterrupt:
+    print("KeyboardInterrupt")
+slow = whist_layout(Deal.from_pbn({SLOW_WHIST_DEAL!r}), None, "N", lead="N").position()
+stopped = []
+def search():
+    try:
+        b.solve(slow)
+    except KeyboardInterrupt:
+        stopped.append(True)
+worker = threading.Thread(target=search)
+worker.start()
+while not b.searching:
+    pass
+first.stop_searches()                         # one kernel's stop reaches the other's search
+worker.join()
+print("stopped" if stopped else "not stopped")
+"""
+    run = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=120,
+                         env=child_environment())
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["KeyboardInterrupt", "stopped"]
 
 
 def test_interrupted_advice_keeps_the_cards_finished_and_marks_the_cut_one(tmp_path):

@@ -28,7 +28,7 @@ read (transtable.pxd, "Threads sharing a table"). A shared table holds trick cou
 """
 
 from cpython.exc cimport PyErr_CheckSignals
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport calloc, malloc, free
 
 from pref_engine.state cimport (u64, Rules, Position, bit_count, load_position, seat_to_move, low_index,
                            pref_signal_count_t, value_bound, HEURISTICS_PARTNERSHIP,
@@ -61,39 +61,70 @@ cdef extern from "<signal.h>" nogil:
 
 cdef extern from "signal_hooks.h" nogil:
     void pref_chain_signal(int signum, signal_handler hook, signal_handler* saved)
+    int PREF_SIGNALS_CHECKED_EACH_CALL
+
+from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer
 
 # Ctrl-C (or SIGTERM) during a search. The search runs without the GIL, so Python's
-# own handler, which only notes the signal for the interpreter, cannot stop it: this
-# handler also counts the signals, each search polls the count, and the Python handler
+# own handler, which only notes the signal for the interpreter, cannot stop it: a hook in
+# front of it also counts the signals, each search polls the count, and the Python handler
 # still runs (the KeyboardInterrupt comes as usual). Installed over a Python handler
 # only (never over "ignore" or the default action), with its flags (signal_hooks.h),
-# checked again at every call of an Engine: a Python handler installed since then
+# checked again at every call of an Engine (POSIX): a Python handler installed since then
 # (SIGTERM by the pref command, SIGINT by a notebook's kernel before every cell, by
 # asyncio.run or by the user) replaces the hook, which goes back in front of it.
-cdef pref_signal_count_t interrupt_count = 0
-cdef signal_handler python_sigint = NULL
-cdef signal_handler python_sigterm = NULL
+#
+# One hook and one count per process, whichever kernels are loaded: each kernel is a copy of
+# this module, and hooks of their own would chain over each other (a Ctrl-C looping between
+# them). The first kernel imported makes the state and leaves it on the pref_engine package.
+cdef struct SignalState:
+    pref_signal_count_t count       # signals and stop_searches() so far
+    signal_handler python_sigint    # the handlers the hook passes the signals on to
+    signal_handler python_sigterm
+    signal_handler hook             # the hook in use: the first kernel's on_signal
+
+cdef SignalState* signals    # (set below, once on_signal exists)
 
 
 cdef void on_signal(int signum) noexcept nogil:
-    global interrupt_count
-    interrupt_count += 1
-    if signum == SIGINT and python_sigint != NULL:
-        python_sigint(signum)
-    elif signum == SIGTERM and python_sigterm != NULL:
-        python_sigterm(signum)
+    # Python's handler first, then the count: a call's snapshot of the count (_enter) comes
+    # either before the count (its search sees the change) or after Python noted the signal
+    # (its PyErr_CheckSignals raises), whichever thread the signal lands in.
+    if signum == SIGINT and signals.python_sigint != NULL:
+        signals.python_sigint(signum)
+    elif signum == SIGTERM and signals.python_sigterm != NULL:
+        signals.python_sigterm(signum)
+    signals.count += 1
+
+
+cdef SignalState* shared_signal_state() except NULL:
+    """The process's SignalState: the one an earlier kernel made, else a new one (never
+    freed: the hook may run until the process ends)."""
+    import pref_engine
+    cdef SignalState* state
+    capsule = getattr(pref_engine, "_signal_state", None)
+    if capsule is not None:
+        return <SignalState*>PyCapsule_GetPointer(capsule, b"pref_engine.signal_state")
+    state = <SignalState*>calloc(1, sizeof(SignalState))
+    if state == NULL:
+        raise MemoryError()
+    state.hook = on_signal
+    pref_engine._signal_state = PyCapsule_New(state, b"pref_engine.signal_state", NULL)
+    return state
+
+
+signals = shared_signal_state()
 
 
 cdef void install_signal_hooks() noexcept nogil:
-    pref_chain_signal(SIGINT, on_signal, &python_sigint)
-    pref_chain_signal(SIGTERM, on_signal, &python_sigterm)
+    pref_chain_signal(SIGINT, signals.hook, &signals.python_sigint)
+    pref_chain_signal(SIGTERM, signals.hook, &signals.python_sigterm)
 
 
 def stop_searches() -> None:
     """Stop every search under way, as Ctrl-C does (each stopped search raises or returns
     partial results as documented). For callers that take the signal themselves."""
-    global interrupt_count
-    interrupt_count += 1
+    signals.count += 1
 
 
 class EngineBusy(RuntimeError):
@@ -173,7 +204,7 @@ cdef class Engine:
         self.maxn_table.entries = NULL
         self.rank_table.entries = NULL
         self.s.rank_table = NULL
-        self.s.interrupts = &interrupt_count
+        self.s.interrupts = &signals.count
         self.s.stopped = False
         install_signal_hooks()
         self.busy = False
@@ -255,16 +286,17 @@ cdef class Engine:
     cdef int _enter(self) except -1:
         """Claim the engine for one call: two searches at once would corrupt its state.
         (Checked and set with the GIL held and no Python code between: atomic.)"""
-        if self.busy:
-            raise EngineBusy("this Engine is already searching (in another thread); "
-                             "use one Engine per thread")
         while self.table.waiting:           # another engine waits to wipe the shared table
             time.sleep(0.001)
+        if self.busy:                       # (after the wait: the sleep lets other threads run)
+            raise EngineBusy("this Engine is already searching (in another thread); "
+                             "use one Engine per thread")
         self.busy = True
         self.table.searching += 1
-        install_signal_hooks()
+        if PREF_SIGNALS_CHECKED_EACH_CALL:
+            install_signal_hooks()
         # Signals (and stop_searches) from now on stop this call, even before its search begins.
-        self.s.interrupts_seen = interrupt_count
+        self.s.interrupts_seen = signals.count
         # One counted just before that line has its Python handler still to run (main thread):
         # run it now, not after a whole search.
         try:

@@ -17,10 +17,19 @@
 
 typedef void (*pref_signal_handler)(int);
 
+/* POSIX reads a disposition without changing it, so every Engine call checks that the hook is
+ * still in front; Windows can only swap (the hook would stand for a moment over "ignore" or the
+ * default action at every call): there, only when an Engine is made. */
+#ifdef _WIN32
+#define PREF_SIGNALS_CHECKED_EACH_CALL 0
+#else
+#define PREF_SIGNALS_CHECKED_EACH_CALL 1
+#endif
+
 /* Put ``hook`` in front of the handler of ``signum``, that handler stored in ``*saved`` first
  * (POSIX: before the hook goes in, so a signal in between finds it and reaches Python).
  * Nothing happens where the disposition is not a one-argument handler, or is ``hook``
- * already (one read of the disposition: cheap enough for every search call). */
+ * already (POSIX: one read of the disposition, cheap enough for every Engine call). */
 static void pref_chain_signal(int signum, pref_signal_handler hook, pref_signal_handler volatile *saved) {
 #ifdef _WIN32
     pref_signal_handler previous = signal(signum, hook);
