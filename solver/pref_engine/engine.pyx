@@ -28,6 +28,7 @@ read (transtable.pxd, "Threads sharing a table"). A shared table holds trick cou
 """
 
 from cpython.exc cimport PyErr_CheckSignals
+from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer
 from libc.stdlib cimport calloc, malloc, free
 
 from pref_engine.state cimport (u64, Rules, Position, bit_count, load_position, seat_to_move, low_index,
@@ -62,8 +63,6 @@ cdef extern from "<signal.h>" nogil:
 cdef extern from "signal_hooks.h" nogil:
     void pref_chain_signal(int signum, signal_handler hook, signal_handler* saved)
     int PREF_SIGNALS_CHECKED_EACH_CALL
-
-from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer
 
 # Ctrl-C (or SIGTERM) during a search. The search runs without the GIL, so Python's
 # own handler, which only notes the signal for the interpreter, cannot stop it: a hook in
